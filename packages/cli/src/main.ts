@@ -1,0 +1,12 @@
+import { Command } from 'commander';
+
+export async function main(argv: string[]): Promise<number> {
+  const program = new Command('db8').description('db8 command line').version('0.1.0');
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return 0;
+  } catch (err) {
+    process.stderr.write(`db8: ${(err as Error).message}\n`);
+    return 1;
+  }
+}

@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+// Suites that need the machine's services (PostgreSQL, NATS, headless Chromium). CI starts the
+// services when they are down; these suites fail, never skip, when a service is missing.
+export default defineConfig({
+  test: {
+    include: ['packages/**/test/**/*.int.test.ts'],
+    exclude: ['**/node_modules/**'],
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
+    fileParallelism: false,
+  },
+});
