@@ -1,1 +1,2 @@
-export {};
+export * from './entry.ts';
+export * from './visibility.ts';

@@ -1,0 +1,95 @@
+import type { z } from 'zod';
+import type { Visibility } from '../log/visibility.ts';
+
+/**
+ * The Protocol contract (DESIGN.md "The protocol contract"; boardgame.io's `Game` is the model).
+ * A protocol is data + pure functions: no I/O, no Date.now, no Math.random. Time enters as `now`
+ * (unix ms) chosen by the runtime and recorded in the log; randomness comes from the room seed
+ * (`createRng(seed, label)`), so replaying the log reproduces every state exactly.
+ */
+
+/** A seat as the runtime hands it to a protocol: a stable id (e.g. `anon_3`, `p2`) and a role. */
+export interface SeatInfo {
+  id: string;
+  role: string;
+}
+
+/** Who is looking: a seat holder, an observer, or an admin (who may see everything). */
+export type Viewer = { kind: 'seat'; seat: string } | { kind: 'observer' } | { kind: 'admin' };
+
+export interface SetupContext {
+  seats: readonly SeatInfo[];
+  /** The room's secret seed (hex). Committed in the genesis entry, revealed when the room closes. */
+  seed: string;
+  now: number;
+}
+
+export interface ActionInput<A> {
+  seat: string;
+  action: A;
+  now: number;
+}
+
+/** A rejection says why, with a stable code clients can switch on (e.g. NOT_YOUR_TURN, PHASE_CLOSED). */
+export interface Rejection {
+  code: string;
+  message: string;
+  details?: Record<string, unknown>;
+}
+
+/**
+ * What `apply` and `tick` produce. `visibility` says who may read the entry that carried the input
+ * (default public); a non-public entry is stored sealed and the public log carries its commitment.
+ * `reveal` names earlier sealed entries (by seq) to publish now, atomically, in this entry's reveal.
+ * `milestone` asks the runtime for a signed checkpoint after this entry (e.g. a round published).
+ */
+export interface Transition<S> {
+  state: S;
+  visibility?: Visibility;
+  reveal?: readonly number[];
+  milestone?: string;
+}
+
+export type ApplyResult<S> = ({ ok: true } & Transition<S>) | { ok: false; error: Rejection };
+
+/** Legal actions for one seat now. `turnToken` is present only when this seat is to act. */
+export interface Legal<LA = unknown> {
+  actions: readonly LA[];
+  turnToken?: string;
+}
+
+export interface Protocol<
+  Config = unknown,
+  State = unknown,
+  Action = unknown,
+  View = unknown,
+  Result = unknown,
+> {
+  /** Registry name, e.g. `debate`, `poker`, `sealed-bid`. */
+  name: string;
+  /** Bumped when the meaning of stored entries changes; stored in each room's genesis entry. */
+  version: number;
+  configSchema: z.ZodType<Config>;
+  actionSchema: z.ZodType<Action>;
+  /** Which seats a room with this config has (ids and roles). */
+  seats(config: Config): SeatInfo[];
+  setup(config: Config, ctx: SetupContext): State;
+  /**
+   * `seq` is the position this input will take in the log, so protocols can refer to sealed
+   * entries (for reveal) without guessing.
+   */
+  apply(state: State, input: ActionInput<Action> & { seq: number }): ApplyResult<State>;
+  /** Advance time-driven phases. Return null when nothing is due at `now`. */
+  tick(state: State, now: number, seq: number): Transition<State> | null;
+  /** The next instant (unix ms) at which `tick` would do something, or null. */
+  deadline(state: State): number | null;
+  view(state: State, viewer: Viewer): View;
+  legal(state: State, seat: string): Legal;
+  /** Final result once the room is over, else null. */
+  result(state: State): Result | null;
+  /** True once the room accepts no more input. */
+  isOver(state: State): boolean;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: a registry holds protocols of every shape.
+export type AnyProtocol = Protocol<any, any, any, any, any>;
