@@ -1,1 +1,2 @@
-export {};
+export * from './bytes.ts';
+export * from './hash.ts';

@@ -1,1 +1,1 @@
-export {};
+export { createRng, createRngFromKey, type Rng } from './rng.ts';
