@@ -1,0 +1,2 @@
+// Example protocols: small, complete protocols that exercise the runtime and teach the contract.
+export * from './sealed-bid/index.ts';
