@@ -1,0 +1,177 @@
+import type { SqlDriver } from './driver.ts';
+import {
+  type CheckpointRow,
+  CheckpointRowSchema,
+  type EntryRow,
+  EntryRowSchema,
+  type IdempotencyRow,
+  IdempotencyRowSchema,
+  parseRows,
+  type SnapshotRow,
+  SnapshotRowSchema,
+} from './schemas.ts';
+
+const ENTRY_COLS = 'room_id, seq, ts, kind, actor, public_json, sealed_json, leaf_hash';
+
+/** The append-only log: entries keyed (room_id, seq). */
+export class EntriesRepo {
+  constructor(private readonly db: SqlDriver) {}
+
+  /**
+   * Inserts entries (one statement, any count). Throws a unique violation (isUniqueViolation)
+   * when a seq is already taken — the caller's signal that another writer got there first.
+   */
+  async append(rows: readonly EntryRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    await this.db.query(
+      `INSERT INTO entries (${ENTRY_COLS})
+       SELECT * FROM unnest($1::text[], $2::int[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])`,
+      [
+        rows.map((r) => r.roomId),
+        rows.map((r) => r.seq),
+        rows.map((r) => r.ts),
+        rows.map((r) => r.kind),
+        rows.map((r) => r.actor),
+        rows.map((r) => r.publicJson),
+        rows.map((r) => r.sealedJson),
+        rows.map((r) => r.leafHash),
+      ],
+    );
+  }
+
+  /** Entries with seq >= fromSeq in order, at most `limit` (default: all). */
+  async range(roomId: string, fromSeq: number, limit?: number): Promise<EntryRow[]> {
+    const rows =
+      limit === undefined
+        ? await this.db.query(
+            `SELECT ${ENTRY_COLS} FROM entries WHERE room_id = $1 AND seq >= $2 ORDER BY seq`,
+            [roomId, fromSeq],
+          )
+        : await this.db.query(
+            `SELECT ${ENTRY_COLS} FROM entries WHERE room_id = $1 AND seq >= $2 ORDER BY seq LIMIT $3`,
+            [roomId, fromSeq, limit],
+          );
+    return parseRows(EntryRowSchema, rows);
+  }
+
+  async bySeqs(roomId: string, seqs: readonly number[]): Promise<EntryRow[]> {
+    if (seqs.length === 0) return [];
+    const rows = await this.db.query(
+      `SELECT ${ENTRY_COLS} FROM entries WHERE room_id = $1 AND seq = ANY($2::int[]) ORDER BY seq`,
+      [roomId, [...seqs]],
+    );
+    return parseRows(EntryRowSchema, rows);
+  }
+
+  /** Leaf hashes (hex) of seq in [fromSeq, toSeq), in order. */
+  async leafHashes(roomId: string, fromSeq = 0, toSeq = 2 ** 31 - 1): Promise<string[]> {
+    const rows = await this.db.query<{ leaf_hash: string }>(
+      'SELECT leaf_hash FROM entries WHERE room_id = $1 AND seq >= $2 AND seq < $3 ORDER BY seq',
+      [roomId, fromSeq, toSeq],
+    );
+    return rows.map((r) => r.leaf_hash);
+  }
+
+  /** Highest seq in the room's log, -1 when empty. */
+  async head(roomId: string): Promise<number> {
+    const rows = await this.db.query<{ m: number | null }>(
+      'SELECT max(seq) AS m FROM entries WHERE room_id = $1',
+      [roomId],
+    );
+    return rows[0]?.m ?? -1;
+  }
+}
+
+/** Derived state every N entries. */
+export class SnapshotsRepo {
+  constructor(private readonly db: SqlDriver) {}
+
+  async put(row: SnapshotRow): Promise<void> {
+    await this.db.query(
+      `INSERT INTO snapshots (room_id, seq, state_hash, body_json, created_at) VALUES ($1,$2,$3,$4,$5)
+       ON CONFLICT (room_id, seq) DO NOTHING`,
+      [row.roomId, row.seq, row.stateHash, row.bodyJson, row.createdAt],
+    );
+  }
+
+  /** The newest snapshot at or below `atOrBefore` (default: newest). */
+  async latest(roomId: string, atOrBefore = 2 ** 31 - 1): Promise<SnapshotRow | null> {
+    const rows = await this.db.query(
+      `SELECT room_id, seq, state_hash, body_json, created_at FROM snapshots
+       WHERE room_id = $1 AND seq <= $2 ORDER BY seq DESC LIMIT 1`,
+      [roomId, atOrBefore],
+    );
+    return parseRows(SnapshotRowSchema, rows)[0] ?? null;
+  }
+
+  /** Every snapshot's seq and state hash (replay compares them). */
+  async hashes(roomId: string): Promise<Array<{ seq: number; stateHash: string }>> {
+    const rows = await this.db.query<{ seq: number; state_hash: string }>(
+      'SELECT seq, state_hash FROM snapshots WHERE room_id = $1 ORDER BY seq',
+      [roomId],
+    );
+    return rows.map((r) => ({ seq: r.seq, stateHash: r.state_hash }));
+  }
+}
+
+/** Signed tree heads. */
+export class CheckpointsRepo {
+  constructor(private readonly db: SqlDriver) {}
+
+  /** Idempotent per (room, size): the first signed head for a size stays. */
+  async put(row: CheckpointRow): Promise<void> {
+    await this.db.query(
+      `INSERT INTO checkpoints (room_id, size, root_hash, note, milestone, created_at) VALUES ($1,$2,$3,$4,$5,$6)
+       ON CONFLICT (room_id, size) DO NOTHING`,
+      [row.roomId, row.size, row.rootHash, row.note, row.milestone, row.createdAt],
+    );
+  }
+
+  async latest(roomId: string): Promise<CheckpointRow | null> {
+    const rows = await this.db.query(
+      `SELECT room_id, size, root_hash, note, milestone, created_at FROM checkpoints
+       WHERE room_id = $1 ORDER BY size DESC LIMIT 1`,
+      [roomId],
+    );
+    return parseRows(CheckpointRowSchema, rows)[0] ?? null;
+  }
+
+  async list(roomId: string): Promise<CheckpointRow[]> {
+    const rows = await this.db.query(
+      `SELECT room_id, size, root_hash, note, milestone, created_at FROM checkpoints
+       WHERE room_id = $1 ORDER BY size`,
+      [roomId],
+    );
+    return parseRows(CheckpointRowSchema, rows);
+  }
+}
+
+/** First acks of keyed actions, per (room, seat, key). */
+export class IdempotencyRepo {
+  constructor(private readonly db: SqlDriver) {}
+
+  async get(roomId: string, seat: string, key: string): Promise<IdempotencyRow | null> {
+    const rows = await this.db.query(
+      'SELECT room_id, seat, key, request_hash, seq, ts FROM idempotency WHERE room_id = $1 AND seat = $2 AND key = $3',
+      [roomId, seat, key],
+    );
+    return parseRows(IdempotencyRowSchema, rows)[0] ?? null;
+  }
+
+  /** Throws a unique violation when a key is already recorded. */
+  async put(rows: readonly IdempotencyRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    await this.db.query(
+      `INSERT INTO idempotency (room_id, seat, key, request_hash, seq, ts)
+       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[], $6::bigint[])`,
+      [
+        rows.map((r) => r.roomId),
+        rows.map((r) => r.seat),
+        rows.map((r) => r.key),
+        rows.map((r) => r.requestHash),
+        rows.map((r) => r.seq),
+        rows.map((r) => r.ts),
+      ],
+    );
+  }
+}

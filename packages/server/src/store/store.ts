@@ -1,0 +1,84 @@
+import { join, resolve } from 'node:path';
+import type { SqlDriver } from './driver.ts';
+import { CheckpointsRepo, EntriesRepo, IdempotencyRepo, SnapshotsRepo } from './log.ts';
+import { migrate } from './migrate.ts';
+import { pgliteDriver } from './pglite.ts';
+import { postgresDriver } from './postgres.ts';
+import { ApiKeysRepo, NoncesRepo, PrincipalsRepo } from './principals.ts';
+import { RoomsRepo } from './rooms.ts';
+
+/** Typed access to every table, over one SqlDriver (or one transaction of it). */
+export class Store {
+  readonly rooms: RoomsRepo;
+  readonly entries: EntriesRepo;
+  readonly snapshots: SnapshotsRepo;
+  readonly checkpoints: CheckpointsRepo;
+  readonly idempotency: IdempotencyRepo;
+  readonly principals: PrincipalsRepo;
+  readonly apiKeys: ApiKeysRepo;
+  readonly nonces: NoncesRepo;
+
+  constructor(readonly db: SqlDriver) {
+    this.rooms = new RoomsRepo(db);
+    this.entries = new EntriesRepo(db);
+    this.snapshots = new SnapshotsRepo(db);
+    this.checkpoints = new CheckpointsRepo(db);
+    this.idempotency = new IdempotencyRepo(db);
+    this.principals = new PrincipalsRepo(db);
+    this.apiKeys = new ApiKeysRepo(db);
+    this.nonces = new NoncesRepo(db);
+  }
+
+  get kind(): SqlDriver['kind'] {
+    return this.db.kind;
+  }
+
+  /** Runs fn with a Store bound to one transaction. */
+  tx<T>(fn: (s: Store) => Promise<T>): Promise<T> {
+    return this.db.tx((q) => fn(new Store(q)));
+  }
+
+  close(): Promise<void> {
+    return this.db.close();
+  }
+}
+
+export interface StoreConfig {
+  /** Postgres URL; when absent, the embedded PGlite store is used. Default: env DATABASE_URL. */
+  databaseUrl?: string;
+  /** Data directory for PGlite (and the server key). Default: env DB8_DATA_DIR or ./.db8 */
+  dataDir?: string;
+  /** PGlite in memory (tests): ignores dataDir. */
+  memory?: boolean;
+  /** Postgres schema for search_path. Default: env DB8_PG_SCHEMA, else the server's default. */
+  pgSchema?: string;
+  /** Postgres pool size. */
+  pgMax?: number;
+}
+
+/** The data directory the server uses: config, then DB8_DATA_DIR, then ./.db8 */
+export function resolveDataDir(dataDir?: string): string {
+  return resolve(dataDir ?? process.env.DB8_DATA_DIR ?? '.db8');
+}
+
+/** Opens the store the config asks for and applies pending migrations. */
+export async function openStore(config: StoreConfig = {}): Promise<Store> {
+  const url = config.databaseUrl ?? process.env.DATABASE_URL;
+  let db: SqlDriver;
+  if (url && !config.memory) {
+    const schema = config.pgSchema ?? process.env.DB8_PG_SCHEMA;
+    db = postgresDriver(url, {
+      ...(schema ? { schema } : {}),
+      ...(config.pgMax ? { max: config.pgMax } : {}),
+    });
+  } else {
+    db = await pgliteDriver(config.memory ? 'memory' : join(resolveDataDir(config.dataDir), 'pglite'));
+  }
+  try {
+    await migrate(db);
+  } catch (err) {
+    await db.close();
+    throw err;
+  }
+  return new Store(db);
+}

@@ -1,0 +1,57 @@
+import { randomBytes } from 'node:crypto';
+import { migrate, openStore, postgresDriver, Store } from '../src/store/index.ts';
+
+export const PG_URL = process.env.DB8_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+export interface TestStore {
+  store: Store;
+  cleanup(): Promise<void>;
+}
+
+export type StoreFactory = () => Promise<TestStore>;
+
+export const pgliteMemoryStore: StoreFactory = async () => {
+  const store = await openStore({ memory: true });
+  return { store, cleanup: () => store.close() };
+};
+
+/**
+ * A throwaway schema in the test database, dropped by cleanup. Throws (never skips) when Postgres
+ * is unreachable: the integration suites must fail loudly without their service.
+ */
+export async function createPgSchema(): Promise<{ schema: string; drop(): Promise<void> }> {
+  const schema = `db8_test_${randomBytes(6).toString('hex')}`;
+  const admin = postgresDriver(PG_URL, { max: 1 });
+  try {
+    await admin.exec(`CREATE SCHEMA ${schema}`);
+  } catch (err) {
+    await admin.close();
+    throw new Error(`PostgreSQL at ${PG_URL} is required for integration tests: ${(err as Error).message}`);
+  }
+  return {
+    schema,
+    async drop() {
+      await admin.exec(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await admin.close();
+    },
+  };
+}
+
+/** A migrated Store on a Postgres pool bound to `schema`. */
+export async function pgStoreIn(schema: string, max = 10): Promise<Store> {
+  const db = postgresDriver(PG_URL, { schema, max });
+  await migrate(db);
+  return new Store(db);
+}
+
+export const postgresSchemaStore: StoreFactory = async () => {
+  const { schema, drop } = await createPgSchema();
+  const store = await pgStoreIn(schema);
+  return {
+    store,
+    async cleanup() {
+      await store.close();
+      await drop();
+    },
+  };
+};

@@ -1,0 +1,4 @@
+import { storeContract } from './store.contract.ts';
+import { pgliteMemoryStore } from './store.helpers.ts';
+
+storeContract('pglite', pgliteMemoryStore);
