@@ -1,0 +1,9 @@
+export {
+  DEFAULT_NOTE_NAME,
+  generateServerKey,
+  loadOrCreateServerKey,
+  SERVER_KEY_FILE,
+  SERVER_PUBKEY_FILE,
+  type ServerKey,
+  serverKeyFromSeed,
+} from './server-key.ts';
