@@ -18,7 +18,9 @@ export function requireSshKeygen(): void {
 export type Run = { status: number | null; stdout: string; stderr: string };
 
 export function sshKeygen(args: string[], opts: { cwd?: string; input?: string | Uint8Array } = {}): Run {
-  const r = spawnSync('ssh-keygen', args, { cwd: opts.cwd, input: opts.input, encoding: 'utf8' });
+  // TZ=UTC: ssh-keygen prints and parses certificate times in local time.
+  const env = { ...process.env, TZ: 'UTC' };
+  const r = spawnSync('ssh-keygen', args, { cwd: opts.cwd, input: opts.input, encoding: 'utf8', env });
   if (r.error) throw r.error;
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }

@@ -1,5 +1,6 @@
 // SSH wire encoding (RFC 4251 §5): uint32, uint64, string, mpint. Every read is bounds-checked and fails
 // with a typed SshWireError, because these bytes come from untrusted signatures and certificates.
+import { utf8Encode } from '../crypto/bytes.ts';
 
 export type SshWireErrorCode = 'TRUNCATED' | 'TRAILING_DATA' | 'BAD_UTF8' | 'BAD_MPINT' | 'OUT_OF_RANGE';
 
@@ -13,7 +14,6 @@ export class SshWireError extends Error {
 }
 
 const utf8Strict = new TextDecoder('utf-8', { fatal: true });
-const utf8Enc = new TextEncoder();
 const UINT64_MAX = (1n << 64n) - 1n;
 
 /** Sequential reader over SSH wire data. Returned byte strings are views into the input (no copies). */
@@ -120,7 +120,7 @@ export class SshWriter {
   }
 
   raw(bytes: Uint8Array | string): this {
-    return this.push(typeof bytes === 'string' ? utf8Enc.encode(bytes) : bytes);
+    return this.push(typeof bytes === 'string' ? utf8Encode(bytes) : bytes);
   }
 
   uint8(v: number): this {
@@ -147,7 +147,7 @@ export class SshWriter {
   }
 
   string(v: Uint8Array | string): this {
-    const b = typeof v === 'string' ? utf8Enc.encode(v) : v;
+    const b = typeof v === 'string' ? utf8Encode(v) : v;
     this.uint32(b.length);
     return this.push(b);
   }
