@@ -28,7 +28,7 @@ export function toHex(bytes: Uint8Array): string {
 }
 
 /** Hex (either case) to bytes; throws TypeError on odd length or a non-hex character. */
-export function fromHex(hex: string): Uint8Array {
+export function fromHex(hex: string): Uint8Array<ArrayBuffer> {
   if (hex.length % 2 !== 0) throw new TypeError(`fromHex: odd length ${hex.length}`);
   const out = new Uint8Array(hex.length / 2);
   for (let i = 0; i < out.length; i++) {
@@ -66,7 +66,7 @@ function encode64(bytes: Uint8Array, alphabet: string, pad: boolean): string {
   return out;
 }
 
-function decode64(text: string, table: Int16Array, padded: boolean, name: string): Uint8Array {
+function decode64(text: string, table: Int16Array, padded: boolean, name: string): Uint8Array<ArrayBuffer> {
   let len = text.length;
   if (padded) {
     if (len % 4 !== 0) throw new TypeError(`${name}: length ${len} is not a multiple of 4`);
@@ -101,7 +101,7 @@ export function toBase64(bytes: Uint8Array): string {
 }
 
 /** Standard base64; padding required, no whitespace, canonical trailing bits. */
-export function fromBase64(text: string): Uint8Array {
+export function fromBase64(text: string): Uint8Array<ArrayBuffer> {
   return decode64(text, B64_DEC, true, 'fromBase64');
 }
 
@@ -111,12 +111,12 @@ export function toBase64Url(bytes: Uint8Array): string {
 }
 
 /** URL-safe base64; padding not allowed, canonical trailing bits. */
-export function fromBase64Url(text: string): Uint8Array {
+export function fromBase64Url(text: string): Uint8Array<ArrayBuffer> {
   return decode64(text, B64URL_DEC, false, 'fromBase64Url');
 }
 
 /** UTF-8 bytes of `text`; throws TypeError on a lone surrogate instead of writing U+FFFD. */
-export function utf8Encode(text: string): Uint8Array {
+export function utf8Encode(text: string): Uint8Array<ArrayBuffer> {
   if (!isWellFormed(text)) throw new TypeError('utf8Encode: string contains a lone surrogate');
   return encoder.encode(text);
 }
@@ -130,7 +130,7 @@ export function utf8Decode(bytes: Uint8Array): string {
   }
 }
 
-export function concatBytes(...parts: Uint8Array[]): Uint8Array {
+export function concatBytes(...parts: Uint8Array[]): Uint8Array<ArrayBuffer> {
   let n = 0;
   for (const p of parts) n += p.length;
   const out = new Uint8Array(n);

@@ -3,12 +3,12 @@ import { canonicalBytes } from '../json/canonical.ts';
 import { toHex } from './bytes.ts';
 
 /** SHA-256 (FIPS 180-4): node:crypto in Node, @noble/hashes in browsers. */
-export function sha256(data: Uint8Array): Uint8Array {
+export function sha256(data: Uint8Array): Uint8Array<ArrayBuffer> {
   return sha256Backend(data);
 }
 
 /** SHA-512 (FIPS 180-4), same backends as sha256 (SSHSIG may hash with either). */
-export function sha512(data: Uint8Array): Uint8Array {
+export function sha512(data: Uint8Array): Uint8Array<ArrayBuffer> {
   return sha512Backend(data);
 }
 

@@ -120,6 +120,6 @@ export function canonicalize(value: unknown): string {
 }
 
 /** UTF-8 bytes of canonicalize(value): the exact bytes db8 hashes and signs. */
-export function canonicalBytes(value: unknown): Uint8Array {
+export function canonicalBytes(value: unknown): Uint8Array<ArrayBuffer> {
   return encoder.encode(canonicalize(value));
 }

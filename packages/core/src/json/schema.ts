@@ -2,12 +2,17 @@ import { z } from 'zod';
 import { canonicalize } from './canonical.ts';
 import { JsonError } from './errors.ts';
 
+/** A JSON value (RFC 8259). Recursive, so written out once here and carried by JsonValueSchema. */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+export type JsonObject = { [key: string]: JsonValue };
+
 /**
- * Any JSON value db8 can canonicalise. z.json() checks the shape (and rejects NaN/±Infinity); the
- * refinement adds what canonicalize also refuses (lone surrogates, unsafe integers, cycles, depth),
- * reported at the offending path.
+ * Any JSON value db8 can canonicalise: exactly what canonicalize accepts (plain objects and arrays,
+ * finite numbers, safe integers, well-formed strings, no cycles), each failure reported at its path.
+ * It validates without copying: z.json() would rebuild objects and silently drop a "__proto__"
+ * member, so a payload's hash would change on the way through. JSON Schema export sees `{}` (any).
  */
-export const JsonValueSchema = z.json().superRefine((value, ctx) => {
+export const JsonValueSchema = z.unknown().superRefine((value, ctx) => {
   try {
     canonicalize(value);
   } catch (err) {
@@ -19,6 +24,4 @@ export const JsonValueSchema = z.json().superRefine((value, ctx) => {
       params: { json: err.code },
     });
   }
-});
-export type JsonValue = z.infer<typeof JsonValueSchema>;
-export type JsonObject = { [key: string]: JsonValue };
+}) as unknown as z.ZodType<JsonValue>;

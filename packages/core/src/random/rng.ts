@@ -31,7 +31,7 @@ export interface Rng {
   /** Next 32-bit unsigned integer (4 stream bytes, little-endian). */
   nextU32(): number;
   /** Next `n` stream bytes. */
-  bytes(n: number): Uint8Array;
+  bytes(n: number): Uint8Array<ArrayBuffer>;
   /** Uniform integer in [0, maxExclusive), 1 ≤ maxExclusive ≤ 2^53, without modulo bias. */
   int(maxExclusive: number): number;
   /** Uniform integer in [lo, hiInclusive]; both safe integers. */
@@ -86,7 +86,7 @@ class ChaChaRng implements Rng {
     return (buf[p]! | (buf[p + 1]! << 8) | (buf[p + 2]! << 16) | (buf[p + 3]! << 24)) >>> 0;
   }
 
-  bytes(n: number): Uint8Array {
+  bytes(n: number): Uint8Array<ArrayBuffer> {
     if (!Number.isSafeInteger(n) || n < 0) throw new RangeError(`rng.bytes: bad length ${n}`);
     const out = new Uint8Array(n);
     let o = 0;
