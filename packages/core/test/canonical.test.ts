@@ -84,7 +84,8 @@ describe('canonicalize rejects what JSON cannot hold, naming the path', () => {
   const cases: [string, () => unknown, string, string][] = [
     ['undefined member', () => canonicalize({ a: { b: undefined } }), 'UNSUPPORTED_TYPE', '$.a.b'],
     ['top-level undefined', () => canonicalize(undefined), 'UNSUPPORTED_TYPE', '$'],
-    ['array hole', () => canonicalize([1, , 3]), 'UNSUPPORTED_TYPE', '$[1]'],
+    ['array hole', () => canonicalize(new Array(3)), 'UNSUPPORTED_TYPE', '$[0]'],
+    ['undefined item', () => canonicalize([1, undefined]), 'UNSUPPORTED_TYPE', '$[1]'],
     ['function', () => canonicalize({ f: () => 1 }), 'UNSUPPORTED_TYPE', '$.f'],
     ['symbol', () => canonicalize([Symbol('x')]), 'UNSUPPORTED_TYPE', '$[0]'],
     ['bigint', () => canonicalize({ n: 10n }), 'UNSUPPORTED_TYPE', '$.n'],
