@@ -187,7 +187,10 @@ describe('sealed-bid: properties over random scripts', () => {
           );
           expect(holders.length).toBeLessThanOrEqual(1);
           for (const viewer of viewersOf(config)) {
-            expect(SealedBidViewSchema.safeParse(sealedBid.view(state, viewer)).success).toBe(true);
+            const view = sealedBid.view(state, viewer);
+            expect(SealedBidViewSchema.safeParse(view).success).toBe(true);
+            canonicalize(view); // views and legal moves go on the wire: plain JSON, no undefined
+            if (viewer.kind === 'seat') canonicalize(sealedBid.legal(state, viewer.seat));
           }
           const result = sealedBid.result(state);
           if (result?.sold) {
