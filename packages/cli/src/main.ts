@@ -1,7 +1,9 @@
 import { Command } from 'commander';
+import { register as registerSshsig } from './commands/sshsig.ts';
 
 export async function main(argv: string[]): Promise<number> {
   const program = new Command('db8').description('db8 command line').version('0.1.0');
+  registerSshsig(program);
   try {
     await program.parseAsync(argv, { from: 'user' });
     return 0;

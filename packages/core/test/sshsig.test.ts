@@ -320,10 +320,11 @@ describe('SSHSIG interop with ssh-keygen', () => {
     });
 
     it('every single-bit flip of a plain or certificate signature is rejected', () => {
-      for (const [sig, trust] of [
+      const cases: [string, SshsigTrust][] = [
         [sshSign('user'), { publicKeys: [userPub] }],
         [sshSign('user-cert.pub'), caTrust],
-      ] as const) {
+      ];
+      for (const [sig, trust] of cases) {
         const blob = dearmor(sig);
         expect(verifySshsig({ armored: sig, message: MESSAGE, namespace: 'db8', trust }).ok).toBe(true);
         for (let bit = 0; bit < blob.length * 8; bit++) {

@@ -1,0 +1,17 @@
+// Process exit codes shared by every db8 command, so scripts can tell failures apart.
+export const EXIT_OK = 0;
+/** Bad command line: unknown option, missing argument, invalid option value. */
+export const EXIT_USAGE = 1;
+/** Input that cannot be parsed or is unsupported (malformed signature, key, bundle, JSON). */
+export const EXIT_INVALID_INPUT = 2;
+/** Input parsed but did not verify (bad signature, untrusted key, expired certificate, broken proof). */
+export const EXIT_VERIFICATION_FAILED = 3;
+/** A file or stream could not be read or written. */
+export const EXIT_IO_ERROR = 4;
+
+export type ExitCode =
+  | typeof EXIT_OK
+  | typeof EXIT_USAGE
+  | typeof EXIT_INVALID_INPUT
+  | typeof EXIT_VERIFICATION_FAILED
+  | typeof EXIT_IO_ERROR;
