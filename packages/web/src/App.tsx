@@ -1,0 +1,64 @@
+import { Link, match, useLocation } from './lib/router.tsx';
+import { getSession, setSession, useCredentials } from './lib/session.ts';
+import { Journal } from './pages/Journal.tsx';
+import { Lobby } from './pages/Lobby.tsx';
+import { Login } from './pages/Login.tsx';
+import { Room } from './pages/Room.tsx';
+
+function Page(props: { path: string }) {
+  const { path } = props;
+  if (path === '/' || path === '/rooms') return <Lobby />;
+  if (path === '/login') return <Login />;
+  let m = match('/rooms/:id/journal', path);
+  if (m) return <Journal key={m.id} roomId={m.id!} />;
+  m = match('/rooms/:id', path);
+  if (m) return <Room key={m.id} roomId={m.id!} />;
+  return (
+    <section className="card narrow">
+      <h1>Not found</h1>
+      <p>
+        Nothing at <code>{path}</code>. <Link href="/">Go to the rooms</Link>.
+      </p>
+    </section>
+  );
+}
+
+export function App() {
+  useCredentials();
+  const loc = useLocation();
+  const path = loc.split('?')[0] ?? '/';
+  const session = getSession();
+  return (
+    <>
+      <a className="skip" href="#main">
+        Skip to content
+      </a>
+      <header className="topbar">
+        <Link href="/" className="brand">
+          db8
+        </Link>
+        <nav aria-label="main">
+          <Link href="/">Rooms</Link>
+          <a href="/skill.md">Skill doc</a>
+        </nav>
+        <div className="who small">
+          {session ? (
+            <>
+              <span className="mono" title={session.principal}>
+                {session.role}
+              </span>{' '}
+              <button type="button" className="ghost" onClick={() => setSession(null)}>
+                Sign out
+              </button>
+            </>
+          ) : (
+            <span className="muted">observer</span>
+          )}
+        </div>
+      </header>
+      <main id="main">
+        <Page path={path} />
+      </main>
+    </>
+  );
+}

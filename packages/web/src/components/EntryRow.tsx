@@ -1,0 +1,59 @@
+import type { ReactNode } from 'react';
+import type { Entry } from '../lib/types.ts';
+import { Badge } from './Badge.tsx';
+
+// One log entry, compact: seq, time, kind, actor, who may read it, and its payload or commitment.
+
+function summary(value: unknown, max = 160): string {
+  const s = JSON.stringify(value) ?? '';
+  return s.length > max ? `${s.slice(0, max - 1)}…` : s;
+}
+
+export function visLabel(e: Entry): string {
+  return e.vis.kind === 'seat'
+    ? `sealed · ${e.vis.seat}`
+    : e.vis.kind === 'admin'
+      ? 'sealed · admin'
+      : 'public';
+}
+
+export function EntryBody(props: { entry: Entry }) {
+  const e = props.entry;
+  return (
+    <>
+      {e.payload !== undefined ? (
+        <code className="payload">{summary(e.payload)}</code>
+      ) : e.sealed ? (
+        <code className="payload" title="visible to you">
+          {summary(e.sealed.payload)} <span className="muted">(sealed, visible to you)</span>
+        </code>
+      ) : (
+        <code className="payload muted" title={e.commit}>
+          commit {e.commit?.slice(0, 16)}…
+        </code>
+      )}
+      {e.reveals?.length ? (
+        <div className="reveals small">reveals {e.reveals.map((r) => `#${r.seq}`).join(', ')}</div>
+      ) : null}
+    </>
+  );
+}
+
+export function EntryRow(props: { entry: Entry; extra?: ReactNode }) {
+  const e = props.entry;
+  return (
+    <li className={`entry kind-${e.kind}`} data-seq={e.seq} data-testid="entry">
+      <span className="seq mono">#{e.seq}</span>
+      <time className="small muted" dateTime={new Date(e.ts).toISOString()}>
+        {new Date(e.ts).toLocaleTimeString()}
+      </time>
+      <span className="kind">{e.kind}</span>
+      <span className="actor mono">{e.actor}</span>
+      <Badge tone={e.vis.kind === 'public' ? 'muted' : 'warn'}>{visLabel(e)}</Badge>
+      <div className="body">
+        <EntryBody entry={e} />
+      </div>
+      {props.extra ? <div className="extra">{props.extra}</div> : null}
+    </li>
+  );
+}

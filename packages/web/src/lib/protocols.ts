@@ -1,0 +1,95 @@
+import type { AnyProtocol } from '@db8/core';
+import { builtinProtocols } from '@db8/protocols';
+import { z } from 'zod';
+
+// The create-room form is generated from each protocol's zod config schema (the same registry the
+// server runs), so a new protocol gets a form without UI work. Presets give sensible starting values.
+
+export type FieldSpec = {
+  name: string;
+  kind: 'string' | 'integer' | 'number' | 'boolean' | 'enum' | 'json';
+  required: boolean;
+  options?: string[];
+  min?: number;
+  max?: number;
+  default?: unknown;
+  description?: string;
+};
+
+const MINUTE = 60_000;
+
+const PRESETS: Record<string, unknown> = {
+  'sealed-bid': {
+    item: 'A signed first edition',
+    bidders: 2,
+    reservePrice: 100,
+    biddingWindowMs: 10 * MINUTE,
+    revealWindowMs: 2 * MINUTE,
+    turnWindowMs: 30_000,
+    rule: 'second-price',
+  },
+};
+
+export const protocols: readonly AnyProtocol[] = builtinProtocols;
+
+export function protocolNamed(name: string): AnyProtocol | undefined {
+  return protocols.find((p) => p.name === name);
+}
+
+export function presetFor(name: string): unknown {
+  return PRESETS[name] ?? {};
+}
+
+type JsonSchema = {
+  type?: string | string[];
+  enum?: unknown[];
+  const?: unknown;
+  minimum?: number;
+  maximum?: number;
+  default?: unknown;
+  description?: string;
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+};
+
+/** The top-level fields of a protocol's config, or null when it is not a plain object (JSON only). */
+export function configFields(p: AnyProtocol): FieldSpec[] | null {
+  let schema: JsonSchema;
+  try {
+    schema = z.toJSONSchema(p.configSchema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
+  } catch {
+    return null;
+  }
+  if (schema.type !== 'object' || !schema.properties) return null;
+  const required = new Set(schema.required ?? []);
+  return Object.entries(schema.properties).map(([name, s]) => {
+    const base = {
+      name,
+      required: required.has(name),
+      ...(s.default !== undefined ? { default: s.default } : {}),
+      ...(s.description ? { description: s.description } : {}),
+    };
+    if (s.enum?.every((v) => typeof v === 'string')) {
+      return { ...base, kind: 'enum', options: s.enum as string[] };
+    }
+    if (s.type === 'integer' || s.type === 'number') {
+      return {
+        ...base,
+        kind: s.type,
+        ...(s.minimum !== undefined ? { min: s.minimum } : {}),
+        ...(s.maximum !== undefined ? { max: s.maximum } : {}),
+      };
+    }
+    if (s.type === 'string') return { ...base, kind: 'string' };
+    if (s.type === 'boolean') return { ...base, kind: 'boolean' };
+    return { ...base, kind: 'json' };
+  });
+}
+
+/** Validate a config against the protocol's schema; returns the first issue as text. */
+export function checkConfig(p: AnyProtocol, config: unknown): string | null {
+  const r = p.configSchema.safeParse(config);
+  if (r.success) return null;
+  const issue = r.error.issues[0];
+  return issue ? `${issue.path.join('.') || 'config'}: ${issue.message}` : 'invalid config';
+}

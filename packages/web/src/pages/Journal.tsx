@@ -1,0 +1,139 @@
+import { useEffect, useState } from 'react';
+import { Badge } from '../components/Badge.tsx';
+import { EntryRow } from '../components/EntryRow.tsx';
+import { api } from '../lib/api.ts';
+import { Link, navigate } from '../lib/router.tsx';
+import type { Entry } from '../lib/types.ts';
+import { type Verdict, verifyEntry } from '../lib/verify.ts';
+
+// The journal: the room's log page by page, each entry with a badge saying whether this browser
+// could recompute its leaf hash and follow the served inclusion proof to the signed checkpoint.
+
+const PAGE = 25;
+
+type Check = Verdict | 'pending';
+
+function VerifyBadge(props: { check: Check | undefined }) {
+  const c = props.check;
+  if (c === undefined || c === 'pending') return <Badge tone="info">checking…</Badge>;
+  if (c.ok) {
+    return (
+      <Badge
+        tone="ok"
+        testId="verified"
+        title={`leaf ${c.leafHash}\nincluded in ${c.origin} at size ${c.treeSize}\nroot ${c.root}`}
+      >
+        ✓ verified
+      </Badge>
+    );
+  }
+  return (
+    <Badge tone="bad" testId="unverified" title={c.reason}>
+      ✗ {c.reason}
+    </Badge>
+  );
+}
+
+function fromParam(): number {
+  const n = Number(new URLSearchParams(location.search).get('from') ?? '0');
+  return Number.isSafeInteger(n) && n >= 0 ? n : 0;
+}
+
+export function Journal(props: { roomId: string }) {
+  const { roomId } = props;
+  const from = fromParam();
+  const [entries, setEntries] = useState<Entry[] | null>(null);
+  const [next, setNext] = useState<number | null>(null);
+  const [checks, setChecks] = useState<Record<number, Check>>({});
+  const [error, setError] = useState<string | null>(null);
+  const base = `/rooms/${encodeURIComponent(roomId)}/journal`;
+
+  useEffect(() => {
+    let cancelled = false;
+    setEntries(null);
+    setChecks({});
+    (async () => {
+      try {
+        const page = await api.entries(roomId, from, PAGE);
+        if (cancelled) return;
+        setEntries(page.entries);
+        setNext(page.next_seq);
+        setError(null);
+        setChecks(Object.fromEntries(page.entries.map((e) => [e.seq, 'pending' as const])));
+        // Proofs are fetched a few at a time so a long page does not flood the server.
+        const queue = [...page.entries];
+        const worker = async () => {
+          for (let e = queue.shift(); e; e = queue.shift()) {
+            let v: Verdict;
+            try {
+              v = verifyEntry(e as never, await api.proof(roomId, e.seq));
+            } catch (err) {
+              v = { ok: false, reason: `no proof: ${(err as Error).message}` };
+            }
+            if (cancelled) return;
+            const seq = e.seq;
+            setChecks((prev) => ({ ...prev, [seq]: v }));
+          }
+        };
+        await Promise.all([worker(), worker(), worker(), worker()]);
+      } catch (err) {
+        if (!cancelled) setError((err as Error).message);
+      }
+    })();
+    return () => {
+      cancelled = true;
+    };
+  }, [roomId, from]);
+
+  const values = Object.values(checks);
+  const verified = values.filter((c) => c !== 'pending' && c.ok).length;
+  const failed = values.filter((c) => c !== 'pending' && !c.ok).length;
+
+  return (
+    <div className="journal">
+      <p className="crumbs small">
+        <Link href="/">Rooms</Link> / <Link href={`/rooms/${encodeURIComponent(roomId)}`}>{roomId}</Link> /
+        journal
+      </p>
+      <section className="card" aria-labelledby="journal-h">
+        <header className="card-head">
+          <h1 id="journal-h">Journal</h1>
+          <p className="small" role="status" data-testid="journal-summary">
+            {entries === null
+              ? 'loading…'
+              : `${verified}/${entries.length} verified${failed ? `, ${failed} failed` : ''} in this browser`}
+          </p>
+        </header>
+        <p className="muted small">
+          Each leaf hash is recomputed here from the entry's public form (RFC 8785 canonical JSON, RFC 6962
+          leaf) and checked against the server's inclusion proof and signed checkpoint.
+        </p>
+        {error ? (
+          <p className="error" role="alert">
+            {error}
+          </p>
+        ) : null}
+        <ol className="entries">
+          {entries?.map((e) => (
+            <EntryRow key={e.seq} entry={e} extra={<VerifyBadge check={checks[e.seq]} />} />
+          ))}
+        </ol>
+        <nav className="pager" aria-label="journal pages">
+          <button
+            type="button"
+            disabled={from === 0}
+            onClick={() => navigate(`${base}?from=${Math.max(0, from - PAGE)}`)}
+          >
+            ← Earlier
+          </button>
+          <span className="small muted">
+            entries {from}–{entries && entries.length > 0 ? entries[entries.length - 1]!.seq : from}
+          </span>
+          <button type="button" disabled={next === null} onClick={() => navigate(`${base}?from=${next}`)}>
+            Later →
+          </button>
+        </nav>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,102 @@
+import { useCallback, useEffect, useState } from 'react';
+import { Badge, statusTone } from '../components/Badge.tsx';
+import { CreateRoom } from '../components/CreateRoom.tsx';
+import { api } from '../lib/api.ts';
+import { Link } from '../lib/router.tsx';
+import { getSession, useCredentials } from '../lib/session.ts';
+import type { Room } from '../lib/types.ts';
+
+// The lobby: every room with its protocol, status and log height; admins get the create form.
+
+const REFRESH_MS = 5000;
+
+export function Lobby() {
+  useCredentials();
+  const session = getSession();
+  const [rooms, setRooms] = useState<Room[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const load = useCallback(async () => {
+    try {
+      const r = await api.listRooms();
+      setRooms(r.rooms);
+      setError(null);
+    } catch (e) {
+      setError((e as Error).message);
+    }
+  }, []);
+
+  useEffect(() => {
+    void load();
+    const t = setInterval(load, REFRESH_MS);
+    return () => clearInterval(t);
+  }, [load]);
+
+  return (
+    <div className="lobby">
+      <section className="card" aria-labelledby="rooms-h">
+        <header className="card-head">
+          <h1 id="rooms-h">Rooms</h1>
+          <button type="button" onClick={() => void load()} className="ghost">
+            Refresh
+          </button>
+        </header>
+        {error ? (
+          <p className="error" role="alert">
+            Could not load rooms: {error}
+          </p>
+        ) : null}
+        {rooms === null ? (
+          <p className="muted">Loading…</p>
+        ) : rooms.length === 0 ? (
+          <p className="muted">No rooms yet.{session?.role === 'admin' ? ' Create one below.' : ''}</p>
+        ) : (
+          <div className="table-wrap">
+            <table className="rooms" data-testid="rooms">
+              <thead>
+                <tr>
+                  <th scope="col">Room</th>
+                  <th scope="col">Protocol</th>
+                  <th scope="col">Status</th>
+                  <th scope="col" className="num">
+                    Seq
+                  </th>
+                  <th scope="col">Seats</th>
+                  <th scope="col">Created</th>
+                </tr>
+              </thead>
+              <tbody>
+                {rooms.map((r) => (
+                  <tr key={r.room_id} data-room={r.room_id}>
+                    <td>
+                      <Link href={`/rooms/${encodeURIComponent(r.room_id)}`}>{r.title ?? r.room_id}</Link>
+                      {r.title ? <div className="mono small muted">{r.room_id}</div> : null}
+                    </td>
+                    <td>
+                      <code>{r.protocol}</code>
+                    </td>
+                    <td>
+                      <Badge tone={statusTone(r.status)}>{r.status}</Badge>
+                    </td>
+                    <td className="num mono">{r.seq}</td>
+                    <td>
+                      {r.seats.filter((s) => s.taken).length}/{r.seats.length}
+                    </td>
+                    <td className="small">{new Date(r.created_at).toLocaleString()}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+      {session?.role === 'admin' ? (
+        <CreateRoom onCreated={() => void load()} />
+      ) : (
+        <p className="muted small">
+          Admins create rooms: open the one-time login link the server printed on start.
+        </p>
+      )}
+    </div>
+  );
+}

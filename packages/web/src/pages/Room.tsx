@@ -1,0 +1,200 @@
+import { useEffect, useRef, useState } from 'react';
+import { ActionForm } from '../components/ActionForm.tsx';
+import { Badge, statusTone } from '../components/Badge.tsx';
+import { Countdown } from '../components/Countdown.tsx';
+import { EntryRow } from '../components/EntryRow.tsx';
+import { JsonView } from '../components/JsonView.tsx';
+import { api, tokenFor } from '../lib/api.ts';
+import { useRoomLive } from '../lib/live.ts';
+import { Link } from '../lib/router.tsx';
+import { getSeat, setSeat, useCredentials } from '../lib/session.ts';
+import type { Room as RoomInfo } from '../lib/types.ts';
+
+// A generic room: live log over the WebSocket, the viewer's state as JSON, a countdown to the
+// server's deadline, and (for a seat holder) the action form. Protocol-specific views come later.
+
+/** An invite arrives as `?invite=…` or `#invite=…` on the room URL. */
+function inviteFromUrl(): string | null {
+  const q = new URLSearchParams(location.search).get('invite');
+  if (q) return q;
+  const h = new URLSearchParams(location.hash.replace(/^#/, '')).get('invite');
+  return h || null;
+}
+
+function SeatPanel(props: { room: RoomInfo | null; roomId: string; onJoined: () => void }) {
+  const held = getSeat(props.roomId);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const invite = inviteFromUrl();
+
+  const join = async (seat?: string) => {
+    setBusy(true);
+    setError(null);
+    try {
+      const j = await api.join(props.roomId, { ...(seat ? { seat } : {}), ...(invite ? { invite } : {}) });
+      setSeat(props.roomId, j);
+      if (invite) history.replaceState(null, '', location.pathname);
+      props.onJoined();
+    } catch (e) {
+      setError((e as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  if (held) {
+    return (
+      <section className="card seat-panel" aria-label="your seat">
+        <p>
+          You hold seat{' '}
+          <strong className="mono" data-testid="my-seat">
+            {held.seat}
+          </strong>
+          <span className="muted small"> as {held.principal}</span>
+        </p>
+        <button type="button" className="ghost" onClick={() => setSeat(props.roomId, null)}>
+          Forget seat
+        </button>
+      </section>
+    );
+  }
+  const seats = props.room?.seats ?? [];
+  return (
+    <section className="card seat-panel" aria-label="seats">
+      <h2>Seats</h2>
+      <ul className="seats">
+        {seats.map((s) => (
+          <li key={s.seat}>
+            <span className="mono">{s.seat}</span> <span className="muted small">{s.role}</span>{' '}
+            {s.taken ? (
+              <Badge tone="muted">taken</Badge>
+            ) : (
+              <button type="button" className="chip" disabled={busy} onClick={() => void join(s.seat)}>
+                Join as {s.seat}
+              </button>
+            )}
+          </li>
+        ))}
+      </ul>
+      {invite ? (
+        <button type="button" className="primary" disabled={busy} onClick={() => void join()}>
+          Accept invite
+        </button>
+      ) : null}
+      {error ? (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </section>
+  );
+}
+
+export function Room(props: { roomId: string }) {
+  useCredentials();
+  const { roomId } = props;
+  const token = tokenFor(roomId);
+  const live = useRoomLive(roomId, token);
+  const [room, setRoom] = useState<RoomInfo | null>(null);
+  const [roomError, setRoomError] = useState<string | null>(null);
+  const held = getSeat(roomId);
+  const logRef = useRef<HTMLOListElement>(null);
+
+  const loadRoom = async () => {
+    try {
+      setRoom(await api.getRoom(roomId));
+      setRoomError(null);
+    } catch (e) {
+      setRoomError((e as Error).message);
+    }
+  };
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reload room info when the log grows (seats, status).
+  useEffect(() => {
+    void loadRoom();
+  }, [roomId, live.entries.length]);
+
+  // Keep the newest entry in view as the log grows.
+  useEffect(() => {
+    const el = logRef.current;
+    if (el && live.entries.length > 0) el.lastElementChild?.scrollIntoView({ block: 'nearest' });
+  }, [live.entries.length]);
+
+  const state = live.state;
+  const seatForActions = held && state?.viewer.kind === 'seat' ? state.viewer.seat : held?.seat;
+
+  return (
+    <div className="room">
+      <header className="room-head">
+        <div>
+          <p className="crumbs small">
+            <Link href="/">Rooms</Link> / <span className="mono">{roomId}</span>
+          </p>
+          <h1>{room?.title ?? roomId}</h1>
+          <p className="meta">
+            <code>{state?.protocol ?? room?.protocol ?? '…'}</code>{' '}
+            <Badge tone={statusTone(state?.status ?? room?.status ?? '')} testId="room-status">
+              {state?.status ?? room?.status ?? '…'}
+            </Badge>{' '}
+            <span className="muted">seq</span>{' '}
+            <span className="mono" data-testid="room-seq">
+              {state?.seq ?? room?.seq ?? '…'}
+            </span>{' '}
+            <span className={`live live-${live.status}`} role="status" data-testid="live-status">
+              {live.status}
+            </span>{' '}
+            <Link href={`/rooms/${encodeURIComponent(roomId)}/journal`} className="button ghost">
+              Journal
+            </Link>
+          </p>
+        </div>
+        <Countdown
+          deadlineUnix={state?.deadline_unix ?? null}
+          deadlineMs={state?.deadline_ms ?? null}
+          skewMs={live.skewMs}
+        />
+      </header>
+      {roomError ? (
+        <p className="error" role="alert">
+          {roomError}
+        </p>
+      ) : null}
+      {live.error ? (
+        <p className="error" role="alert">
+          {live.error}
+        </p>
+      ) : null}
+      <div className="room-grid">
+        <div className="col">
+          <SeatPanel room={room} roomId={roomId} onJoined={() => void loadRoom()} />
+          {held && seatForActions && state ? (
+            <ActionForm
+              key={`${JSON.stringify(state.legal?.actions ?? [])}:${state.turn_token ?? ''}`}
+              seat={seatForActions}
+              legal={state.legal?.actions ?? []}
+              turnToken={state.turn_token}
+              send={(action) => live.act(seatForActions, action, state.turn_token)}
+            />
+          ) : null}
+          <section className="card" aria-labelledby="state-h">
+            <h2 id="state-h">
+              State{' '}
+              <span className="muted small">as {state ? (state.viewer.seat ?? state.viewer.kind) : '…'}</span>
+            </h2>
+            {state ? <JsonView value={state.view} testId="state-json" /> : <p className="muted">Loading…</p>}
+          </section>
+        </div>
+        <section className="card log" aria-labelledby="log-h">
+          <h2 id="log-h">
+            Live log <span className="muted small">{live.entries.length} entries</span>
+          </h2>
+          <ol className="entries" ref={logRef} aria-live="polite" data-testid="live-log">
+            {live.entries.map((e) => (
+              <EntryRow key={e.seq} entry={e} />
+            ))}
+          </ol>
+        </section>
+      </div>
+    </div>
+  );
+}
