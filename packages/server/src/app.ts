@@ -1,0 +1,174 @@
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { JsonError, parseJson } from '@db8/core';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import websocket from '@fastify/websocket';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { AdminLinks } from './auth/admin-link.ts';
+import { apiKeyPepper } from './auth/api-keys.ts';
+import { Authenticator } from './auth/authenticator.ts';
+import { OidcVerifier } from './auth/oidc.ts';
+import { SshLogin } from './auth/ssh-login.ts';
+import { storeAuth } from './auth/store-adapter.ts';
+import { TokenService } from './auth/tokens.ts';
+import type { AuthStore } from './auth/types.ts';
+import type { Bus } from './bus/types.ts';
+import { resolveConfig, type ServerConfig, type ServerConfigInput } from './config.ts';
+import { ApiError, toHttpError } from './errors.ts';
+import { authRoutes } from './routes/auth.ts';
+import type { AppContext } from './routes/context.ts';
+import { docsRoutes } from './routes/docs.ts';
+import { healthRoutes } from './routes/health.ts';
+import { loggerOptions } from './routes/logging.ts';
+import type { RuntimeApi } from './routes/runtime-api.ts';
+import { plainSerializerCompiler, swaggerTransform, zodValidatorCompiler } from './routes/zod.ts';
+import { PROTOCOL_VERSION } from './schemas/common.ts';
+import type { Store } from './store/index.ts';
+
+export interface AppDeps {
+  runtime: RuntimeApi;
+  store: Store;
+  bus: Bus;
+  serverKey: { seed: Uint8Array; publicKey: Uint8Array };
+  config?: ServerConfigInput | ServerConfig;
+  /** Defaults to storeAuth(store). */
+  authStore?: AuthStore;
+  adminLinks?: AdminLinks;
+  /** CA keys for room certificates; defaults to the server key (it issues room certs). */
+  roomCaKeys?: (roomId: string) => Promise<Uint8Array[]>;
+  clock?: () => number;
+  /** Where pino writes (tests capture logs here); stdout by default. */
+  logStream?: NodeJS.WritableStream;
+}
+
+/** Our JWT issuer: derived from the server key, so every node sharing the key agrees without config. */
+export function issuerFor(publicKey: Uint8Array): string {
+  return `db8:${createHash('sha256').update(publicKey).digest('base64url').slice(0, 22)}`;
+}
+
+/**
+ * The HTTP server: REST under /v1, WebSocket /v1/ws, SSE, docs, health. Every error is
+ * `{error:{code,message,details}}`; client mistakes are 4xx; every input is parsed by zod.
+ */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const config = resolveConfig(deps.config as ServerConfigInput);
+  const clock = deps.clock ?? Date.now;
+  const authStore = deps.authStore ?? storeAuth(deps.store);
+  const tokens = new TokenService(deps.serverKey, issuerFor(deps.serverKey.publicKey), clock);
+  const pepper = apiKeyPepper(deps.serverKey.seed);
+  const oidc = config.oidc ? new OidcVerifier(config.oidc, config.adminEmails, clock) : null;
+  const serverCa = deps.serverKey.publicKey;
+  const ctx: AppContext = {
+    config,
+    runtime: deps.runtime,
+    store: deps.store,
+    bus: deps.bus,
+    authStore,
+    tokens,
+    authn: new Authenticator(tokens, authStore, pepper, oidc, clock),
+    ssh: new SshLogin({
+      store: authStore,
+      ttlSec: config.challengeTtlSec,
+      roomCaKeys: deps.roomCaKeys ?? (async () => [serverCa]),
+      clock,
+    }),
+    adminLinks: deps.adminLinks ?? new AdminLinks(clock),
+    oidc,
+    pepper,
+    clock,
+    skillDocUrl: `${config.publicUrl}/skill.md`,
+    wsUrl: `${config.publicUrl.replace(/^http/, 'ws')}/v1/ws`,
+  };
+
+  const app = Fastify({
+    logger: loggerOptions(config.logLevel, deps.logStream),
+    bodyLimit: config.bodyLimit,
+    // Long enough for real clients, short enough that a slow-loris does not hold sockets forever.
+    requestTimeout: 30_000,
+    maxParamLength: 200,
+    return503OnClosing: true,
+  });
+  app.decorate('db8', ctx);
+  app.decorateRequest('auth', null);
+  app.setValidatorCompiler(zodValidatorCompiler);
+  app.setSerializerCompiler(plainSerializerCompiler);
+
+  // Strict JSON (duplicate keys, unsafe integers, lone surrogates are errors), as the log requires.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+    const text = body as string;
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, parseJson(text));
+    } catch (e) {
+      const msg = e instanceof JsonError ? e.message : 'invalid JSON';
+      done(new ApiError(400, 'INVALID_JSON', msg), undefined);
+    }
+  });
+
+  app.setErrorHandler((err, req, reply) => {
+    const { status, body, internal } = toHttpError(err);
+    if (internal) req.log.error({ err }, 'unhandled error');
+    else if (status === 429) req.log.warn({ code: body.error.code }, 'rate limited');
+    if (reply.sent) return;
+    if (status === 429 && err && typeof err === 'object' && 'ttl' in err) {
+      reply.header('retry-after', Math.ceil(Number((err as { ttl: number }).ttl) / 1000));
+    }
+    return reply.code(status).send(body);
+  });
+  app.setNotFoundHandler((req, reply) =>
+    reply
+      .code(404)
+      .send({ error: { code: 'NOT_FOUND', message: `no route ${req.method} ${req.url.split('?')[0]}` } }),
+  );
+
+  // Credentials first (onRequest), so the rate limit below can key on the principal.
+  app.addHook('onRequest', async (req) => {
+    const header = req.headers.authorization;
+    req.auth = await ctx.authn.fromHeader(Array.isArray(header) ? header[0] : header);
+  });
+
+  await app.register(rateLimit, {
+    global: true,
+    hook: 'preHandler',
+    max: config.rateLimit.max,
+    timeWindow: config.rateLimit.windowMs,
+    keyGenerator: (req) => (req.auth ? `p:${req.auth.principal}` : `ip:${req.ip}`),
+    errorResponseBuilder: (_req, c) =>
+      Object.assign(new ApiError(429, 'RATE_LIMITED', `rate limit exceeded, retry in ${c.after}`), {
+        ttl: c.ttl,
+      }),
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'db8', version: PROTOCOL_VERSION, description: 'db8 REST API (WebSocket: /v1/ws)' },
+      components: {
+        securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+      },
+      security: [{ bearer: [] }],
+    },
+    transform: swaggerTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+  await app.register(websocket, { options: { maxPayload: config.bodyLimit } });
+
+  healthRoutes(app, ctx);
+  docsRoutes(app, ctx);
+  authRoutes(app, ctx);
+
+  if (config.webDist && existsSync(config.webDist)) {
+    await app.register(fastifyStatic, { root: config.webDist, wildcard: false });
+  }
+  return app;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    db8: AppContext;
+  }
+}

@@ -1,0 +1,65 @@
+import type { Viewer } from '@db8/core';
+import { ApiError } from '../errors.ts';
+import { hashApiKey, looksLikeApiKey } from './api-keys.ts';
+import type { OidcVerifier } from './oidc.ts';
+import type { TokenService } from './tokens.ts';
+import type { AuthContext, AuthStore } from './types.ts';
+
+const invalid = () => new ApiError(401, 'INVALID_TOKEN', 'invalid token');
+
+/**
+ * Turns a bearer credential into an AuthContext. Three kinds are accepted, told apart cheaply before
+ * any crypto: an API key (`db8k_…`, agents; seed 002 §5.2), the server's own session JWT, or a
+ * person's OIDC/Supabase JWT from the configured issuer.
+ */
+export class Authenticator {
+  constructor(
+    private readonly tokens: TokenService,
+    private readonly store: AuthStore,
+    private readonly pepper: Uint8Array,
+    private readonly oidc: OidcVerifier | null,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  async fromBearer(token: string): Promise<AuthContext> {
+    if (looksLikeApiKey(token)) {
+      const principal = await this.store.principalByApiKey(hashApiKey(this.pepper, token), this.clock());
+      if (!principal) throw invalid();
+      return { principal, role: 'agent', room: null, seat: null, via: 'api_key' };
+    }
+    if (this.tokens.isOwnToken(token)) {
+      const c = await this.tokens.verifySession(token);
+      return { principal: c.sub, role: c.role, room: c.room ?? null, seat: c.seat ?? null, via: 'session' };
+    }
+    if (this.oidc?.claimsIssuer(token)) {
+      const id = await this.oidc.verify(token);
+      return {
+        principal: `oidc:${id.sub}`,
+        role: id.admin ? 'admin' : 'person',
+        room: null,
+        seat: null,
+        via: 'oidc',
+      };
+    }
+    throw invalid();
+  }
+
+  /** `Authorization: Bearer …`; null when absent. A present but malformed header is an error. */
+  async fromHeader(header: string | undefined): Promise<AuthContext | null> {
+    if (header === undefined || header === '') return null;
+    const m = /^Bearer\s+(\S{1,16384})\s*$/i.exec(header);
+    if (!m) throw new ApiError(401, 'UNAUTHORIZED', 'expected Authorization: Bearer <token>');
+    return this.fromBearer(m[1]!);
+  }
+}
+
+/**
+ * What this caller may see in `roomId`: admins see everything, a token scoped to this room and a
+ * seat sees that seat's view, anyone else is an observer.
+ */
+export function viewerFor(auth: AuthContext | null, roomId: string): Viewer {
+  if (!auth) return { kind: 'observer' };
+  if (auth.role === 'admin') return { kind: 'admin' };
+  if (auth.room === roomId && auth.seat) return { kind: 'seat', seat: auth.seat };
+  return { kind: 'observer' };
+}

@@ -1,0 +1,43 @@
+import type { Role } from '../schemas/common.ts';
+
+/** Who is calling, as resolved from the request's credentials. */
+export interface AuthContext {
+  principal: string;
+  role: Role;
+  /** Set when the token is scoped to one room (and usually one seat in it). */
+  room: string | null;
+  seat: string | null;
+  via: 'session' | 'api_key' | 'oidc';
+}
+
+/** Claims of the server's own session JWT. */
+export interface SessionClaims {
+  sub: string;
+  role: Role;
+  room?: string;
+  seat?: string;
+}
+
+export interface NewAgent {
+  id: string;
+  name: string;
+  metadata: Record<string, unknown>;
+  apiKey: { id: string; hash: string; prefix: string };
+  /** An Ed25519 key for SSH login: fingerprint and its `ssh-ed25519 …` line. */
+  sshKey?: { fingerprint: string; line: string };
+  now: number;
+}
+
+/**
+ * What access control needs from persistence. `storeAuth(store)` implements it over the server's
+ * Store; tests may use MemoryAuthStore.
+ */
+export interface AuthStore {
+  /** Principal, API key and optional SSH key in one transaction. Throws ApiError 409 on a taken key. */
+  registerAgent(a: NewAgent): Promise<void>;
+  principalByApiKey(hash: string, now: number): Promise<string | null>;
+  principalByKey(fingerprint: string): Promise<string | null>;
+  putNonce(n: { nonce: string; audience: string; createdAt: number; expiresAt: number }): Promise<void>;
+  /** Use a challenge once: true only for the first caller while it is unexpired. */
+  consumeNonce(nonce: string, audience: string, now: number): Promise<boolean>;
+}

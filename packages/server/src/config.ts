@@ -1,0 +1,123 @@
+import { z } from 'zod';
+
+const JWS_ALGS = [
+  'RS256',
+  'RS384',
+  'RS512',
+  'PS256',
+  'PS384',
+  'PS512',
+  'ES256',
+  'ES384',
+  'ES512',
+  'EdDSA',
+] as const;
+
+export const OidcConfigSchema = z.object({
+  /** Expected `iss`, exactly. */
+  issuer: z.url(),
+  /** Expected `aud`. */
+  audience: z.string().min(1),
+  /** JWKS location; defaults to `<issuer>/.well-known/jwks.json`. */
+  jwksUrl: z.url().optional(),
+  /** Pinned: a token signed with any other algorithm is refused (no `none`, no HS* confusion). */
+  algorithms: z.array(z.enum(JWS_ALGS)).min(1).default(['RS256', 'ES256']),
+  /** Which claim holds the email checked against adminEmails. */
+  emailClaim: z.string().default('email'),
+});
+export type OidcConfig = z.infer<typeof OidcConfigSchema>;
+
+export const ServerConfigSchema = z.object({
+  port: z.number().int().min(0).max(65_535).default(8787),
+  host: z.string().default('127.0.0.1'),
+  dataDir: z.string().default('./.db8'),
+  /** Public origin used in links (skill_doc_url, ws_url, invite and login links) and as JWT issuer. */
+  publicUrl: z.string().optional(),
+  databaseUrl: z.string().optional(),
+  natsUrl: z.string().optional(),
+  logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  adminEmails: z.array(z.string().toLowerCase()).default([]),
+  oidc: OidcConfigSchema.optional(),
+  /** Print a one-time admin login link on start (embedded mode). */
+  adminLink: z.boolean().optional(),
+  adminLinkTtlSec: z
+    .number()
+    .int()
+    .positive()
+    .default(24 * 3600),
+  sessionTtlSec: z.number().int().positive().default(3600),
+  adminSessionTtlSec: z
+    .number()
+    .int()
+    .positive()
+    .default(12 * 3600),
+  challengeTtlSec: z.number().int().positive().default(120),
+  inviteTtlSec: z
+    .number()
+    .int()
+    .positive()
+    .default(7 * 86_400),
+  /** Anyone may register an agent (seed 002 §7.1); turn off to require an admin. */
+  openRegistration: z.boolean().default(true),
+  bodyLimit: z
+    .number()
+    .int()
+    .positive()
+    .default(256 * 1024),
+  rateLimit: z
+    .object({ max: z.number().int().positive(), windowMs: z.number().int().positive() })
+    .default({ max: 600, windowMs: 60_000 }),
+  /** Seconds between server WS pings; a socket that misses two is closed. */
+  wsHeartbeatSec: z.number().positive().default(30),
+  /** Static web app to serve at / when present. */
+  webDist: z.string().optional(),
+});
+export type ServerConfigInput = z.input<typeof ServerConfigSchema>;
+export type ServerConfig = z.infer<typeof ServerConfigSchema> & { publicUrl: string };
+
+export function resolveConfig(input: ServerConfigInput = {}): ServerConfig {
+  const c = ServerConfigSchema.parse(input);
+  const host = c.host === '0.0.0.0' || c.host === '::' ? '127.0.0.1' : c.host;
+  const publicUrl = (c.publicUrl ?? `http://${host}:${c.port}`).replace(/\/+$/, '');
+  return { ...c, publicUrl };
+}
+
+const list = (s: string | undefined) =>
+  (s ?? '')
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
+
+/** Read the environment (DATABASE_URL, NATS_URL, OIDC_*, SUPABASE_URL, ADMIN_EMAILS, PUBLIC_BASE_URL …). */
+export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfigInput {
+  const out: ServerConfigInput = {};
+  if (env.PORT) out.port = Number(env.PORT);
+  if (env.HOST) out.host = env.HOST;
+  if (env.DB8_DATA_DIR) out.dataDir = env.DB8_DATA_DIR;
+  if (env.PUBLIC_BASE_URL) out.publicUrl = env.PUBLIC_BASE_URL;
+  if (env.DATABASE_URL) out.databaseUrl = env.DATABASE_URL;
+  if (env.NATS_URL) out.natsUrl = env.NATS_URL;
+  if (env.LOG_LEVEL) out.logLevel = env.LOG_LEVEL as ServerConfigInput['logLevel'];
+  if (env.ADMIN_EMAILS) out.adminEmails = list(env.ADMIN_EMAILS);
+  const algorithms = env.OIDC_ALGORITHMS
+    ? (list(env.OIDC_ALGORITHMS) as OidcConfig['algorithms'])
+    : undefined;
+  if (env.OIDC_ISSUER) {
+    out.oidc = {
+      issuer: env.OIDC_ISSUER,
+      audience: env.OIDC_AUDIENCE ?? 'db8',
+      ...(env.OIDC_JWKS_URL ? { jwksUrl: env.OIDC_JWKS_URL } : {}),
+      ...(algorithms ? { algorithms } : {}),
+    };
+  } else if (env.SUPABASE_URL) {
+    // Supabase Auth: issuer <url>/auth/v1, JWKS under it, audience "authenticated" (asymmetric keys only).
+    const base = `${env.SUPABASE_URL.replace(/\/+$/, '')}/auth/v1`;
+    out.oidc = {
+      issuer: base,
+      audience: env.OIDC_AUDIENCE ?? 'authenticated',
+      jwksUrl: `${base}/.well-known/jwks.json`,
+      ...(algorithms ? { algorithms } : {}),
+    };
+  }
+  return out;
+}

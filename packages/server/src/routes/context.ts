@@ -1,0 +1,48 @@
+import type { FastifyRequest } from 'fastify';
+import type { AdminLinks } from '../auth/admin-link.ts';
+import type { Authenticator } from '../auth/authenticator.ts';
+import type { OidcVerifier } from '../auth/oidc.ts';
+import type { SshLogin } from '../auth/ssh-login.ts';
+import type { TokenService } from '../auth/tokens.ts';
+import type { AuthContext, AuthStore } from '../auth/types.ts';
+import type { Bus } from '../bus/types.ts';
+import type { ServerConfig } from '../config.ts';
+import { ApiError } from '../errors.ts';
+import type { Store } from '../store/index.ts';
+import type { RuntimeApi } from './runtime-api.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Resolved credentials, or null for an anonymous observer. */
+    auth: AuthContext | null;
+  }
+}
+
+/** Everything route handlers share, built once by buildApp. */
+export interface AppContext {
+  config: ServerConfig;
+  runtime: RuntimeApi;
+  store: Store;
+  bus: Bus;
+  authStore: AuthStore;
+  tokens: TokenService;
+  authn: Authenticator;
+  ssh: SshLogin;
+  adminLinks: AdminLinks;
+  oidc: OidcVerifier | null;
+  pepper: Uint8Array;
+  clock: () => number;
+  skillDocUrl: string;
+  wsUrl: string;
+}
+
+export function requireAuth(req: FastifyRequest): AuthContext {
+  if (!req.auth) throw new ApiError(401, 'UNAUTHORIZED', 'authentication required');
+  return req.auth;
+}
+
+export function requireAdmin(req: FastifyRequest): AuthContext {
+  const a = requireAuth(req);
+  if (a.role !== 'admin') throw new ApiError(403, 'FORBIDDEN', 'admin only');
+  return a;
+}

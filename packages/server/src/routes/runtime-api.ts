@@ -1,0 +1,66 @@
+import type { Legal, StoredEntry, Viewer } from '@db8/core';
+
+/**
+ * The slice of the room Runtime the HTTP and realtime layers use (see .tmp/RUNTIME_API.md). Kept
+ * structural so routes can be tested against the real Runtime without importing its internals.
+ */
+export interface RoomInfoLike {
+  id: string;
+  protocol: string;
+  title: string | null;
+  status: string;
+  headSeq: number;
+  createdAt: number;
+  config?: unknown;
+  seats: ReadonlyArray<{ seat: string; role: string; principalId: string | null }>;
+}
+
+export interface RuntimeStateLike {
+  seq: number;
+  view: unknown;
+  legal?: Legal;
+  deadlineUnix: number | null;
+  status: string;
+  protocol: string;
+}
+
+export interface RuntimeApi {
+  createRoom(input: {
+    protocol: string;
+    config: unknown;
+    title?: string;
+    createdBy?: string;
+  }): Promise<unknown>;
+  listRooms(filter?: {
+    protocol?: string;
+    status?: 'open' | 'closed';
+    limit?: number;
+    cursor?: string;
+  }): Promise<unknown[]>;
+  getRoom(roomId: string): Promise<unknown>;
+  join(
+    roomId: string,
+    input: { seat?: string; principal: string },
+  ): Promise<{ seat: string; entrySeq: number }>;
+  act(
+    roomId: string,
+    input: {
+      seat: string;
+      action: unknown;
+      clientNonce?: string;
+      turnToken?: string;
+      expectedSeq?: number;
+      principal?: string;
+    },
+  ): Promise<{ seq: number; duplicate: boolean; ts: number }>;
+  stateFor(roomId: string, viewer: Viewer): Promise<RuntimeStateLike>;
+  entries(roomId: string, viewer: Viewer, fromSeq: number, limit: number): Promise<StoredEntry[]>;
+  proof(
+    roomId: string,
+    seq: number,
+  ): Promise<{ leafHash: string; index: number; treeSize: number; proof: string[]; checkpoint: string }>;
+  checkpoints(
+    roomId: string,
+  ): Promise<Array<{ size: number; rootHash: string; note: string; milestone?: string | null }>>;
+  export(roomId: string, viewer: Viewer): AsyncIterable<object>;
+}

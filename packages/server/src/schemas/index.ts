@@ -1,0 +1,4 @@
+export * from './common.ts';
+export * from './protocol-json.ts';
+export * from './rest.ts';
+export * from './ws.ts';

@@ -1,0 +1,93 @@
+import { Writable } from 'node:stream';
+import { ed25519 } from '@db8/core';
+import type { FastifyInstance } from 'fastify';
+import { type AppDeps, buildApp } from '../src/app.ts';
+import { AdminLinks } from '../src/auth/admin-link.ts';
+import { LocalBus } from '../src/bus/local.ts';
+import type { ServerConfigInput } from '../src/config.ts';
+import type { RuntimeApi } from '../src/routes/runtime-api.ts';
+import { openStore, type Store } from '../src/store/index.ts';
+
+/** A settable clock so tests can expire tokens and challenges without waiting. */
+export class TestClock {
+  constructor(public now = Date.UTC(2026, 0, 1)) {}
+  readonly fn = () => this.now;
+  advance(ms: number): void {
+    this.now += ms;
+  }
+}
+
+/** A runtime that must not be reached (auth-only tests). */
+export const noRuntime: RuntimeApi = new Proxy({} as RuntimeApi, {
+  get: (_t, prop) => () => {
+    throw new Error(`runtime.${String(prop)} called in a test without a runtime`);
+  },
+});
+
+/** PGlite takes seconds to start: one in-memory store per test file, shared by its apps. */
+let shared: Promise<Store> | null = null;
+export function sharedStore(): Promise<Store> {
+  shared ??= openStore({ memory: true });
+  return shared;
+}
+
+export interface Harness {
+  app: FastifyInstance;
+  store: Store;
+  bus: LocalBus;
+  clock: TestClock;
+  serverKey: { seed: Uint8Array; publicKey: Uint8Array };
+  adminLinks: AdminLinks;
+  logs: string[];
+  close(): Promise<void>;
+}
+
+export async function makeApp(
+  opts: { config?: ServerConfigInput; runtime?: RuntimeApi; store?: Store } & Partial<AppDeps> = {},
+): Promise<Harness> {
+  const ownStore = !opts.store;
+  const store = opts.store ?? (await openStore({ memory: true }));
+  const bus = new LocalBus();
+  const clock = new TestClock();
+  const serverKey = opts.serverKey ?? ed25519.generateKeyPair();
+  const adminLinks = new AdminLinks(clock.fn);
+  const logs: string[] = [];
+  const logStream = new Writable({
+    write(chunk, _enc, cb) {
+      logs.push(String(chunk));
+      cb();
+    },
+  });
+  const app = await buildApp({
+    ...opts,
+    runtime: opts.runtime ?? noRuntime,
+    store,
+    bus,
+    serverKey,
+    adminLinks,
+    clock: clock.fn,
+    logStream,
+    config: { logLevel: 'info', ...opts.config },
+  });
+  await app.ready();
+  return {
+    app,
+    store,
+    bus,
+    clock,
+    serverKey,
+    adminLinks,
+    logs,
+    async close() {
+      await app.close();
+      if (ownStore) await store.close();
+    },
+  };
+}
+
+export const json = (body: unknown) => ({
+  headers: { 'content-type': 'application/json' },
+  payload: JSON.stringify(body),
+});
+
+export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
