@@ -54,8 +54,16 @@ export async function readTextInput(path: string | undefined): Promise<string> {
 
 /** Write exact bytes to stdout (no newline added); a closed pipe is an I/O error, not a crash. */
 export async function writeStdout(data: Uint8Array | string): Promise<void> {
+  const out = process.stdout;
   await new Promise<void>((resolve, reject) => {
-    process.stdout.write(data, (err) => (err ? reject(err) : resolve()));
+    // The stream also emits 'error' (on a later tick); without a listener that would crash the process.
+    const onError = (e: Error) => reject(e);
+    out.once('error', onError);
+    out.write(data, (err) => {
+      if (err) return reject(err);
+      out.off('error', onError);
+      resolve();
+    });
   }).catch((e: unknown) => {
     throw new CliError(EXIT_IO_ERROR, `cannot write to stdout: ${describeIoError(e)}`);
   });

@@ -1,5 +1,5 @@
 // `db8 canon` and `db8 hash`, run as a user would: spawned `node packages/cli/bin/db8.js …`.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -78,6 +78,22 @@ describe('db8 canon', () => {
   it('reports unreadable input with exit 4', () => {
     expectFailure(db8(['canon', join(dir, 'missing.json')]), 4, /cannot read .*missing\.json: .*ENOENT/);
     expectFailure(db8(['canon', dir]), 4, /EISDIR/);
+  });
+
+  it('reports a closed stdout pipe as one line and exit 4, not a crash', async () => {
+    const big = file(
+      'big.json',
+      JSON.stringify(Array.from({ length: 200_000 }, (_, k) => ({ k, s: 'x'.repeat(20) }))),
+    );
+    const child = spawn(process.execPath, [BIN, 'canon', big], { stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.destroy(); // the reader goes away, as with `db8 canon big.json | head -c 1`
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString('utf8');
+    });
+    const status = await new Promise<number | null>((done) => child.on('close', done));
+    expect(status, stderr).toBe(4);
+    expect(stderr).toMatch(/^db8: cannot write to stdout: .*EPIPE\n$/);
   });
 
   it('exits 1 on a usage error', () => {
