@@ -6,6 +6,7 @@ import {
   afterDeal,
   BOARD_AT,
   checkShowdown,
+  contenders,
   draft,
   effectiveStack,
   endBetting,
@@ -98,8 +99,8 @@ export function verifyDealHole(
   cards: readonly string[],
 ): PokerError | undefined {
   if (s.phase === 'complete') return err('HAND_COMPLETE', 'the hand is over');
-  if (s.phase !== 'deal' || s.street !== 0) return err('WRONG_PHASE', 'hole cards are not being dealt');
   if (s.config.deck) return err('AUTO_DEAL', 'this hand is dealt from its committed deck');
+  if (s.phase !== 'deal' || s.street !== 0) return err('WRONG_PHASE', 'hole cards are not being dealt');
   const bad = checkSeat(s, seat);
   if (bad) return bad;
   const dealee = holeDealee(s);
@@ -123,8 +124,8 @@ export function dealHole(s: PokerState, seat: number, cards: readonly string[]):
 
 export function verifyDealBoard(s: PokerState, cards: readonly string[]): PokerError | undefined {
   if (s.phase === 'complete') return err('HAND_COMPLETE', 'the hand is over');
-  if (s.phase !== 'deal' || s.street === 0) return err('WRONG_PHASE', 'the board is not being dealt');
   if (s.config.deck) return err('AUTO_DEAL', 'this hand is dealt from its committed deck');
+  if (s.phase !== 'deal' || s.street === 0) return err('WRONG_PHASE', 'the board is not being dealt');
   const want = BOARD_AT[s.street as 1 | 2 | 3] - s.board.length;
   if (!Array.isArray(cards) || cards.length < 1 || cards.length > want)
     return err('WRONG_CARD_COUNT', `the board takes ${want} more card(s) now`);
@@ -284,11 +285,12 @@ export function verifyShowOrMuck(
 ): PokerError | undefined {
   const bad = checkSeat(s, seat);
   if (bad) return bad;
-  if (s.phase === 'complete' && (opts.muck || s.folded[seat]))
+  if (s.phase === 'complete' && (opts.muck || s.folded[seat] || s.shows[seat] === 'mucked'))
     return err('HAND_COMPLETE', 'the hand is over (a player still holding cards may only show them)');
   if (!(s.phase === 'showdown' || s.phase === 'complete' || (s.phase === 'deal' && s.bettingClosed)))
     return err('WRONG_PHASE', 'hands are shown only at showdown or once all-in betting is closed');
-  if (s.folded[seat]) return err('NOT_IN_HAND', `${seatName(seat)} has folded`);
+  if (s.folded[seat] || s.shows[seat] === 'mucked')
+    return err('NOT_IN_HAND', `${seatName(seat)} has folded or mucked`);
   if (opts.muck && opts.cards) return err('INVALID_ACTION', 'muck or show, not both');
   if (s.phase === 'showdown') {
     const next = showdownActor(s);
@@ -318,7 +320,7 @@ export function showOrMuck(s: PokerState, seat: number, opts: ShowOptions = {}):
   ensure(verifyShowOrMuck(s, seat, opts));
   const d = draft(s);
   if (opts.muck) {
-    d.folded[seat] = true;
+    // A muck concedes every pot contested by someone else; it does not fold (see awardPots).
     d.shows[seat] = 'mucked';
     d.log.push(`${seatName(seat)} sm`);
   } else {
@@ -329,7 +331,7 @@ export function showOrMuck(s: PokerState, seat: number, opts: ShowOptions = {}):
     d.shows[seat] = 'shown';
     d.log.push(`${seatName(seat)} sm ${(given ?? d.hole[seat]!).join('')}`);
   }
-  if (d.phase === 'showdown' || (d.phase === 'deal' && liveCount(d) <= 1)) checkShowdown(d);
+  if (d.phase === 'showdown' || (d.phase === 'deal' && contenders(d) <= 1)) checkShowdown(d);
   return d;
 }
 

@@ -218,9 +218,16 @@ export function holeKnown(s: PokerState, seat: number): boolean {
   return h.length === 2 && h[0] !== UNKNOWN_CARD && h[1] !== UNKNOWN_CARD;
 }
 
-/** A live seat has nothing more to do at showdown once its cards are face up (a muck folds it). */
+/** A seat has nothing more to do at showdown once it folded, mucked, or has its cards face up. */
 export function resolved(s: PokerState, seat: number): boolean {
-  return s.folded[seat]! || (s.shows[seat] === 'shown' && holeKnown(s, seat));
+  return s.folded[seat]! || s.shows[seat] === 'mucked' || (s.shows[seat] === 'shown' && holeKnown(s, seat));
+}
+
+/** Seats still contesting the pots: neither folded nor mucked. */
+export function contenders(s: PokerState): number {
+  let c = 0;
+  for (let i = 0; i < s.folded.length; i++) if (!s.folded[i] && s.shows[i] !== 'mucked') c++;
+  return c;
 }
 
 export function beginShowdown(s: PokerState): void {
@@ -236,14 +243,16 @@ export function beginShowdown(s: PokerState): void {
 }
 
 export function checkShowdown(s: PokerState): void {
-  if (liveCount(s) > 1) {
+  if (contenders(s) > 1) {
     if (s.phase !== 'showdown') return;
     for (let i = 0; i < s.stacks.length; i++) if (!resolved(s, i)) return;
   }
   settle(s);
 }
 
+/** Hand value; -1 for an unknown hand, -2 for a mucked one (it wins only a pot nobody else claims). */
 function strengthOf(s: PokerState, seat: number, board: readonly number[]): number {
+  if (s.shows[seat] === 'mucked') return -2;
   if (s.folded[seat] || !holeKnown(s, seat) || board.length < 3) return -1;
   const h = s.hole[seat]!;
   return evaluateCodes([cardCode(h[0]!), cardCode(h[1]!), ...board]);

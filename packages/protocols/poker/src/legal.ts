@@ -45,7 +45,10 @@ export function legalActions(s: PokerState): LegalActions {
     show: [],
     pot: sumOf(s.committed) + sumOf(s.antes) + sumOf(s.bets),
   };
-  if (s.phase === 'complete') return { ...base, pot: 0 };
+  if (s.phase === 'complete') {
+    // the winner of an uncontested pot may still show
+    return { ...base, pot: 0, show: s.folded.flatMap((f, i) => (f || s.shows[i] !== 'hidden' ? [] : [i])) };
+  }
   if (s.phase === 'betting') {
     const seat = s.queue[0]!;
     const call = callAmount(s, seat);

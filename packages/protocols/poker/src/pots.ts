@@ -60,9 +60,10 @@ export function splitPot(amount: number, winners: readonly number[], unit: numbe
 }
 
 /**
- * Awards each pot to its best hand. `strength[i]` is a hand value, or -1 when seat i's hand is unknown
- * (PHH '????') or cannot be formed. A pot whose claimants are all unknown is split among them (PokerKit
- * does the same); a pot with no claimant left (all its contributors mucked) falls to the pot below.
+ * Awards each pot to its best hand. `strength[i]` is a hand value, -1 when seat i's hand is unknown
+ * (PHH '????') or cannot be formed, -2 when it was mucked. Equal best strengths split, so a pot whose
+ * claimants are all unknown (as in PokerKit) or all mucked is split among them. A pot with no claimant
+ * at all cannot arise from play; if given one, it falls to the pot below so no chip is lost.
  */
 export function awardPots(
   layers: readonly Layer[],
@@ -79,7 +80,7 @@ export function awardPots(
       if (below) below.amount += layer.amount;
       continue;
     }
-    let best = -1;
+    let best = Number.NEGATIVE_INFINITY;
     for (const i of layer.eligible) if (strength[i]! > best) best = strength[i]!;
     const winners = layer.eligible.filter((i) => strength[i] === best);
     const shares = splitPot(layer.amount, winners, unit);
