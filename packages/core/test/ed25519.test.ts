@@ -1,6 +1,7 @@
 import { generateKeyPairSync, sign as nodeSign } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { BoundedCache } from '../src/crypto/lru.ts';
 import { Ed25519KeyError, ed25519 } from '../src/index.ts';
 import * as browser from '../src/platform/ed25519.browser.ts';
 
@@ -116,5 +117,26 @@ describe('ed25519 (node:crypto backend)', () => {
     const x = generateKeyPairSync('x25519').publicKey.export({ format: 'der', type: 'spki' });
     expect(x).toHaveLength(44);
     expect(() => ed25519.publicKeyFromSpki(new Uint8Array(x))).toThrow(Ed25519KeyError);
+  });
+});
+
+describe('BoundedCache (the key and certificate cache)', () => {
+  it('evicts the least recently used entry and never exceeds its capacity', () => {
+    const c = new BoundedCache<string, number>(3);
+    c.set('a', 1);
+    c.set('b', 2);
+    c.set('c', 3);
+    expect(c.get('a')).toBe(1); // a is now the most recent
+    c.set('d', 4); // evicts b
+    expect(c.get('b')).toBeUndefined();
+    expect([c.get('a'), c.get('c'), c.get('d')]).toEqual([1, 3, 4]);
+    expect(c.get('d')).toBe(4); // repeated read of the newest key
+    c.set('e', 5); // evicts a (order now a, c, d -> a is oldest)
+    expect(c.get('a')).toBeUndefined();
+    expect(c.size).toBe(3);
+    c.set('c', 30);
+    expect(c.get('c')).toBe(30);
+    expect(c.size).toBe(3);
+    expect(() => new BoundedCache(0)).toThrow(RangeError);
   });
 });

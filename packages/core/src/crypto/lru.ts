@@ -2,6 +2,7 @@
 // certificates so hot verify paths skip repeated setup work without growing without bound.
 export class BoundedCache<K, V> {
   private readonly map = new Map<K, V>();
+  private newest: K | undefined;
   constructor(readonly capacity: number) {
     if (!Number.isInteger(capacity) || capacity < 1)
       throw new RangeError('capacity must be a positive integer');
@@ -13,7 +14,9 @@ export class BoundedCache<K, V> {
 
   get(key: K): V | undefined {
     const v = this.map.get(key);
-    if (v !== undefined) {
+    // Re-reading the most recent key (the common hot loop) needs no reordering.
+    if (v !== undefined && key !== this.newest) {
+      this.newest = key;
       // Refresh recency.
       this.map.delete(key);
       this.map.set(key, v);
@@ -28,9 +31,11 @@ export class BoundedCache<K, V> {
       if (!oldest.done) this.map.delete(oldest.value);
     }
     this.map.set(key, value);
+    this.newest = key;
   }
 
   clear(): void {
     this.map.clear();
+    this.newest = undefined;
   }
 }

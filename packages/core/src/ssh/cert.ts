@@ -141,18 +141,18 @@ export function parseCertificateLine(line: string): SshCertificate {
   return parseCertificate(blob);
 }
 
-// Whether a certificate blob's CA signature verifies is a pure function of the blob, so it can be
-// remembered: a room sees the same few certificates on every entry.
-const caSignatureCache = new BoundedCache<string, boolean>(1024);
+// Whether a certificate's CA signature verifies depends only on its signed bytes, so a verified
+// certificate can be remembered: a room sees the same few certificates on every entry. Keyed by the
+// signature, the entry keeps the exact signed bytes, and a hit requires them to match byte for byte.
+const verifiedCertificates = new BoundedCache<string, Uint8Array>(1024);
 
 export function certificateSignatureValid(cert: SshCertificate): boolean {
-  const id = toHex(cert.blob);
-  let ok = caSignatureCache.get(id);
-  if (ok === undefined) {
-    ok = verify(cert.caPublicKey, cert.signedData, cert.signature);
-    caSignatureCache.set(id, ok);
-  }
-  return ok;
+  const id = toHex(cert.signature);
+  const known = verifiedCertificates.get(id);
+  if (known !== undefined && bytesEqual(known, cert.signedData)) return true;
+  if (!verify(cert.caPublicKey, cert.signedData, cert.signature)) return false;
+  verifiedCertificates.set(id, cert.signedData.slice());
+  return true;
 }
 
 const bytes32 = z
@@ -183,7 +183,14 @@ export function unixSeconds(at: Date | number): bigint {
  * principal, critical options — so a forged certificate never gets past the signature step.
  */
 export function checkCertificate(cert: SshCertificate, check: CertificateCheck): SshVerifyFailure | null {
-  const c = CertificateCheckSchema.parse(check);
+  return checkParsedCertificate(cert, CertificateCheckSchema.parse(check));
+}
+
+/** checkCertificate for arguments already validated by CertificateCheckSchema (the SSHSIG hot path). */
+export function checkParsedCertificate(
+  cert: SshCertificate,
+  c: z.output<typeof CertificateCheckSchema>,
+): SshVerifyFailure | null {
   const trusted = c.caKeys.some((k) => bytesEqual(k, cert.caPublicKey));
   if (!trusted)
     return failure('UNTRUSTED_CA', `certificate signed by an untrusted CA (${caFingerprint(cert)})`);

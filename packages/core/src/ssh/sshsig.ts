@@ -1,12 +1,12 @@
 // SSHSIG (OpenSSH PROTOCOL.sshsig): armored detached signatures as made by `ssh-keygen -Y sign`,
 // for Ed25519 keys and Ed25519 user certificates. Verified in-process; nothing here spawns ssh-keygen.
 import { z } from 'zod';
-import { bytesEqual, fromBase64, toBase64, utf8Encode } from '../crypto/bytes.ts';
+import { bytesEqual, fromBase64, toBase64, toHex, utf8Encode } from '../crypto/bytes.ts';
 import { publicKeyFromSeed, sign, verify } from '../crypto/ed25519.ts';
 import { sha256, sha512 } from '../crypto/hash.ts';
 import {
   CertificateCheckSchema,
-  checkCertificate,
+  checkParsedCertificate,
   parseCertificate,
   parseCertificateLine,
   SSH_ED25519_CERT,
@@ -108,15 +108,28 @@ export function sshsigSignedData(
   hashAlgorithm: SshsigHash,
   message: Uint8Array,
 ): Uint8Array {
+  // Built in one buffer: this runs for every verification.
   const digest = hashAlgorithm === 'sha512' ? sha512(message) : sha256(message);
-  return new SshWriter()
-    .raw(MAGIC)
-    .string(namespace)
-    .string(new Uint8Array(0))
-    .string(hashAlgorithm)
-    .string(digest)
-    .bytes();
+  const ns = utf8Encode(namespace);
+  const out = new Uint8Array(6 + 4 + ns.length + 4 + 4 + 6 + 4 + digest.length);
+  const view = new DataView(out.buffer);
+  out.set(MAGIC, 0);
+  let o = 6;
+  view.setUint32(o, ns.length);
+  out.set(ns, o + 4);
+  o += 4 + ns.length + 4; // reserved: empty string
+  view.setUint32(o, 6);
+  out.set(HASH_NAMES[hashAlgorithm], o + 4);
+  o += 10;
+  view.setUint32(o, digest.length);
+  out.set(digest, o + 4);
+  return out;
 }
+
+const HASH_NAMES: Record<SshsigHash, Uint8Array> = {
+  sha256: utf8Encode('sha256'),
+  sha512: utf8Encode('sha512'),
+};
 
 const bytes = z.custom<Uint8Array>((v) => v instanceof Uint8Array, 'must be a Uint8Array');
 const bytes32 = bytes.refine((b) => b.length === 32, 'must be 32 bytes');
@@ -175,21 +188,44 @@ const keyInput = z.union([
   }),
 ]);
 
-export const SshsigTrustSchema = z.union([
-  /** allowed_signers with plain keys. */
-  z.strictObject({ publicKeys: z.array(keyInput).min(1) }),
-  /** allowed_signers `cert-authority` lines: certificates from these CAs naming `principal`, valid at `at`. */
-  z.strictObject({ ...CertificateCheckSchema.shape, caKeys: z.array(keyInput).min(1) }),
-]);
+/** allowed_signers with plain keys. */
+const KeysTrustSchema = z.strictObject({ publicKeys: z.array(keyInput).min(1) });
+/** allowed_signers `cert-authority` lines: certificates from these CAs naming `principal`, valid at `at`. */
+const CaTrustSchema = z.strictObject({ ...CertificateCheckSchema.shape, caKeys: z.array(keyInput).min(1) });
+export const SshsigTrustSchema = z.union([KeysTrustSchema, CaTrustSchema]);
 export type SshsigTrust = z.input<typeof SshsigTrustSchema>;
 
-export const VerifySshsigSchema = z.object({
-  armored: z.string(),
-  message: bytes,
-  namespace: namespaceSchema,
-  trust: SshsigTrustSchema,
-});
+const VerifyArgsSchema = z.object({ armored: z.string(), message: bytes, namespace: namespaceSchema });
+export const VerifySshsigSchema = VerifyArgsSchema.extend({ trust: SshsigTrustSchema });
 export type VerifySshsigInput = z.input<typeof VerifySshsigSchema>;
+
+// Validate the trust with the one schema its shape selects: a failed union branch costs more than
+// the signature parse, and verification sits on every entry's hot path.
+function parseVerifyInput(input: VerifySshsigInput) {
+  const args = VerifyArgsSchema.safeParse(input);
+  if (!args.success) return args;
+  const t: unknown = (input as { trust?: unknown }).trust;
+  const trust =
+    t !== null && typeof t === 'object' && 'publicKeys' in t
+      ? KeysTrustSchema.safeParse(t)
+      : CaTrustSchema.safeParse(t);
+  if (!trust.success) return trust;
+  return { success: true as const, data: { ...args.data, trust: trust.data } };
+}
+
+// Fingerprints are reported for every verification; remember them per key. Recency does not matter
+// here, so the map is simply emptied when it fills up.
+const fingerprints = new Map<string, string>();
+function fingerprintOf(publicKey: Uint8Array): string {
+  const id = toHex(publicKey);
+  let fp = fingerprints.get(id);
+  if (fp === undefined) {
+    fp = sshFingerprint(encodeSshEd25519PublicKey(publicKey));
+    if (fingerprints.size >= 1024) fingerprints.clear();
+    fingerprints.set(id, fp);
+  }
+  return fp;
+}
 
 export type SshsigSigner =
   | { kind: 'key'; publicKey: Uint8Array; fingerprint: string }
@@ -219,7 +255,7 @@ export type VerifySshsigResult =
  * signed signature is judged by its certified key (as `ssh-keygen -Y verify` does with a plain line).
  */
 export function verifySshsig(input: VerifySshsigInput): VerifySshsigResult {
-  const parsedInput = VerifySshsigSchema.safeParse(input);
+  const parsedInput = parseVerifyInput(input);
   if (!parsedInput.success)
     return failure('MALFORMED', `invalid arguments: ${parsedInput.error.issues[0]?.message}`);
   const { armored, message, namespace, trust } = parsedInput.data;
@@ -236,7 +272,7 @@ export function verifySshsig(input: VerifySshsigInput): VerifySshsigResult {
       `signature is for namespace ${JSON.stringify(sig.namespace)}, not ${JSON.stringify(namespace)}`,
     );
   }
-  const fingerprint = sshFingerprint(encodeSshEd25519PublicKey(sig.publicKey));
+  const fingerprint = fingerprintOf(sig.publicKey);
   let signer: SshsigSigner;
   if ('publicKeys' in trust) {
     if (!trust.publicKeys.some((k) => bytesEqual(k, sig.publicKey))) {
@@ -247,7 +283,7 @@ export function verifySshsig(input: VerifySshsigInput): VerifySshsigResult {
     const cert = sig.certificate;
     if (!cert)
       return failure('UNTRUSTED_KEY', `signed by plain key ${fingerprint}; a certificate is required`);
-    const bad = checkCertificate(cert, trust);
+    const bad = checkParsedCertificate(cert, trust);
     if (bad) return bad;
     signer = {
       kind: 'certificate',
@@ -258,7 +294,7 @@ export function verifySshsig(input: VerifySshsigInput): VerifySshsigResult {
       keyId: cert.keyId,
       serial: cert.serial,
       caPublicKey: cert.caPublicKey,
-      caFingerprint: sshFingerprint(encodeSshEd25519PublicKey(cert.caPublicKey)),
+      caFingerprint: fingerprintOf(cert.caPublicKey),
       validAfter: cert.validAfter,
       validBefore: cert.validBefore,
       certificate: cert,

@@ -18,12 +18,9 @@ const UINT64_MAX = (1n << 64n) - 1n;
 
 /** Sequential reader over SSH wire data. Returned byte strings are views into the input (no copies). */
 export class SshReader {
-  private readonly view: DataView;
   private pos = 0;
 
-  constructor(private readonly buf: Uint8Array) {
-    this.view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
-  }
+  constructor(private readonly buf: Uint8Array) {}
 
   get offset(): number {
     return this.pos;
@@ -56,16 +53,17 @@ export class SshReader {
 
   readUint32(what = 'uint32'): number {
     this.need(4, what);
-    const v = this.view.getUint32(this.pos);
+    const b = this.buf;
+    const p = this.pos;
     this.pos += 4;
-    return v;
+    return ((b[p]! << 24) | (b[p + 1]! << 16) | (b[p + 2]! << 8) | b[p + 3]!) >>> 0;
   }
 
   readUint64(what = 'uint64'): bigint {
     this.need(8, what);
-    const v = this.view.getBigUint64(this.pos);
-    this.pos += 8;
-    return v;
+    const hi = this.readUint32(what);
+    const lo = this.readUint32(what);
+    return (BigInt(hi) << 32n) | BigInt(lo);
   }
 
   readString(what = 'string'): Uint8Array {
@@ -76,6 +74,13 @@ export class SshReader {
   /** A string that must be valid UTF-8 (names, namespaces, principals). */
   readText(what = 'text'): string {
     const raw = this.readString(what);
+    // Names, namespaces and principals are nearly always ASCII: skip the decoder for them.
+    if (raw.length <= 128) {
+      let s = '';
+      let i = 0;
+      for (; i < raw.length && raw[i]! < 0x80; i++) s += String.fromCharCode(raw[i]!);
+      if (i === raw.length) return s;
+    }
     try {
       return utf8Strict.decode(raw);
     } catch {
