@@ -117,6 +117,16 @@ export class RoomsRepo {
     return parseRows(SeatRowSchema, rows);
   }
 
+  /** Seats of several rooms at once (room listings). */
+  async seatsIn(roomIds: readonly string[]): Promise<SeatRow[]> {
+    if (roomIds.length === 0) return [];
+    const rows = await this.db.query(
+      `SELECT ${SEAT_COLS} FROM seats WHERE room_id = ANY($1::text[]) ORDER BY room_id, ord`,
+      [[...roomIds]],
+    );
+    return parseRows(SeatRowSchema, rows);
+  }
+
   /** Gives a free seat to a principal; false when the seat is taken or unknown. */
   async takeSeat(roomId: string, seat: string, principalId: string, joinedSeq: number, joinedAt: number) {
     const rows = await this.db.query(

@@ -1,0 +1,104 @@
+import { canonicalize, roomOrigin, signCheckpoint, toHex } from '@db8/core';
+import type { ServerKey } from '../keys/server-key.ts';
+import type { Store } from '../store/store.ts';
+import { type RoomMemo, snapshotBody, stateHash } from './room.ts';
+import type { PlannedCheckpoint, Work } from './work.ts';
+
+/** Thrown inside a commit to abandon it as a lost race (retried like a seq conflict). */
+export class RaceLost extends Error {}
+/** Thrown inside a watcher tick's commit when another node holds the room's tick lock. */
+export class TickLockBusy extends Error {}
+
+export interface CommitConfig {
+  serverKey: ServerKey;
+  origin: string;
+  snapshotEvery: number;
+  checkpointEvery: number;
+}
+
+export function signRoomCheckpoint(
+  cfg: CommitConfig,
+  roomId: string,
+  size: number,
+  root: Uint8Array,
+): string {
+  return signCheckpoint({ origin: roomOrigin(cfg.origin, roomId), size, rootHash: root }, [
+    cfg.serverKey.noteSigner,
+  ]);
+}
+
+const crossed = (from: number, to: number, every: number) =>
+  Math.floor(from / every) !== Math.floor(to / every);
+
+/**
+ * Writes a planned batch in one transaction: entries (unique (room_id, seq) is the race arbiter),
+ * idempotency records, seat holders, the room head and deadline, and — when due — a snapshot and
+ * signed checkpoints. Any failure rolls all of it back.
+ */
+export async function commitWork(
+  store: Store,
+  work: Work,
+  before: RoomMemo,
+  cfg: CommitConfig,
+  opts: { tickLock?: boolean } = {},
+): Promise<void> {
+  const memo = work.memo;
+  const roomId = memo.core.id;
+  const oldSize = before.seq + 1;
+  const newSize = memo.seq + 1;
+  const deadline = memo.closed ? null : memo.protocol.deadline(memo.state);
+
+  const checkpoints: PlannedCheckpoint[] = [...work.checkpoints];
+  if (crossed(oldSize, newSize, cfg.checkpointEvery) && !checkpoints.some((c) => c.size === newSize)) {
+    checkpoints.push({ size: newSize, root: memo.frontier.root(), milestone: null });
+  }
+  let snapshot: { body: string; hash: string } | null = null;
+  if (crossed(oldSize, newSize, cfg.snapshotEvery) || (memo.closed && !before.closed)) {
+    try {
+      snapshot = { body: canonicalize(snapshotBody(memo)), hash: stateHash(memo.state) };
+    } catch {
+      snapshot = null; // a state that is not JSON cannot be snapshotted; loads refold instead
+    }
+  }
+  const ts = memo.lastTs;
+
+  await store.tx(async (s) => {
+    if (opts.tickLock) {
+      const [row] = await s.db.query<{ locked: boolean }>(
+        'SELECT pg_try_advisory_xact_lock(hashtext($1)) AS locked',
+        [`db8:tick:${roomId}`],
+      );
+      if (!row?.locked) throw new TickLockBusy();
+    }
+    await s.entries.append(work.out.map((b) => b.row));
+    await s.idempotency.put(work.idem);
+    for (const t of work.seatTakes) {
+      if (!(await s.rooms.takeSeat(roomId, t.seat, t.principal, t.seq, t.ts))) throw new RaceLost();
+    }
+    await s.rooms.setHead(roomId, {
+      headSeq: memo.seq,
+      deadlineAt: deadline,
+      status: memo.closed ? 'closed' : 'open',
+      updatedAt: ts,
+    });
+    if (snapshot) {
+      await s.snapshots.put({
+        roomId,
+        seq: memo.seq,
+        stateHash: snapshot.hash,
+        bodyJson: snapshot.body,
+        createdAt: ts,
+      });
+    }
+    for (const c of checkpoints) {
+      await s.checkpoints.put({
+        roomId,
+        size: c.size,
+        rootHash: toHex(c.root),
+        note: signRoomCheckpoint(cfg, roomId, c.size, c.root),
+        milestone: c.milestone,
+        createdAt: ts,
+      });
+    }
+  });
+}

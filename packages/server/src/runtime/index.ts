@@ -1,0 +1,19 @@
+export { RUNTIME_CODES, type RuntimeCode, RuntimeError, rejectionError, runtimeError } from './errors.ts';
+export { Frontier } from './frontier.ts';
+export { Runtime, roomCursor } from './runtime.ts';
+export { startTimerWatcher, type TimerWatcher } from './timers.ts';
+export {
+  type Ack,
+  AckSchema,
+  type ActInput,
+  type CheckpointInfo,
+  type EntryPublisher,
+  type InclusionProof,
+  type ProtocolRegistry,
+  type ReplayReport,
+  type RoomInfo,
+  RoomInfoSchema,
+  type RuntimeOptions,
+  SeatSummarySchema,
+  type StateFor,
+} from './types.ts';

@@ -1,0 +1,189 @@
+import { hashCanonical, type JsonValue, type Transition } from '@db8/core';
+import { RuntimeError, rejectionError, runtimeError } from './errors.ts';
+import type { Ack, ActInput } from './types.ts';
+import { asJson, type Work } from './work.ts';
+
+/**
+ * The write operations, planned against a Work (a fork of the room). Each either appends its
+ * entries and returns its answer, or throws a RuntimeError having appended nothing that survives
+ * (the caller restores the fork). Order of checks matters: idempotent retries are answered before
+ * anything that may have changed since the first attempt (closed room, stale token, …).
+ */
+
+function protocolCall<T>(what: string, fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    if (err instanceof RuntimeError) throw err;
+    throw runtimeError('PROTOCOL_ERROR', `protocol ${what} threw: ${(err as Error).message}`);
+  }
+}
+
+function idempotencyKey(input: ActInput): string | null {
+  if (input.clientNonce !== undefined) return `n:${input.clientNonce}`;
+  if (input.turnToken !== undefined) return `t:${input.turnToken}`;
+  return null;
+}
+
+export async function planAct(work: Work, input: ActInput): Promise<Ack> {
+  const memo = work.memo;
+  const p = memo.protocol;
+  const { seat } = input;
+  if (!memo.core.seats.some((s) => s.id === seat))
+    throw runtimeError('UNKNOWN_SEAT', `this room has no seat ${seat}`);
+
+  const key = idempotencyKey(input);
+  let requestHash = '';
+  if (key !== null) {
+    try {
+      requestHash = hashCanonical({ seat, action: input.action });
+    } catch (err) {
+      throw runtimeError('BAD_ACTION', `action is not JSON: ${(err as Error).message}`);
+    }
+    const prior =
+      work.keys.get(`${seat}\u0000${key}`) ?? (await work.store.idempotency.get(work.roomId, seat, key));
+    if (prior) {
+      if (prior.requestHash !== requestHash) {
+        throw runtimeError(
+          'IDEMPOTENCY_KEY_REUSED',
+          'this client nonce / turn token was used for a different action',
+          {
+            seq: prior.seq,
+          },
+        );
+      }
+      return { seq: prior.seq, ts: prior.ts, duplicate: true };
+    }
+  }
+
+  if (memo.closed) throw runtimeError('ROOM_CLOSED', 'the room is closed');
+  if (input.principal !== undefined && memo.holders[seat]?.principal !== input.principal) {
+    throw runtimeError('SEAT_NOT_HELD', `you do not hold seat ${seat}`);
+  }
+  if (input.expectedSeq !== undefined && input.expectedSeq !== memo.seq) {
+    throw runtimeError('STALE_SEQ', `the room is at seq ${memo.seq}, not ${input.expectedSeq}`, {
+      seq: memo.seq,
+    });
+  }
+  const parsed = p.actionSchema.safeParse(input.action);
+  if (!parsed.success) {
+    throw runtimeError(
+      'BAD_ACTION',
+      'action does not match the protocol schema',
+      parsed.error.issues
+        .slice(0, 20)
+        .map((i) => ({ path: i.path.map(String).join('.'), message: i.message })),
+    );
+  }
+  let payload: JsonValue;
+  try {
+    payload = asJson(parsed.data);
+  } catch (err) {
+    throw runtimeError('BAD_ACTION', `action is not JSON: ${(err as Error).message}`);
+  }
+  if (input.turnToken !== undefined) {
+    const legal = protocolCall('legal', () => p.legal(memo.state, seat));
+    if (legal.turnToken !== input.turnToken) {
+      throw runtimeError('STALE_TURN_TOKEN', 'the turn token is not the current one for this seat');
+    }
+  }
+
+  const ts = work.ts();
+  const seq = memo.seq + 1;
+  const r = protocolCall('apply', () => p.apply(memo.state, { seat, action: payload, now: ts, seq }));
+  if (!r.ok) throw rejectionError(r.error);
+  await pushTransition(work, { kind: 'action', actor: seat, payload, ts }, r);
+  if (key !== null) {
+    const rec = { roomId: work.roomId, seat, key, requestHash, seq, ts };
+    work.idem.push(rec);
+    work.keys.set(`${seat}\u0000${key}`, rec);
+  }
+  await closeIfOver(work, ts);
+  return { seq, ts, duplicate: false };
+}
+
+export async function planJoin(
+  work: Work,
+  input: { seat?: string; principal: string },
+): Promise<{ seat: string; entrySeq: number }> {
+  const memo = work.memo;
+  const held = memo.seatOf(input.principal);
+  if (held !== undefined && (input.seat === undefined || input.seat === held)) {
+    return { seat: held, entrySeq: memo.holders[held]!.seq };
+  }
+  if (memo.closed) throw runtimeError('ROOM_CLOSED', 'the room is closed');
+  let seat = input.seat;
+  if (seat !== undefined) {
+    if (!memo.core.seats.some((s) => s.id === seat))
+      throw runtimeError('UNKNOWN_SEAT', `this room has no seat ${seat}`);
+    if (memo.holders[seat]) throw runtimeError('SEAT_TAKEN', `seat ${seat} is taken`);
+  } else {
+    seat = memo.core.seats.find((s) => !memo.holders[s.id])?.id;
+    if (seat === undefined) throw runtimeError('ROOM_FULL', 'every seat is taken');
+  }
+  const ts = work.ts();
+  // Who sits where is admin-only while the room runs (anonymous seats); the close entry reveals it.
+  const built = work.push({
+    kind: 'join',
+    actor: seat,
+    payload: { seat, principal: input.principal },
+    ts,
+    vis: { kind: 'admin' },
+  });
+  const seq = built.stored.seq;
+  work.memo.holders[seat] = { principal: input.principal, seq };
+  work.seatTakes.push({ seat, principal: input.principal, seq, ts });
+  return { seat, entrySeq: seq };
+}
+
+/** Advances time when the protocol's deadline has passed at `now`; null when nothing is due. */
+export async function planTick(work: Work, now: number): Promise<number | null> {
+  const memo = work.memo;
+  if (memo.closed) return null;
+  const p = memo.protocol;
+  const deadline = protocolCall('deadline', () => p.deadline(memo.state));
+  if (deadline === null || deadline > now) return null;
+  const ts = work.ts(now);
+  const seq = memo.seq + 1;
+  const t = protocolCall('tick', () => p.tick(memo.state, ts, seq));
+  if (t === null) return null;
+  await pushTransition(work, { kind: 'tick', actor: 'system', payload: { deadline }, ts }, t);
+  await closeIfOver(work, ts);
+  return seq;
+}
+
+async function pushTransition(
+  work: Work,
+  e: { kind: 'action' | 'tick'; actor: string; payload: JsonValue; ts: number },
+  t: Transition<unknown>,
+): Promise<void> {
+  const reveals = await work.reveals(t.reveal ?? []);
+  work.push({
+    ...e,
+    ...(t.visibility ? { vis: t.visibility } : {}),
+    ...(reveals.length > 0 ? { reveals } : {}),
+    ...(t.milestone !== undefined ? { milestone: t.milestone } : {}),
+  });
+  work.memo.state = t.state;
+}
+
+/**
+ * Once the protocol says the room is over: a `close` entry with the result, the room seed (whose
+ * sha256 the genesis entry committed to) and the reveal of every seat's join.
+ */
+async function closeIfOver(work: Work, ts: number): Promise<void> {
+  const memo = work.memo;
+  const p = memo.protocol;
+  if (memo.closed || !protocolCall('isOver', () => p.isOver(memo.state))) return;
+  const result = asJson(protocolCall('result', () => p.result(memo.state)) ?? null);
+  const reveals = await work.reveals(Object.values(memo.holders).map((h) => h.seq));
+  work.push({
+    kind: 'close',
+    actor: 'system',
+    payload: { seed: memo.core.seed, result },
+    ts,
+    ...(reveals.length > 0 ? { reveals } : {}),
+    milestone: 'close',
+  });
+  work.memo.closed = true;
+}

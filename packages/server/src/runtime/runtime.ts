@@ -1,0 +1,418 @@
+import { randomBytes } from 'node:crypto';
+import {
+  type AnyProtocol,
+  canonicalize,
+  fromHex,
+  publicForm,
+  redactEntry,
+  type StoredEntry,
+  sha256Hex,
+  type Viewer,
+} from '@db8/core';
+import type { ServerKey } from '../keys/server-key.ts';
+import { isUniqueViolation } from '../store/driver.ts';
+import type { RoomListFilter } from '../store/rooms.ts';
+import type { RoomRow, SeatRow } from '../store/schemas.ts';
+import type { Store } from '../store/store.ts';
+import { type CommitConfig, commitWork, RaceLost, TickLockBusy } from './commit.ts';
+import { type BuiltEntry, rowToStored } from './entries.ts';
+import { RuntimeError, runtimeError } from './errors.ts';
+import { exportRoom } from './export.ts';
+import { loadMemo, syncTail } from './load.ts';
+import { planAct, planJoin, planTick } from './ops.ts';
+import { inclusionProof } from './proof.ts';
+import { type QueuedWrite, RoomQueue } from './queue.ts';
+import { replayRoom } from './replay.ts';
+import { RoomMemo } from './room.ts';
+import type {
+  Ack,
+  ActInput,
+  CheckpointInfo,
+  EntryPublisher,
+  InclusionProof,
+  ProtocolRegistry,
+  ReplayReport,
+  RoomInfo,
+  RuntimeOptions,
+  StateFor,
+} from './types.ts';
+import { asJson, Work } from './work.ts';
+
+interface WriteOp {
+  plan: (w: Work) => Promise<unknown>;
+  tickLock?: boolean;
+}
+
+const MAX_CACHED_ROOMS = 10_000;
+
+/**
+ * The room runtime: every input becomes an entry appended to the room's log, serialised per room
+ * (an in-process queue that batches concurrent writes into one transaction) and across processes
+ * (the unique (room_id, seq) key: a loser reloads the tail, re-plans and retries).
+ */
+export class Runtime {
+  readonly store: Store;
+  readonly protocols: ProtocolRegistry;
+  readonly serverKey: ServerKey;
+  readonly clock: () => number;
+  readonly origin: string;
+  private readonly bus: EntryPublisher | undefined;
+  private readonly cfg: CommitConfig;
+  private readonly maxBatch: number;
+  private readonly maxRetries: number;
+  /** Another process may append to the same rooms: fold their entries before each write. */
+  private readonly shared: boolean;
+  private readonly onPublishError: (err: unknown, roomId: string, seq: number) => void;
+  private readonly memos = new Map<string, RoomMemo>();
+  private readonly queues = new Map<string, RoomQueue>();
+
+  constructor(opts: RuntimeOptions) {
+    this.store = opts.store;
+    this.protocols = opts.protocols;
+    this.serverKey = opts.serverKey;
+    this.bus = opts.bus;
+    this.clock = opts.clock ?? Date.now;
+    this.origin = opts.origin ?? 'db8.local';
+    this.cfg = {
+      serverKey: opts.serverKey,
+      origin: this.origin,
+      snapshotEvery: opts.snapshotEvery ?? 256,
+      checkpointEvery: opts.checkpointEvery ?? 64,
+    };
+    this.maxBatch = opts.maxBatch ?? 256;
+    this.maxRetries = opts.maxRetries ?? 16;
+    this.shared = opts.store.kind === 'postgres';
+    this.onPublishError = opts.onPublishError ?? (() => {});
+  }
+
+  now(): number {
+    return this.clock();
+  }
+
+  async createRoom(input: {
+    protocol: string;
+    config: unknown;
+    title?: string;
+    createdBy?: string;
+  }): Promise<RoomInfo> {
+    const p = this.protocolNamed(input.protocol);
+    const parsed = p.configSchema.safeParse(input.config);
+    if (!parsed.success) {
+      throw runtimeError(
+        'BAD_CONFIG',
+        `config does not match the ${p.name} schema`,
+        parsed.error.issues
+          .slice(0, 20)
+          .map((i) => ({ path: i.path.map(String).join('.'), message: i.message })),
+      );
+    }
+    let config: ReturnType<typeof asJson>;
+    try {
+      config = asJson(parsed.data);
+    } catch (err) {
+      throw runtimeError('BAD_CONFIG', `config is not JSON: ${(err as Error).message}`);
+    }
+    const seats = p.seats(config).map((s) => ({ id: s.id, role: s.role }));
+    const id = `room_${randomBytes(10).toString('hex')}`;
+    const seed = randomBytes(32).toString('hex');
+    const empty = RoomMemo.empty({ id, protocol: p, protocolVersion: p.version, config, seats, seed });
+    const work = new Work(empty.fork(), this.store, this.clock);
+    const ts = work.ts();
+    work.push({
+      kind: 'genesis',
+      actor: 'system',
+      payload: {
+        protocol: p.name,
+        version: p.version,
+        config,
+        seats,
+        seedCommit: sha256Hex(fromHex(seed)),
+        ...(input.title !== undefined ? { title: input.title } : {}),
+      },
+      ts,
+      milestone: 'genesis',
+    });
+    work.memo.state = p.setup(config, { seats, seed, now: ts });
+    await this.store.tx(async (s) => {
+      await s.rooms.create(
+        {
+          id,
+          protocol: p.name,
+          protocolVersion: p.version,
+          configJson: canonicalize(config),
+          title: input.title ?? null,
+          createdBy: input.createdBy ?? null,
+          createdAt: ts,
+          seed,
+          deadlineAt: null,
+        },
+        seats.map((s) => ({ seat: s.id, role: s.role })),
+      );
+      await commitWork(s, work, empty, this.cfg);
+    });
+    this.remember(id, work.memo);
+    await this.publish(id, work.out);
+    return this.getRoom(id);
+  }
+
+  async listRooms(filter: RoomListFilter = {}): Promise<RoomInfo[]> {
+    const { rooms } = await this.store.rooms.list(filter);
+    const seats = await this.store.rooms.seatsIn(rooms.map((r) => r.id));
+    return rooms.map((r) =>
+      toRoomInfo(
+        r,
+        seats.filter((s) => s.roomId === r.id),
+      ),
+    );
+  }
+
+  async getRoom(roomId: string): Promise<RoomInfo> {
+    const row = await this.store.rooms.get(roomId);
+    if (!row) throw runtimeError('ROOM_NOT_FOUND', `no room ${roomId}`);
+    return toRoomInfo(row, await this.store.rooms.seats(roomId));
+  }
+
+  /** Takes a seat (the given one, or the first free one). A principal already seated gets its seat back. */
+  join(
+    roomId: string,
+    input: { seat?: string; principal: string },
+  ): Promise<{ seat: string; entrySeq: number }> {
+    return this.write(roomId, { plan: (w) => planJoin(w, input) });
+  }
+
+  act(roomId: string, input: ActInput): Promise<Ack> {
+    return this.write(roomId, { plan: (w) => planAct(w, input) });
+  }
+
+  /**
+   * Runs the protocol's tick if its deadline has passed at `now` (default: the clock). Returns the
+   * seq written or null. `exclusive` (the watcher) takes the room's cluster-wide tick lock and
+   * returns null when another node holds it.
+   */
+  tick(roomId: string, now?: number, opts: { exclusive?: boolean } = {}): Promise<number | null> {
+    const op: WriteOp = { plan: (w) => planTick(w, now ?? this.clock()), tickLock: opts.exclusive === true };
+    return this.write(roomId, op, opts.exclusive === true);
+  }
+
+  /** One watcher pass: ticks every open room whose deadline has passed. Returns entries written. */
+  async tickDue(now?: number, limit = 100): Promise<number> {
+    const at = now ?? this.clock();
+    let written = 0;
+    for (const { id } of await this.store.rooms.due(at, limit)) {
+      try {
+        if ((await this.tick(id, at, { exclusive: true })) !== null) written++;
+      } catch {
+        // One broken room must not stop the others' timers; it stays due and is retried.
+      }
+    }
+    return written;
+  }
+
+  stateFor(roomId: string, viewer: Viewer): Promise<StateFor> {
+    return this.read(roomId, async (m) => {
+      const p = m.protocol;
+      return {
+        seq: m.seq,
+        view: p.view(m.state, viewer),
+        ...(viewer.kind === 'seat' ? { legal: p.legal(m.state, viewer.seat) } : {}),
+        deadlineUnix: m.closed ? null : p.deadline(m.state),
+        status: m.closed ? 'closed' : 'open',
+        protocol: p.name,
+      };
+    });
+  }
+
+  /** Entries from `fromSeq`, at most `limit` (max 1000), each as `viewer` may see it. */
+  async entries(roomId: string, viewer: Viewer, fromSeq: number, limit: number): Promise<StoredEntry[]> {
+    const n = Math.min(Math.max(Math.trunc(limit), 1), 1000);
+    const rows = await this.store.entries.range(roomId, Math.max(0, Math.trunc(fromSeq)), n);
+    if (rows.length === 0 && !(await this.store.rooms.get(roomId))) {
+      throw runtimeError('ROOM_NOT_FOUND', `no room ${roomId}`);
+    }
+    return rows.map((r) => redactEntry(rowToStored(r), viewer));
+  }
+
+  /** Inclusion proof of entry `seq` against the latest checkpoint (signing a fresh one if it lags). */
+  proof(roomId: string, seq: number): Promise<InclusionProof> {
+    return this.read(roomId, (m) => inclusionProof(this.store, this.cfg, m, seq));
+  }
+
+  async checkpoints(roomId: string): Promise<CheckpointInfo[]> {
+    const rows = await this.store.checkpoints.list(roomId);
+    if (rows.length === 0) await this.getRoom(roomId);
+    return rows.map((c) => ({
+      size: c.size,
+      rootHash: c.rootHash,
+      note: c.note,
+      ...(c.milestone !== null ? { milestone: c.milestone } : {}),
+    }));
+  }
+
+  /** Refolds the whole log and checks it against every stored hash, snapshot and checkpoint. */
+  replay(roomId: string): Promise<ReplayReport> {
+    return replayRoom(this.store, this.protocols, roomId);
+  }
+
+  /** JSONL records of the journal bundle: room, entries (as `viewer` may see them), checkpoints, keys. */
+  export(roomId: string, viewer: Viewer): AsyncIterable<object> {
+    return exportRoom(this, roomId, viewer);
+  }
+
+  /** The seat a principal holds in a room, or null. */
+  async seatOf(roomId: string, principal: string): Promise<string | null> {
+    return (await this.store.rooms.seatsOf(principal, roomId))[0]?.seat ?? null;
+  }
+
+  /** Waits until every room queue is idle (shutdown). */
+  async drain(): Promise<void> {
+    await Promise.all([...this.queues.values()].map((q) => q.read(async () => {})));
+  }
+
+  /** Drops cached room state (tests: the next access reloads from the store). */
+  forget(roomId?: string): void {
+    if (roomId === undefined) this.memos.clear();
+    else this.memos.delete(roomId);
+  }
+
+  private protocolNamed(name: string): AnyProtocol {
+    const p = this.protocols.get(name);
+    if (!p)
+      throw runtimeError('UNKNOWN_PROTOCOL', `no protocol ${name}`, { known: [...this.protocols.keys()] });
+    return p;
+  }
+
+  private queue(roomId: string): RoomQueue {
+    let q = this.queues.get(roomId);
+    if (!q) {
+      q = new RoomQueue(
+        (batch) => this.runBatch(roomId, batch),
+        this.maxBatch,
+        () => {
+          if (!this.queues.get(roomId)?.busy) this.queues.delete(roomId);
+        },
+      );
+      this.queues.set(roomId, q);
+    }
+    return q;
+  }
+
+  private write<T>(roomId: string, op: WriteOp, solo = false): Promise<T> {
+    return this.queue(roomId).write<T>(op, solo);
+  }
+
+  private read<T>(roomId: string, fn: (m: RoomMemo) => Promise<T>): Promise<T> {
+    return this.queue(roomId).read(async () => fn(await this.memo(roomId, this.shared)));
+  }
+
+  private async memo(roomId: string, sync: boolean): Promise<RoomMemo> {
+    const cached = this.memos.get(roomId);
+    if (cached && sync) {
+      try {
+        await syncTail(this.store, cached);
+        return cached;
+      } catch {
+        this.memos.delete(roomId); // half-folded: reload from the store
+      }
+    } else if (cached) {
+      return cached;
+    }
+    const m = await loadMemo(this.store, this.protocols, roomId);
+    this.remember(roomId, m);
+    return m;
+  }
+
+  private remember(roomId: string, memo: RoomMemo): void {
+    this.memos.delete(roomId);
+    this.memos.set(roomId, memo);
+    if (this.memos.size <= MAX_CACHED_ROOMS) return;
+    for (const k of this.memos.keys()) {
+      if (!this.queues.get(k)?.busy) {
+        this.memos.delete(k);
+        break;
+      }
+    }
+  }
+
+  /** Plans every queued write against the room, commits them in one transaction, then answers. */
+  private async runBatch(roomId: string, batch: QueuedWrite[]): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
+      const before = await this.memo(roomId, this.shared || attempt > 0);
+      const work = new Work(before.fork(), this.store, this.clock);
+      const results: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
+      for (const job of batch) {
+        const mark = work.mark();
+        try {
+          results.push({ ok: true, value: await (job.run as WriteOp).plan(work) });
+        } catch (error) {
+          work.restore(mark);
+          results.push({ ok: false, error });
+        }
+      }
+      if (work.out.length > 0) {
+        try {
+          await commitWork(this.store, work, before, this.cfg, {
+            tickLock: (batch[0]?.run as WriteOp | undefined)?.tickLock === true,
+          });
+        } catch (err) {
+          if (err instanceof TickLockBusy) {
+            for (const j of batch) j.resolve(null);
+            return;
+          }
+          if (isUniqueViolation(err) || err instanceof RaceLost) {
+            if (attempt < this.maxRetries) {
+              await sleep(Math.random() * Math.min(50, 2 ** attempt));
+              continue;
+            }
+            throw runtimeError(
+              'CONFLICT_RETRY_EXHAUSTED',
+              `room ${roomId}: lost the seq race ${attempt + 1} times`,
+            );
+          }
+          throw err;
+        }
+        this.remember(roomId, work.memo);
+      }
+      batch.forEach((j, i) => {
+        const r = results[i];
+        if (r?.ok) j.resolve(r.value);
+        else j.reject(r?.error instanceof RuntimeError ? r.error : (r?.error ?? new Error('no result')));
+      });
+      await this.publish(roomId, work.out);
+      return;
+    }
+  }
+
+  private async publish(roomId: string, out: readonly BuiltEntry[]): Promise<void> {
+    if (!this.bus) return;
+    for (const b of out) {
+      try {
+        await this.bus.publish(roomId, publicForm(b.stored));
+      } catch (err) {
+        this.onPublishError(err, roomId, b.stored.seq);
+      }
+    }
+  }
+}
+
+function toRoomInfo(row: RoomRow, seats: SeatRow[]): RoomInfo {
+  return {
+    id: row.id,
+    protocol: row.protocol,
+    protocolVersion: row.protocolVersion,
+    title: row.title,
+    status: row.status,
+    createdAt: row.createdAt,
+    createdBy: row.createdBy,
+    seq: row.headSeq,
+    deadlineUnix: row.status === 'open' ? row.deadlineAt : null,
+    seats: seats.map((s) => ({ id: s.seat, role: s.role, held: s.principalId !== null })),
+    config: JSON.parse(row.configJson),
+  };
+}
+
+/** Cursor for listRooms after `room` (newest-first keyset). */
+export function roomCursor(room: Pick<RoomInfo, 'createdAt' | 'id'>): string {
+  return `${room.createdAt}:${room.id}`;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
