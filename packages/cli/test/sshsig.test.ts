@@ -121,7 +121,7 @@ describe('db8 sshsig (spawned CLI against real ssh-keygen)', () => {
     for (const [args, pattern, input] of cases) {
       const r = db8(['sshsig', 'verify', ...args], input);
       expect(r.status, `${args.join(' ')}: ${r.stderr}`).toBe(3);
-      expectOneLineError(r.stderr, new RegExp(`^db8 sshsig: ${pattern.source}`));
+      expectOneLineError(r.stderr, new RegExp(`^db8: ${pattern.source}`));
     }
   });
 
@@ -152,7 +152,7 @@ describe('db8 sshsig (spawned CLI against real ssh-keygen)', () => {
       f('msg'),
     ]);
     expect(missing.status).toBe(4);
-    expectOneLineError(missing.stderr, /cannot read signature .*ENOENT/);
+    expectOneLineError(missing.stderr, /^db8: cannot read .*nope.sig: .*ENOENT/);
     const both = db8([
       'sshsig',
       'verify',

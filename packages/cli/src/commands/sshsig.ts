@@ -1,5 +1,5 @@
 // `db8 sshsig sign|verify`: SSHSIG signatures (as `ssh-keygen -Y`) made and checked in-process.
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -14,23 +14,8 @@ import {
   verifySshsig,
 } from '@db8/core';
 import { type Command, Option } from 'commander';
-import {
-  EXIT_INVALID_INPUT,
-  EXIT_IO_ERROR,
-  EXIT_OK,
-  EXIT_USAGE,
-  EXIT_VERIFICATION_FAILED,
-} from '../exit-codes.ts';
-
-/** A failure with its exit code; turned into one line on stderr, never a stack trace. */
-class SshsigCliError extends Error {
-  constructor(
-    readonly exitCode: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+import { EXIT_INVALID_INPUT, EXIT_IO_ERROR, EXIT_USAGE, EXIT_VERIFICATION_FAILED } from '../exit-codes.ts';
+import { CliError, readInput, readTextInput, runAction, writeStdout } from '../io.ts';
 
 // Malformed or unsupported input is "invalid input"; everything else parsed fine and failed to verify.
 const INVALID_INPUT_CODES: ReadonlySet<SshVerifyCode> = new Set([
@@ -40,33 +25,13 @@ const INVALID_INPUT_CODES: ReadonlySet<SshVerifyCode> = new Set([
   'UNSUPPORTED_HASH',
 ]);
 
-async function readInput(path: string, what: string): Promise<Uint8Array> {
-  try {
-    if (path === '-') {
-      const chunks: Buffer[] = [];
-      for await (const c of process.stdin) chunks.push(c as Buffer);
-      return new Uint8Array(Buffer.concat(chunks));
-    }
-    return new Uint8Array(await readFile(path));
-  } catch (e) {
-    throw new SshsigCliError(
-      EXIT_IO_ERROR,
-      `cannot read ${what} ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
-    );
-  }
-}
-
-async function readText(path: string, what: string): Promise<string> {
-  return new TextDecoder().decode(await readInput(path, what));
-}
-
 function expandHome(p: string): string {
   return p === '~' || p.startsWith('~/') ? join(homedir(), p.slice(1)) : p;
 }
 
 /** Keys from a literal `ssh-ed25519 AAAA…` or a file of such lines (blank lines and # comments skipped). */
 async function loadKeys(spec: string, what: string): Promise<Uint8Array[]> {
-  const text = /^ssh-ed25519\s/.test(spec) ? spec : await readText(expandHome(spec), what);
+  const text = /^ssh-ed25519\s/.test(spec) ? spec : await readTextInput(expandHome(spec));
   const keys: Uint8Array[] = [];
   for (const line of text.split('\n')) {
     const l = line.trim();
@@ -74,10 +39,10 @@ async function loadKeys(spec: string, what: string): Promise<Uint8Array[]> {
     try {
       keys.push(parseSshPublicKey(l).publicKey);
     } catch (e) {
-      throw new SshsigCliError(EXIT_INVALID_INPUT, `${what}: ${(e as Error).message}`);
+      throw new CliError(EXIT_INVALID_INPUT, `${what}: ${(e as Error).message}`);
     }
   }
-  if (keys.length === 0) throw new SshsigCliError(EXIT_INVALID_INPUT, `${what}: no ssh-ed25519 key found`);
+  if (keys.length === 0) throw new CliError(EXIT_INVALID_INPUT, `${what}: no ssh-ed25519 key found`);
   return keys;
 }
 
@@ -113,20 +78,19 @@ type VerifyOpts = {
   json?: boolean;
 };
 
-async function verifyCommand(file: string, o: VerifyOpts): Promise<number> {
-  if (!o.signerKey === !o.ca)
-    throw new SshsigCliError(EXIT_USAGE, 'give exactly one of --signer-key or --ca');
-  if (o.ca && !o.principal) throw new SshsigCliError(EXIT_USAGE, '--ca needs --principal');
-  if (o.signerKey && o.principal) throw new SshsigCliError(EXIT_USAGE, '--principal only applies with --ca');
+async function verifyCommand(file: string | undefined, o: VerifyOpts): Promise<void> {
+  if (!o.signerKey === !o.ca) throw new CliError(EXIT_USAGE, 'give exactly one of --signer-key or --ca');
+  if (o.ca && !o.principal) throw new CliError(EXIT_USAGE, '--ca needs --principal');
+  if (o.signerKey && o.principal) throw new CliError(EXIT_USAGE, '--principal only applies with --ca');
   if (file === '-' && o.sig === '-')
-    throw new SshsigCliError(EXIT_USAGE, 'the signature and the message cannot both be stdin');
+    throw new CliError(EXIT_USAGE, 'the signature and the message cannot both be stdin');
   let at = new Date();
   if (o.at !== undefined) {
     at = new Date(o.at);
-    if (Number.isNaN(at.getTime())) throw new SshsigCliError(EXIT_USAGE, `--at: not an ISO time: ${o.at}`);
+    if (Number.isNaN(at.getTime())) throw new CliError(EXIT_USAGE, `--at: not an ISO time: ${o.at}`);
   }
-  const armored = await readText(o.sig, 'signature');
-  const message = await readInput(file, 'message');
+  const armored = await readTextInput(o.sig);
+  const message = await readInput(file);
   const trust = o.ca
     ? {
         caKeys: await loadKeys(o.ca, '--ca'),
@@ -140,59 +104,41 @@ async function verifyCommand(file: string, o: VerifyOpts): Promise<number> {
     const out = r.ok
       ? { ok: true, namespace: r.namespace, hashAlgorithm: r.hashAlgorithm, signer: signerJson(r.signer) }
       : r;
-    process.stdout.write(`${JSON.stringify(out)}\n`);
+    await writeStdout(`${JSON.stringify(out)}\n`);
   }
   if (!r.ok) {
     const exit = INVALID_INPUT_CODES.has(r.code) ? EXIT_INVALID_INPUT : EXIT_VERIFICATION_FAILED;
-    throw new SshsigCliError(exit, `${r.code}: ${r.message}`);
+    throw new CliError(exit, `${r.code}: ${r.message}`);
   }
-  if (!o.json) process.stdout.write(`Good "${r.namespace}" signature from ${describeSigner(r.signer)}\n`);
-  return EXIT_OK;
+  if (!o.json) await writeStdout(`Good "${r.namespace}" signature from ${describeSigner(r.signer)}\n`);
 }
 
 type SignOpts = { key: string; namespace: string; cert?: string; hash: SshsigHash; output?: string };
 
-async function signCommand(file: string, o: SignOpts): Promise<number> {
+async function signCommand(file: string | undefined, o: SignOpts): Promise<void> {
   const keyPath = expandHome(o.key);
-  const keyText = await readText(keyPath, 'private key');
+  const keyText = await readTextInput(keyPath);
   let seed: Uint8Array;
   try {
     seed = parseOpenSshPrivateKey(keyText).seed;
   } catch (e) {
-    throw new SshsigCliError(EXIT_INVALID_INPUT, `${keyPath}: ${(e as Error).message}`);
+    throw new CliError(EXIT_INVALID_INPUT, `${keyPath}: ${(e as Error).message}`);
   }
-  const certificate = o.cert ? await readText(expandHome(o.cert), 'certificate') : undefined;
-  const message = await readInput(file, 'message');
+  const certificate = o.cert ? await readTextInput(expandHome(o.cert)) : undefined;
+  const message = await readInput(file);
   let armored: string;
   try {
     armored = signSshsig({ seed, namespace: o.namespace, message, hashAlgorithm: o.hash, certificate });
   } catch (e) {
-    throw new SshsigCliError(EXIT_INVALID_INPUT, (e as Error).message.split('\n')[0] ?? 'cannot sign');
+    throw new CliError(EXIT_INVALID_INPUT, (e as Error).message.split('\n')[0] ?? 'cannot sign');
   }
   if (o.output) {
     try {
       await writeFile(o.output, armored, { mode: 0o644 });
     } catch (e) {
-      throw new SshsigCliError(
-        EXIT_IO_ERROR,
-        `cannot write ${o.output}: ${(e as NodeJS.ErrnoException).code}`,
-      );
+      throw new CliError(EXIT_IO_ERROR, `cannot write ${o.output}: ${(e as NodeJS.ErrnoException).code}`);
     }
-  } else process.stdout.write(armored);
-  return EXIT_OK;
-}
-
-/** Run an action; failures become `db8 sshsig: …` on stderr and the matching exit code. */
-function action<A extends unknown[]>(cmd: Command, fn: (...args: A) => Promise<number>) {
-  return async (...args: A): Promise<void> => {
-    try {
-      await fn(...args);
-    } catch (e) {
-      const exitCode = e instanceof SshsigCliError ? e.exitCode : EXIT_IO_ERROR;
-      const message = (e as Error).message.split('\n')[0];
-      cmd.error(`db8 sshsig: ${message}`, { exitCode, code: 'db8.sshsig' });
-    }
-  };
+  } else await writeStdout(armored);
 }
 
 export function register(program: Command): void {
@@ -207,7 +153,7 @@ export function register(program: Command): void {
     .description(
       'verify an SSH signature over a file (or stdin); exit 0 good, 2 invalid input, 3 not verified',
     )
-    .argument('[file]', 'signed message; - for stdin', '-')
+    .argument('[file]', 'signed message; - or nothing for stdin')
     .requiredOption('-n, --namespace <ns>', 'namespace the signature must be for (db8 uses "db8")')
     .option('--signer-key <key>', 'allowed signer: an ssh-ed25519 line or a file of them')
     .option('--ca <key>', 'trusted certificate authority: an ssh-ed25519 line or a file of them')
@@ -221,16 +167,16 @@ export function register(program: Command): void {
       ).choices(['force-command', 'source-address']),
     )
     .option('--json', 'print the result as JSON');
-  verify.action(action(verify, (file: string, o: VerifyOpts) => verifyCommand(file, o)));
+  verify.action(runAction(verify, (file: string | undefined, o: VerifyOpts) => verifyCommand(file, o)));
 
   const sign = sshsig
     .command('sign')
     .description('sign a file (or stdin) with an Ed25519 OpenSSH key; writes the armored signature to stdout')
-    .argument('[file]', 'message to sign; - for stdin', '-')
+    .argument('[file]', 'message to sign; - or nothing for stdin')
     .requiredOption('-n, --namespace <ns>', 'namespace to sign for (db8 uses "db8")')
     .option('-k, --key <file>', 'unencrypted OpenSSH private key', '~/.ssh/id_ed25519')
     .option('--cert <file>', 'sign with this user certificate (…-cert.pub) for the key')
     .addOption(new Option('--hash <alg>', 'message hash').choices([...SSHSIG_HASHES]).default('sha512'))
     .option('-o, --output <file>', 'write the signature here instead of stdout');
-  sign.action(action(sign, (file: string, o: SignOpts) => signCommand(file, o)));
+  sign.action(runAction(sign, (file: string | undefined, o: SignOpts) => signCommand(file, o)));
 }
