@@ -1,1 +1,14 @@
-export {};
+// @db8/sdk — typed client for the db8 REST, WebSocket and SSE APIs. Wire types come from the
+// server's zod schemas (@db8/server/schemas), so client and server cannot drift apart silently.
+export type * from '@db8/server/schemas';
+export {
+  ClientMessageSchema,
+  compareVersions,
+  MIN_SUPPORTED_PROTOCOL_VERSION,
+  PROTOCOL_VERSION,
+  ServerMessageSchema,
+} from '@db8/server/schemas';
+export { Db8Error, errorFromBody } from './errors.ts';
+export { type ClientOptions, Db8Client, lines } from './rest.ts';
+export { type EventsOptions, parseSse, type SseEvent, sseEvents } from './sse.ts';
+export { Db8Socket, type SocketOptions, type WebSocketCtor, type WebSocketLike } from './ws.ts';

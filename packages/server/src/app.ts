@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { JsonError, parseJson } from '@db8/core';
+import { formatSshPublicKey, JsonError, parseJson } from '@db8/core';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
@@ -23,6 +23,7 @@ import type { AppContext } from './routes/context.ts';
 import { docsRoutes } from './routes/docs.ts';
 import { healthRoutes } from './routes/health.ts';
 import { loggerOptions } from './routes/logging.ts';
+import { roomRoutes } from './routes/rooms.ts';
 import type { RuntimeApi } from './routes/runtime-api.ts';
 import { plainSerializerCompiler, swaggerTransform, zodValidatorCompiler } from './routes/zod.ts';
 import { PROTOCOL_VERSION } from './schemas/common.ts';
@@ -81,6 +82,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clock,
     skillDocUrl: `${config.publicUrl}/skill.md`,
     wsUrl: `${config.publicUrl.replace(/^http/, 'ws')}/v1/ws`,
+    serverKey: deps.serverKey,
+    caPublicLine: formatSshPublicKey(deps.serverKey.publicKey, 'db8-room-ca'),
   };
 
   const app = Fastify({
@@ -160,6 +163,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   healthRoutes(app, ctx);
   docsRoutes(app, ctx);
   authRoutes(app, ctx);
+  roomRoutes(app, ctx);
 
   if (config.webDist && existsSync(config.webDist)) {
     await app.register(fastifyStatic, { root: config.webDist, wildcard: false });

@@ -89,7 +89,7 @@ export function toHttpError(err: unknown): { status: number; body: ErrorBody; in
     // RuntimeError and similar: a code and an HTTP status chosen by the thrower.
     const status =
       typeof e.status === 'number' ? e.status : typeof e.statusCode === 'number' ? e.statusCode : 0;
-    if (status >= 400 && status < 500) {
+    if ((status >= 400 && status < 500) || status === 503) {
       const code = typeof e.code === 'string' && !e.code.startsWith('FST_') ? e.code : codeForStatus(status);
       return { status, body: errorBody(code, message, e.details), internal: false };
     }

@@ -1,11 +1,14 @@
+import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
-import { ed25519 } from '@db8/core';
+import { createProtocolRegistry } from '@db8/protocols';
 import type { FastifyInstance } from 'fastify';
 import { type AppDeps, buildApp } from '../src/app.ts';
 import { AdminLinks } from '../src/auth/admin-link.ts';
 import { LocalBus } from '../src/bus/local.ts';
 import type { ServerConfigInput } from '../src/config.ts';
+import { type ServerKey, serverKeyFromSeed } from '../src/keys/index.ts';
 import type { RuntimeApi } from '../src/routes/runtime-api.ts';
+import { Runtime } from '../src/runtime/index.ts';
 import { openStore, type Store } from '../src/store/index.ts';
 
 /** A settable clock so tests can expire tokens and challenges without waiting. */
@@ -16,13 +19,6 @@ export class TestClock {
     this.now += ms;
   }
 }
-
-/** A runtime that must not be reached (auth-only tests). */
-export const noRuntime: RuntimeApi = new Proxy({} as RuntimeApi, {
-  get: (_t, prop) => () => {
-    throw new Error(`runtime.${String(prop)} called in a test without a runtime`);
-  },
-});
 
 /** PGlite takes seconds to start: one in-memory store per test file, shared by its apps. */
 let shared: Promise<Store> | null = null;
@@ -36,20 +32,32 @@ export interface Harness {
   store: Store;
   bus: LocalBus;
   clock: TestClock;
-  serverKey: { seed: Uint8Array; publicKey: Uint8Array };
+  serverKey: ServerKey;
+  /** The real runtime (PGlite store, LocalBus, the test clock, built-in protocols). */
+  runtime: Runtime;
   adminLinks: AdminLinks;
   logs: string[];
   close(): Promise<void>;
 }
 
 export async function makeApp(
-  opts: { config?: ServerConfigInput; runtime?: RuntimeApi; store?: Store } & Partial<AppDeps> = {},
+  opts: { config?: ServerConfigInput; runtime?: RuntimeApi; store?: Store; serverKey?: ServerKey } & Partial<
+    Omit<AppDeps, 'serverKey'>
+  > = {},
 ): Promise<Harness> {
   const ownStore = !opts.store;
   const store = opts.store ?? (await openStore({ memory: true }));
   const bus = new LocalBus();
   const clock = new TestClock();
-  const serverKey = opts.serverKey ?? ed25519.generateKeyPair();
+  const serverKey = opts.serverKey ?? serverKeyFromSeed(new Uint8Array(randomBytes(32)), 'db8.test');
+  const runtime = new Runtime({
+    store,
+    protocols: createProtocolRegistry(),
+    serverKey,
+    bus,
+    clock: clock.fn,
+    origin: 'db8.test',
+  });
   const adminLinks = new AdminLinks(clock.fn);
   const logs: string[] = [];
   const logStream = new Writable({
@@ -60,7 +68,7 @@ export async function makeApp(
   });
   const app = await buildApp({
     ...opts,
-    runtime: opts.runtime ?? noRuntime,
+    runtime: opts.runtime ?? runtime,
     store,
     bus,
     serverKey,
@@ -76,6 +84,7 @@ export async function makeApp(
     bus,
     clock,
     serverKey,
+    runtime,
     adminLinks,
     logs,
     async close() {

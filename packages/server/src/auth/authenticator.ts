@@ -25,11 +25,18 @@ export class Authenticator {
     if (looksLikeApiKey(token)) {
       const principal = await this.store.principalByApiKey(hashApiKey(this.pepper, token), this.clock());
       if (!principal) throw invalid();
-      return { principal, role: 'agent', room: null, seat: null, via: 'api_key' };
+      return { principal, role: 'agent', room: null, seat: null, via: 'api_key', certified: false };
     }
     if (this.tokens.isOwnToken(token)) {
       const c = await this.tokens.verifySession(token);
-      return { principal: c.sub, role: c.role, room: c.room ?? null, seat: c.seat ?? null, via: 'session' };
+      return {
+        principal: c.sub,
+        role: c.role,
+        room: c.room ?? null,
+        seat: c.seat ?? null,
+        via: 'session',
+        certified: c.cert === true,
+      };
     }
     if (this.oidc?.claimsIssuer(token)) {
       const id = await this.oidc.verify(token);
@@ -39,6 +46,7 @@ export class Authenticator {
         room: null,
         seat: null,
         via: 'oidc',
+        certified: false,
       };
     }
     throw invalid();

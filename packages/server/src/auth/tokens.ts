@@ -29,6 +29,7 @@ const SessionPayload = z.object({
   role: RoleSchema,
   room: z.string().optional(),
   seat: z.string().optional(),
+  cert: z.boolean().optional(),
   exp: z.number(),
 });
 const InvitePayload = z.object({ room: z.string().min(1), seat: z.string().optional(), exp: z.number() });
@@ -90,6 +91,7 @@ export class TokenService {
     const claims: Record<string, unknown> = { role: c.role };
     if (c.room) claims.room = c.room;
     if (c.seat) claims.seat = c.seat;
+    if (c.cert) claims.cert = true;
     return this.sign(claims, c.sub, SESSION_AUD, ttlSec);
   }
 

@@ -8,6 +8,8 @@ export interface AuthContext {
   room: string | null;
   seat: string | null;
   via: 'session' | 'api_key' | 'oidc';
+  /** The seat was proven by a room-CA certificate rather than held by this principal in the store. */
+  certified: boolean;
 }
 
 /** Claims of the server's own session JWT. */
@@ -16,6 +18,8 @@ export interface SessionClaims {
   role: Role;
   room?: string;
   seat?: string;
+  /** Set for sessions from a room-CA certificate: the CA vouches for the seat. */
+  cert?: boolean;
 }
 
 export interface NewAgent {

@@ -184,6 +184,7 @@ export function authRoutes(root: FastifyInstance, ctx: AppContext): void {
             throw new ApiError(403, 'FORBIDDEN', `room ${id.room} has no seat ${id.seat}`);
           }
           claims.seat = id.seat!;
+          claims.cert = true;
         } else {
           const seat = await seatOf(ctx, id.room, id.principal);
           if (seat) claims.seat = seat;
@@ -227,6 +228,7 @@ export function authRoutes(root: FastifyInstance, ctx: AppContext): void {
       const claims: SessionClaims = { sub: a.principal, role: a.role };
       if (a.room) claims.room = a.room;
       if (a.seat) claims.seat = a.seat;
+      if (a.certified) claims.cert = true;
       const ttl = a.role === 'admin' ? ctx.config.adminSessionTtlSec : ctx.config.sessionTtlSec;
       return sessionResponse(ctx, claims, ttl);
     },

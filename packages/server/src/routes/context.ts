@@ -34,6 +34,9 @@ export interface AppContext {
   clock: () => number;
   skillDocUrl: string;
   wsUrl: string;
+  serverKey: { seed: Uint8Array; publicKey: Uint8Array };
+  /** `ssh-ed25519 …` line of the room CA (the server key). */
+  caPublicLine: string;
 }
 
 export function requireAuth(req: FastifyRequest): AuthContext {

@@ -117,6 +117,9 @@ export const RoomSchema = z.object({
   created_at: z.number().int(),
   seats: z.array(SeatWireSchema),
   config: Json.optional(),
+  protocol_version: z.number().int().optional(),
+  /** Next protocol deadline, unix ms, or null. */
+  deadline_ms: z.number().int().nullable().optional(),
 });
 export type Room = z.infer<typeof RoomSchema>;
 
@@ -135,7 +138,11 @@ export const ListRoomsQuerySchema = z.object({
 });
 export type ListRoomsQuery = z.input<typeof ListRoomsQuerySchema>;
 
-export const ListRoomsResponseSchema = z.object({ rooms: z.array(RoomSchema) });
+export const ListRoomsResponseSchema = z.object({
+  rooms: z.array(RoomSchema),
+  /** Pass as `cursor` for the next page; null on the last page. */
+  next_cursor: z.string().nullable(),
+});
 
 export const RoomParamsSchema = z.object({ id: RoomIdSchema });
 
@@ -260,6 +267,23 @@ export const CheckpointsResponseSchema = z.object({
   ),
 });
 export type CheckpointsResponse = z.infer<typeof CheckpointsResponseSchema>;
+
+export const IssueCertBodySchema = z.object({
+  /** The `ssh-ed25519 AAAA…` key to certify for your seat. */
+  public_key: Short(2048),
+  ttl_sec: z.number().int().min(60).max(86_400).optional(),
+});
+export type IssueCertBody = z.infer<typeof IssueCertBodySchema>;
+
+export const IssueCertResponseSchema = z.object({
+  /** `ssh-ed25519-cert-v01@openssh.com …` — save as `id_ed25519-cert.pub`. */
+  certificate: z.string(),
+  principal: z.string(),
+  valid_before: IsoTimeSchema,
+  /** `cert-authority` line for allowed_signers files. */
+  ca_public_key: z.string(),
+});
+export type IssueCertResponse = z.infer<typeof IssueCertResponseSchema>;
 
 export const EventsQuerySchema = z.object({
   /** Resume point when the client cannot send Last-Event-ID (browsers' EventSource can). */

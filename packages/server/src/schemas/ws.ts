@@ -87,7 +87,7 @@ export const WelcomePayloadSchema = z.object({
   principal: z.string().nullable(),
   role: z.string().nullable(),
   server_time_ms: z.number().int(),
-  /** Server pings (`{type:'ping'}`) at this interval; answer with pong or be dropped. */
+  /** The server sends WebSocket ping frames at this interval; a socket that stops answering is dropped. */
   heartbeat_ms: z.number().int(),
 });
 
@@ -111,7 +111,6 @@ export const EntryMessageSchema = envelope('entry', z.object({ entry: EntryWireS
 export const AckMessageSchema = envelope('ack', AckSchema);
 export const ErrorMessageSchema = envelope('error', ErrorPayloadSchema);
 export const PongMessageSchema = envelope('pong', z.object({}).loose());
-export const ServerPingMessageSchema = envelope('ping', z.object({}).loose());
 
 export const ServerMessageSchema = z.discriminatedUnion('type', [
   WelcomeMessageSchema,
@@ -122,7 +121,6 @@ export const ServerMessageSchema = z.discriminatedUnion('type', [
   AckMessageSchema,
   ErrorMessageSchema,
   PongMessageSchema,
-  ServerPingMessageSchema,
 ]);
 export type ServerMessage = z.infer<typeof ServerMessageSchema>;
 export type ServerMessageType = ServerMessage['type'];

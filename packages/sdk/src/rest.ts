@@ -1,0 +1,235 @@
+import {
+  AckSchema,
+  type ActionBody,
+  type ChallengeBody,
+  ChallengeResponseSchema,
+  CheckpointsResponseSchema,
+  type CreateAgentBody,
+  CreateAgentResponseSchema,
+  type CreateInviteBody,
+  type CreateRoomBody,
+  EntriesResponseSchema,
+  type EntryWire,
+  HealthResponseSchema,
+  InviteResponseSchema,
+  type JoinBody,
+  JoinResponseSchema,
+  ListRoomsResponseSchema,
+  MeResponseSchema,
+  PROTOCOL_VERSION,
+  ProofResponseSchema,
+  ReadyResponseSchema,
+  RoomSchema,
+  SessionResponseSchema,
+  StateSchema,
+  type TokenBody,
+  type VerifyBody,
+} from '@db8/server/schemas';
+import type { z } from 'zod';
+import { Db8Error, errorFromBody } from './errors.ts';
+import { type EventsOptions, type SseEvent, sseEvents } from './sse.ts';
+import { Db8Socket, type SocketOptions } from './ws.ts';
+
+export interface ClientOptions {
+  /** e.g. `http://127.0.0.1:8787` */
+  baseUrl: string;
+  /** Session token, API key or OIDC token sent as `Authorization: Bearer`. */
+  token?: string | null;
+  fetch?: typeof fetch;
+}
+
+type Method = 'GET' | 'POST';
+
+/**
+ * Typed REST client. Every response is parsed with the server's own zod schema, so a client and a
+ * server that disagree fail loudly at the boundary instead of deep in the caller.
+ */
+export class Db8Client {
+  readonly baseUrl: string;
+  token: string | null;
+  private readonly fetchImpl: typeof fetch;
+
+  constructor(opts: ClientOptions) {
+    this.baseUrl = opts.baseUrl.replace(/\/+$/, '');
+    this.token = opts.token ?? null;
+    this.fetchImpl = opts.fetch ?? globalThis.fetch.bind(globalThis);
+  }
+
+  /** A copy of this client using another credential. */
+  withToken(token: string | null): Db8Client {
+    return new Db8Client({ baseUrl: this.baseUrl, token, fetch: this.fetchImpl });
+  }
+
+  private async raw(method: Method, path: string, body?: unknown, token = this.token): Promise<Response> {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (token) headers.authorization = `Bearer ${token}`;
+    const res = await this.fetchImpl(`${this.baseUrl}${path}`, {
+      method,
+      headers,
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
+    if (!res.ok) {
+      const text = await res.text();
+      let parsed: unknown = null;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        // not JSON: keep the status
+      }
+      throw errorFromBody(res.status, parsed, res.statusText || text.slice(0, 200));
+    }
+    return res;
+  }
+
+  private async call<S extends z.ZodType>(
+    schema: S,
+    method: Method,
+    path: string,
+    body?: unknown,
+    token?: string | null,
+  ): Promise<z.output<S>> {
+    const res = await this.raw(method, path, body, token === undefined ? this.token : token);
+    const json: unknown = await res.json();
+    const r = schema.safeParse(json);
+    if (!r.success)
+      throw new Db8Error(res.status, 'BAD_RESPONSE', `unexpected response from ${path}`, r.error.issues);
+    return r.data;
+  }
+
+  // ---------- health ----------
+  health() {
+    return this.call(HealthResponseSchema, 'GET', '/healthz');
+  }
+  ready() {
+    return this.call(ReadyResponseSchema, 'GET', '/readyz');
+  }
+
+  // ---------- access ----------
+  registerAgent(body: CreateAgentBody = {}) {
+    return this.call(CreateAgentResponseSchema, 'POST', '/v1/agents', body);
+  }
+  /** API key -> session token. Does not change this client's token; use withToken / token =. */
+  sessionFromApiKey(body: TokenBody) {
+    return this.call(SessionResponseSchema, 'POST', '/v1/auth/token', body, null);
+  }
+  challenge(body: ChallengeBody = {}) {
+    return this.call(ChallengeResponseSchema, 'POST', '/v1/auth/challenge', body, null);
+  }
+  verify(body: VerifyBody) {
+    return this.call(SessionResponseSchema, 'POST', '/v1/auth/verify', body, null);
+  }
+  /** Exchange the one-time admin link token (the part after `#token=`). */
+  adminLogin(token: string) {
+    return this.call(SessionResponseSchema, 'POST', '/v1/auth/login', { token }, null);
+  }
+  refreshSession() {
+    return this.call(SessionResponseSchema, 'POST', '/v1/auth/session');
+  }
+  me() {
+    return this.call(MeResponseSchema, 'GET', '/v1/auth/me');
+  }
+
+  // ---------- rooms ----------
+  createRoom(body: CreateRoomBody) {
+    return this.call(RoomSchema, 'POST', '/v1/rooms', body);
+  }
+  listRooms(q: { protocol?: string; status?: 'open' | 'closed'; limit?: number; cursor?: string } = {}) {
+    return this.call(ListRoomsResponseSchema, 'GET', `/v1/rooms${query(q)}`);
+  }
+  getRoom(roomId: string) {
+    return this.call(RoomSchema, 'GET', room(roomId));
+  }
+  createInvite(roomId: string, body: CreateInviteBody = {}) {
+    return this.call(InviteResponseSchema, 'POST', `${room(roomId)}/invites`, body);
+  }
+  /** Take a seat. Sends this client's protocol version; answers OUTDATED_CLIENT when too old. */
+  join(roomId: string, body: JoinBody = {}) {
+    return this.call(JoinResponseSchema, 'POST', `${room(roomId)}/join`, {
+      client_protocol_version: PROTOCOL_VERSION,
+      ...body,
+    });
+  }
+  state(roomId: string) {
+    return this.call(StateSchema, 'GET', `${room(roomId)}/state`);
+  }
+  act(roomId: string, body: ActionBody) {
+    return this.call(AckSchema, 'POST', `${room(roomId)}/actions`, body);
+  }
+  entries(roomId: string, q: { fromSeq?: number; limit?: number } = {}) {
+    return this.call(EntriesResponseSchema, 'GET', `${room(roomId)}/entries${query(q)}`);
+  }
+  /** Every entry from `fromSeq`, page by page. */
+  async *allEntries(roomId: string, fromSeq = 0, pageSize = 500): AsyncGenerator<EntryWire> {
+    let next: number | null = fromSeq;
+    while (next !== null) {
+      const page = await this.entries(roomId, { fromSeq: next, limit: pageSize });
+      for (const e of page.entries) yield e;
+      next = page.next_seq;
+    }
+  }
+  proof(roomId: string, seq: number) {
+    return this.call(ProofResponseSchema, 'GET', `${room(roomId)}/entries/${seq}/proof`);
+  }
+  checkpoints(roomId: string) {
+    return this.call(CheckpointsResponseSchema, 'GET', `${room(roomId)}/checkpoints`);
+  }
+  /** The room's JSONL export, one parsed record at a time. */
+  async *export(roomId: string): AsyncGenerator<Record<string, unknown>> {
+    const res = await this.raw('GET', `${room(roomId)}/export`);
+    for await (const line of lines(res)) {
+      if (line.trim() !== '') yield JSON.parse(line) as Record<string, unknown>;
+    }
+  }
+
+  // ---------- realtime ----------
+  /** Server-sent events for a room, resuming after `since` (or Last-Event-ID). */
+  events(
+    roomId: string,
+    opts: Omit<EventsOptions, 'url' | 'token' | 'fetch'> & { token?: string | null } = {},
+  ) {
+    const token = opts.token === undefined ? this.token : opts.token;
+    return sseEvents({
+      ...opts,
+      url: `${this.baseUrl}${room(roomId)}/events`,
+      token,
+      fetch: this.fetchImpl,
+    }) as AsyncGenerator<SseEvent>;
+  }
+
+  /** Open the WebSocket, say hello, and resolve on `welcome`. */
+  socket(opts: Omit<SocketOptions, 'url'> = {}) {
+    const url = `${this.baseUrl.replace(/^http/, 'ws')}/v1/ws`;
+    return Db8Socket.connect({ url, token: this.token, ...opts });
+  }
+}
+
+const room = (id: string) => `/v1/rooms/${encodeURIComponent(id)}`;
+
+function query(q: Record<string, string | number | undefined>): string {
+  const parts = Object.entries(q)
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`);
+  return parts.length ? `?${parts.join('&')}` : '';
+}
+
+/** Split a streamed body into lines. */
+export async function* lines(res: Response): AsyncGenerator<string> {
+  if (!res.body) return;
+  const reader = res.body.getReader();
+  const dec = new TextDecoder();
+  let buf = '';
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    buf += dec.decode(value, { stream: true });
+    let i = buf.indexOf('\n');
+    while (i >= 0) {
+      yield buf.slice(0, i).replace(/\r$/, '');
+      buf = buf.slice(i + 1);
+      i = buf.indexOf('\n');
+    }
+  }
+  buf += dec.decode();
+  if (buf) yield buf;
+}

@@ -1,0 +1,366 @@
+import { randomBytes } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { canonicalize, parseSshPublicKey, signCertificate } from '@db8/core';
+import type { FastifyInstance } from 'fastify';
+import type { z } from 'zod';
+import { ApiError, badRequest } from '../errors.ts';
+import { isSupportedVersion, MIN_SUPPORTED_PROTOCOL_VERSION, PROTOCOL_VERSION } from '../schemas/common.ts';
+import {
+  AckSchema,
+  ActionBodySchema,
+  CheckpointsResponseSchema,
+  CreateInviteBodySchema,
+  CreateRoomBodySchema,
+  EntriesQuerySchema,
+  EntriesResponseSchema,
+  InviteResponseSchema,
+  IssueCertBodySchema,
+  IssueCertResponseSchema,
+  JoinBodySchema,
+  JoinResponseSchema,
+  ListRoomsQuerySchema,
+  ListRoomsResponseSchema,
+  ProofResponseSchema,
+  RoomParamsSchema,
+  RoomSchema,
+  SeqParamsSchema,
+  StateSchema,
+} from '../schemas/rest.ts';
+import { actorFor, viewerIn } from './access.ts';
+import { type AppContext, requireAdmin } from './context.ts';
+import { ackToWire, type RoomInfoWireable, roomToWire, stateToWire } from './wire.ts';
+import type { ZodTypeProvider } from './zod.ts';
+
+/** OUTDATED_CLIENT (seed 002 §6.2): says where to read the current skill doc. */
+export function outdatedClient(ctx: AppContext, got: string): ApiError {
+  return new ApiError(426, 'OUTDATED_CLIENT', `client protocol ${got} is no longer supported`, {
+    protocol_version: PROTOCOL_VERSION,
+    min_supported_protocol_version: MIN_SUPPORTED_PROTOCOL_VERSION,
+    skill_doc_url: ctx.skillDocUrl,
+  });
+}
+
+const info = (x: unknown) => x as RoomInfoWireable;
+
+export function roomRoutes(root: FastifyInstance, ctx: AppContext): void {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+  const rt = ctx.runtime;
+  const tags = ['rooms'];
+
+  app.post(
+    '/v1/rooms',
+    {
+      schema: {
+        tags,
+        summary: 'Create a room (admin)',
+        body: CreateRoomBodySchema,
+        response: { 201: RoomSchema },
+      },
+    },
+    async (req, reply) => {
+      const admin = requireAdmin(req);
+      const room = await rt.createRoom({
+        protocol: req.body.protocol,
+        config: req.body.config,
+        ...(req.body.title !== undefined ? { title: req.body.title } : {}),
+        createdBy: admin.principal,
+      });
+      return reply.code(201).send(roomToWire(info(room)));
+    },
+  );
+
+  app.get(
+    '/v1/rooms',
+    {
+      schema: {
+        tags,
+        summary: 'List rooms, newest first',
+        querystring: ListRoomsQuerySchema,
+        response: { 200: ListRoomsResponseSchema },
+      },
+    },
+    async (req) => {
+      const q = req.query;
+      const rooms = (await rt.listRooms({
+        limit: q.limit,
+        ...(q.protocol ? { protocol: q.protocol } : {}),
+        ...(q.status ? { status: q.status } : {}),
+        ...(q.cursor ? { cursor: q.cursor } : {}),
+      })) as RoomInfoWireable[];
+      const last = rooms.at(-1);
+      return {
+        rooms: rooms.map(roomToWire),
+        next_cursor: rooms.length === q.limit && last ? `${last.createdAt}:${last.id}` : null,
+      };
+    },
+  );
+
+  app.get(
+    '/v1/rooms/:id',
+    { schema: { tags, summary: 'One room', params: RoomParamsSchema, response: { 200: RoomSchema } } },
+    async (req) => roomToWire(info(await rt.getRoom(req.params.id))),
+  );
+
+  app.post(
+    '/v1/rooms/:id/invites',
+    {
+      schema: {
+        tags,
+        summary: 'Create an invite link for people (admin)',
+        params: RoomParamsSchema,
+        body: CreateInviteBodySchema.default({}),
+        response: { 201: InviteResponseSchema },
+      },
+    },
+    async (req, reply) => {
+      requireAdmin(req);
+      const room = info(await rt.getRoom(req.params.id));
+      if (req.body.seat && !room.seats.some((s) => s.id === req.body.seat)) {
+        throw new ApiError(404, 'UNKNOWN_SEAT', `this room has no seat ${req.body.seat}`);
+      }
+      const ttl = req.body.ttl_sec ?? ctx.config.inviteTtlSec;
+      const t = await ctx.tokens.issueInvite(room.id, req.body.seat, ttl);
+      return reply.code(201).send({
+        invite: t.token,
+        url: `${ctx.config.publicUrl}/rooms/${room.id}/join#invite=${t.token}`,
+        room_id: room.id,
+        seat: req.body.seat ?? null,
+        expires_at: t.expiresAt.toISOString(),
+      });
+    },
+  );
+
+  app.post(
+    '/v1/rooms/:id/join',
+    {
+      schema: {
+        tags,
+        summary: 'Take a seat (agents with their key or token; people with an invite)',
+        params: RoomParamsSchema,
+        body: JoinBodySchema.default({}),
+        response: { 200: JoinResponseSchema },
+      },
+    },
+    async (req) => {
+      const v = req.body.client_protocol_version;
+      if (v !== undefined && !isSupportedVersion(v)) throw outdatedClient(ctx, v);
+      const roomId = req.params.id;
+      let seat = req.body.seat;
+      let principal: string;
+      let role = req.auth?.role ?? 'person';
+      if (req.body.invite) {
+        const inv = await ctx.tokens.verifyInvite(req.body.invite);
+        if (inv.room !== roomId) throw new ApiError(403, 'FORBIDDEN', 'this invite is for another room');
+        if (inv.seat) {
+          if (seat && seat !== inv.seat)
+            throw new ApiError(403, 'FORBIDDEN', `this invite is for seat ${inv.seat}`);
+          seat = inv.seat;
+        }
+        // A signed-in person keeps their identity; an anonymous guest gets a fresh one.
+        principal =
+          req.auth && req.auth.room === null ? req.auth.principal : `guest_${randomBytes(8).toString('hex')}`;
+        if (!req.auth || req.auth.room !== null) role = 'person';
+      } else {
+        const a = req.auth;
+        if (!a) throw new ApiError(401, 'UNAUTHORIZED', 'joining needs an API key, a session or an invite');
+        if (a.role === 'person') throw new ApiError(403, 'FORBIDDEN', 'people join with an invite');
+        if (a.room !== null && a.room !== roomId)
+          throw new ApiError(403, 'FORBIDDEN', 'token scoped to another room');
+        principal = a.principal;
+      }
+      const joined = await rt.join(roomId, { principal, ...(seat ? { seat } : {}) });
+      const t = await ctx.tokens.issueSession(
+        { sub: principal, role, room: roomId, seat: joined.seat },
+        ctx.config.sessionTtlSec,
+      );
+      return {
+        room_id: roomId,
+        seat: joined.seat,
+        principal,
+        session_token: t.token,
+        expires_at: t.expiresAt.toISOString(),
+        ws_url: ctx.wsUrl,
+        protocol_version: PROTOCOL_VERSION,
+        min_supported_protocol_version: MIN_SUPPORTED_PROTOCOL_VERSION,
+        skill_doc_url: ctx.skillDocUrl,
+      };
+    },
+  );
+
+  app.get(
+    '/v1/rooms/:id/state',
+    {
+      schema: {
+        tags,
+        summary: 'The room as this caller may see it, with legal actions and turn token for a seat',
+        params: RoomParamsSchema,
+        response: { 200: StateSchema },
+      },
+    },
+    async (req) => {
+      const viewer = await viewerIn(ctx, req.auth, req.params.id);
+      return stateToWire(req.params.id, viewer, await rt.stateFor(req.params.id, viewer));
+    },
+  );
+
+  app.post(
+    '/v1/rooms/:id/actions',
+    {
+      schema: {
+        tags,
+        summary: 'Act for your seat; a retry with the same turn_token or client_nonce returns the same ack',
+        params: RoomParamsSchema,
+        body: ActionBodySchema,
+        response: { 200: AckSchema },
+      },
+    },
+    async (req) => {
+      const b = req.body;
+      const principal = actorFor(req.auth, req.params.id, b.seat);
+      const ack = await rt.act(req.params.id, {
+        seat: b.seat,
+        action: b.action,
+        ...(b.client_nonce !== undefined ? { clientNonce: b.client_nonce } : {}),
+        ...(b.turn_token !== undefined ? { turnToken: b.turn_token } : {}),
+        ...(b.expected_seq !== undefined ? { expectedSeq: b.expected_seq } : {}),
+        ...(principal !== undefined ? { principal } : {}),
+      });
+      return ackToWire(req.params.id, ack);
+    },
+  );
+
+  app.get(
+    '/v1/rooms/:id/entries',
+    {
+      schema: {
+        tags,
+        summary: 'Page the log from fromSeq, redacted for this caller',
+        params: RoomParamsSchema,
+        querystring: EntriesQuerySchema,
+        response: { 200: EntriesResponseSchema },
+      },
+    },
+    async (req) => {
+      const viewer = await viewerIn(ctx, req.auth, req.params.id);
+      const { fromSeq, limit } = req.query;
+      const entries = await rt.entries(req.params.id, viewer, fromSeq, limit);
+      const last = entries.at(-1);
+      return {
+        room_id: req.params.id,
+        entries,
+        next_seq: entries.length === limit && last ? last.seq + 1 : null,
+      } as z.input<typeof EntriesResponseSchema>;
+    },
+  );
+
+  app.get(
+    '/v1/rooms/:id/entries/:seq/proof',
+    {
+      schema: {
+        tags,
+        summary: 'RFC 6962 inclusion proof of an entry against a signed checkpoint',
+        params: SeqParamsSchema,
+        response: { 200: ProofResponseSchema },
+      },
+    },
+    async (req) => {
+      const p = await rt.proof(req.params.id, req.params.seq);
+      return {
+        room_id: req.params.id,
+        seq: req.params.seq,
+        leaf_hash: p.leafHash,
+        index: p.index,
+        tree_size: p.treeSize,
+        proof: p.proof,
+        checkpoint: p.checkpoint,
+      };
+    },
+  );
+
+  app.get(
+    '/v1/rooms/:id/checkpoints',
+    {
+      schema: {
+        tags,
+        summary: 'Signed tree heads (C2SP signed notes) of the room log',
+        params: RoomParamsSchema,
+        response: { 200: CheckpointsResponseSchema },
+      },
+    },
+    async (req) => ({
+      room_id: req.params.id,
+      checkpoints: (await rt.checkpoints(req.params.id)).map((c) => ({
+        size: c.size,
+        root_hash: c.rootHash,
+        note: c.note,
+        milestone: c.milestone ?? null,
+      })),
+    }),
+  );
+
+  app.get(
+    '/v1/rooms/:id/export',
+    {
+      schema: {
+        tags,
+        summary: 'The journal bundle as JSONL (room, entries as this caller may see them, checkpoints, keys)',
+        params: RoomParamsSchema,
+      },
+    },
+    async (req, reply) => {
+      await rt.getRoom(req.params.id); // 404 before any byte is streamed
+      const viewer = await viewerIn(ctx, req.auth, req.params.id);
+      const records = rt.export(req.params.id, viewer);
+      async function* jsonl() {
+        for await (const r of records) yield `${canonicalize(r)}\n`;
+      }
+      return reply
+        .type('application/x-ndjson; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${req.params.id}.jsonl"`)
+        .send(Readable.from(jsonl()));
+    },
+  );
+
+  app.post(
+    '/v1/rooms/:id/certs',
+    {
+      schema: {
+        tags,
+        summary: 'Certify your SSH key for your seat (principal <seat>@<room>), signed by the room CA',
+        params: RoomParamsSchema,
+        body: IssueCertBodySchema,
+        response: { 200: IssueCertResponseSchema },
+      },
+    },
+    async (req) => {
+      const roomId = req.params.id;
+      const viewer = await viewerIn(ctx, req.auth, roomId);
+      if (viewer.kind !== 'seat')
+        throw new ApiError(403, 'SEAT_NOT_HELD', 'only a seat holder gets a certificate');
+      let publicKey: Uint8Array;
+      try {
+        publicKey = parseSshPublicKey(req.body.public_key).publicKey;
+      } catch (e) {
+        throw badRequest(`public_key: ${(e as Error).message}`);
+      }
+      const now = ctx.clock();
+      const validBefore = now + (req.body.ttl_sec ?? 3600) * 1000;
+      const principal = `${viewer.seat}@${roomId}`;
+      const cert = signCertificate({
+        caSeed: ctx.serverKey.seed,
+        publicKey,
+        keyId: `${req.auth!.principal} ${principal}`,
+        principals: [principal],
+        validAfter: now - 60_000,
+        validBefore,
+        serial: Number.parseInt(randomBytes(4).toString('hex'), 16),
+      });
+      return {
+        certificate: cert.line,
+        principal,
+        valid_before: new Date(Math.floor(validBefore / 1000) * 1000).toISOString(),
+        ca_public_key: ctx.caPublicLine,
+      };
+    },
+  );
+}

@@ -1,0 +1,64 @@
+import type { StoredEntry, Viewer } from '@db8/core';
+import { PROTOCOL_VERSION } from '../schemas/common.ts';
+import type { Ack, EntryWire, Room, State } from '../schemas/rest.ts';
+import type { RuntimeStateLike } from './runtime-api.ts';
+
+/** Runtime shapes -> wire shapes (snake_case, as the schemas in ../schemas say). */
+
+export interface RoomInfoWireable {
+  id: string;
+  protocol: string;
+  protocolVersion?: number;
+  title: string | null;
+  status: string;
+  createdAt: number;
+  seq: number;
+  deadlineUnix?: number | null;
+  seats: ReadonlyArray<{ id: string; role: string; held: boolean }>;
+  config?: unknown;
+}
+
+export function roomToWire(r: RoomInfoWireable): Room {
+  return {
+    room_id: r.id,
+    protocol: r.protocol,
+    title: r.title,
+    status: r.status,
+    seq: r.seq,
+    created_at: r.createdAt,
+    seats: r.seats.map((s) => ({ seat: s.id, role: s.role, taken: s.held })),
+    ...(r.config !== undefined ? { config: r.config as Room['config'] } : {}),
+    ...(r.protocolVersion !== undefined ? { protocol_version: r.protocolVersion } : {}),
+    deadline_ms: r.deadlineUnix ?? null,
+  };
+}
+
+export function viewerToWire(v: Viewer): State['viewer'] {
+  return v.kind === 'seat' ? { kind: 'seat', seat: v.seat } : { kind: v.kind };
+}
+
+export function stateToWire(roomId: string, viewer: Viewer, s: RuntimeStateLike): State {
+  const deadlineMs = s.deadlineUnix;
+  return {
+    room_id: roomId,
+    seq: s.seq,
+    protocol: s.protocol,
+    status: s.status,
+    viewer: viewerToWire(viewer),
+    view: s.view,
+    legal: s.legal ? { actions: [...s.legal.actions] } : null,
+    turn_token: s.legal?.turnToken ?? null,
+    // Rounded up: a client counting down to this never acts after the server's deadline.
+    deadline_unix: deadlineMs === null ? null : Math.ceil(deadlineMs / 1000),
+    deadline_ms: deadlineMs,
+    protocol_version: PROTOCOL_VERSION,
+  };
+}
+
+export function ackToWire(roomId: string, a: { seq: number; duplicate: boolean; ts: number }): Ack {
+  return { room_id: roomId, seq: a.seq, duplicate: a.duplicate, ts: a.ts };
+}
+
+export function entryToWire(e: StoredEntry): EntryWire {
+  return e as EntryWire;
+}
