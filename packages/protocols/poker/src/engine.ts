@@ -2,6 +2,7 @@
 // a `canX` (boolean) and `X` (returns a new state; throws PokerRuleError when not allowed). States are
 // never mutated: every operation copies the small per-seat arrays and changes the copy.
 import { isCard, UNKNOWN_CARD } from './cards.ts';
+import { checkConfig } from './config.ts';
 import {
   afterDeal,
   BOARD_AT,
@@ -23,7 +24,6 @@ import {
   err,
   type PokerAction,
   type PokerConfigInput,
-  PokerConfigSchema,
   type PokerError,
   PokerRuleError,
   type PokerState,
@@ -35,14 +35,9 @@ function ensure(e: PokerError | undefined): void {
 
 /** Starts a hand: validates the table, posts antes and blinds, and deals if the config has a deck. */
 export function setup(config: PokerConfigInput): PokerState {
-  const parsed = PokerConfigSchema.safeParse(config);
-  if (!parsed.success) {
-    const first = parsed.error.issues[0];
-    throw new PokerRuleError(
-      err('INVALID_CONFIG', `${first?.path.join('.') ?? ''}: ${first?.message ?? 'invalid'}`),
-    );
-  }
-  return initialState(parsed.data);
+  const checked = checkConfig(config);
+  if ('code' in checked) throw new PokerRuleError(checked);
+  return initialState(checked);
 }
 
 function checkSeat(s: PokerState, seat: number): PokerError | undefined {

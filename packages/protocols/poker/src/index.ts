@@ -1,5 +1,6 @@
 // @db8/protocols/poker — a pure, deterministic no-limit hold'em engine (docs/poker.md).
 export * from './cards.ts';
+export { checkConfig } from './config.ts';
 export * from './deck.ts';
 export * from './engine.ts';
 export * from './evaluator.ts';

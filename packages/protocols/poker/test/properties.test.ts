@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import {
   applyAction,
   canApply,
+  checkConfig,
   chipTotal,
   dealDeck,
   fullDeck,
@@ -13,8 +14,10 @@ import {
   legalActions,
   type PokerAction,
   type PokerConfigInput,
+  PokerConfigSchema,
   PokerRuleError,
   type PokerState,
+  PokerStateSchema,
   setup,
   verifyAction,
   verifyDeckCommitment,
@@ -168,6 +171,8 @@ describe('engine properties', () => {
           final.folded.forEach((f, i) => {
             if (f) expect(final.winnings![i]).toBe(0);
           });
+          // plain JSON data that the state schema accepts as is
+          expect(PokerStateSchema.parse(JSON.parse(JSON.stringify(final)))).toEqual(final);
           // replay: the same config and actions give the identical state
           const again = played.actions.reduce(applyAction, setup(config));
           expect(again).toEqual(final);
@@ -231,5 +236,48 @@ describe('seeded deal and commitment', () => {
     for (const seat of [2, 0, 1]) s = applyAction(s, { type: 'checkOrCall', seat });
     expect(s.board).toEqual(deck.slice(6, 9));
     expect(applyAction.bind(null, s, { type: 'dealBoard', cards: ['2c'] })).toThrow(/AUTO_DEAL/);
+  });
+});
+
+describe('config validation', () => {
+  it("setup's hand-written check agrees with PokerConfigSchema on valid and broken configs", () => {
+    const deck = fullDeck();
+    const num = fc.oneof(fc.integer({ min: -5, max: 3000 }), fc.constantFrom(0.5, Number.NaN, 2 ** 60));
+    const arr = fc.array(num, { minLength: 0, maxLength: 11 });
+    const config = fc.record(
+      {
+        startingStacks: fc.oneof(
+          arr,
+          fc.array(fc.integer({ min: 1, max: 500 }), { minLength: 2, maxLength: 10 }),
+        ),
+        antes: fc.oneof(arr, fc.array(fc.nat(5), { minLength: 2, maxLength: 10 })),
+        blindsOrStraddles: fc.oneof(
+          arr,
+          fc.array(fc.integer({ min: -10, max: 10 }), { minLength: 2, maxLength: 10 }),
+        ),
+        minBet: num,
+        splitUnit: fc.oneof(num, fc.constant(undefined)),
+        deck: fc.constantFrom(
+          undefined,
+          null,
+          deck,
+          deck.slice(1),
+          [...deck.slice(1), deck[0]!],
+          [...deck.slice(1), deck[1]!],
+          [...deck.slice(1), '??'],
+        ),
+        autoShowdown: fc.constantFrom(undefined, true, false, 'yes'),
+      },
+      { requiredKeys: ['startingStacks', 'antes', 'blindsOrStraddles', 'minBet'] },
+    );
+    fc.assert(
+      fc.property(config, (c) => {
+        const zod = PokerConfigSchema.safeParse(c);
+        const ours = checkConfig(c);
+        expect('code' in ours).toBe(!zod.success);
+        if (zod.success) expect(ours).toEqual(zod.data);
+      }),
+      { numRuns: 2000, seed: 11 },
+    );
   });
 });
