@@ -78,6 +78,16 @@ describe('runtime on PostgreSQL: concurrent appenders', () => {
     expect(await entriesOf(id)).toHaveLength(2);
   });
 
+  it('a runtime with a stale cache does not reject what the fresh room allows', async () => {
+    const { id } = await a.createRoom({ protocol: 'counter', config: { target: 10 ** 6 } });
+    expect((await b.stateFor(id, { kind: 'observer' })).view).toMatchObject({ turn: 'p1' }); // b caches the room
+    await a.act(id, { seat: 'p1', action: { type: 'inc', by: 1 } });
+    // b's cache still says it is p1's turn; it must check the tail before answering NOT_YOUR_TURN.
+    const ack = await b.act(id, { seat: 'p2', action: { type: 'inc', by: 2 }, expectedSeq: 1 });
+    expect(ack.seq).toBe(2);
+    expect((await a.stateFor(id, { kind: 'observer' })).view).toMatchObject({ count: 3, turn: 'p1' });
+  });
+
   it('idempotency holds across runtimes', async () => {
     const { id } = await a.createRoom({ protocol: 'counter', config: {} });
     const action = { type: 'note', text: 'once' };

@@ -178,6 +178,37 @@ export function storeContract(driverName: string, factory: StoreFactory): void {
       expect(await store.entries.range(id, 0)).toHaveLength(1);
     });
 
+    it('appendWithHead writes entries, idempotency records and the head in one atomic statement', async () => {
+      const id = await makeRoom();
+      const head = { roomId: id, headSeq: 1, deadlineAt: 500, status: 'open' as const, updatedAt: 42 };
+      const rec = { roomId: id, seat: 'p1', key: 'n:1', requestHash: 'h', seq: 1, ts: 42 };
+      await store.entries.appendWithHead([entry(id, 0), entry(id, 1)], [rec], head);
+      expect((await store.entries.range(id, 0)).map((e) => e.seq)).toEqual([0, 1]);
+      expect(await store.idempotency.get(id, 'p1', 'n:1')).toEqual(rec);
+      expect(await store.rooms.get(id)).toMatchObject({ headSeq: 1, deadlineAt: 500, updatedAt: 42 });
+      // A clash on the idempotency key undoes the entry insert and the head update too.
+      const err = await store.entries
+        .appendWithHead([entry(id, 2)], [{ ...rec, seq: 2 }], { ...head, headSeq: 2, status: 'closed' })
+        .catch((e) => e);
+      expect(isUniqueViolation(err)).toBe(true);
+      // ... and a clash on the seq undoes the idempotency record.
+      const err2 = await store.entries
+        .appendWithHead([entry(id, 1)], [{ ...rec, key: 'n:2' }], { ...head, headSeq: 2 })
+        .catch((e) => e);
+      expect(isUniqueViolation(err2, 'entries_pkey')).toBe(true);
+      expect((await store.entries.range(id, 0)).map((e) => e.seq)).toEqual([0, 1]);
+      expect(await store.idempotency.get(id, 'p1', 'n:2')).toBeNull();
+      expect(await store.rooms.get(id)).toMatchObject({ headSeq: 1, status: 'open', closedAt: null });
+      // With no idempotency records it still works, and closing stamps closed_at.
+      await store.entries.appendWithHead([entry(id, 2)], [], {
+        ...head,
+        headSeq: 2,
+        status: 'closed',
+        updatedAt: 50,
+      });
+      expect(await store.rooms.get(id)).toMatchObject({ headSeq: 2, status: 'closed', closedAt: 50 });
+    });
+
     it('a transaction that throws rolls back every write', async () => {
       const id = await makeRoom();
       await expect(

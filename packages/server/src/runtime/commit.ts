@@ -31,7 +31,7 @@ const crossed = (from: number, to: number, every: number) =>
   Math.floor(from / every) !== Math.floor(to / every);
 
 /**
- * Writes a planned batch in one transaction: entries (unique (room_id, seq) is the race arbiter),
+ * Writes a planned batch atomically: entries (unique (room_id, seq) is the race arbiter),
  * idempotency records, seat holders, the room head and deadline, and — when due — a snapshot and
  * signed checkpoints. Any failure rolls all of it back.
  */
@@ -62,6 +62,19 @@ export async function commitWork(
   }
   const ts = memo.lastTs;
 
+  const head = {
+    roomId,
+    headSeq: memo.seq,
+    deadlineAt: deadline,
+    status: memo.closed ? 'closed' : 'open',
+    updatedAt: ts,
+  } as const;
+  const rows = work.out.map((b) => b.row);
+  // The common case is one statement: no BEGIN/COMMIT round trips, still atomic.
+  if (!opts.tickLock && work.seatTakes.length === 0 && !snapshot && checkpoints.length === 0) {
+    await store.entries.appendWithHead(rows, work.idem, head);
+    return;
+  }
   await store.tx(async (s) => {
     if (opts.tickLock) {
       const [row] = await s.db.query<{ locked: boolean }>(
@@ -70,17 +83,10 @@ export async function commitWork(
       );
       if (!row?.locked) throw new TickLockBusy();
     }
-    await s.entries.append(work.out.map((b) => b.row));
-    await s.idempotency.put(work.idem);
+    await s.entries.appendWithHead(rows, work.idem, head);
     for (const t of work.seatTakes) {
       if (!(await s.rooms.takeSeat(roomId, t.seat, t.principal, t.seq, t.ts))) throw new RaceLost();
     }
-    await s.rooms.setHead(roomId, {
-      headSeq: memo.seq,
-      deadlineAt: deadline,
-      status: memo.closed ? 'closed' : 'open',
-      updatedAt: ts,
-    });
     if (snapshot) {
       await s.snapshots.put({
         roomId,

@@ -335,12 +335,20 @@ export class Runtime {
     }
   }
 
-  /** Plans every queued write against the room, commits them in one transaction, then answers. */
+  /**
+   * Plans every queued write against the room, commits them in one statement or transaction, then
+   * answers. Planning is optimistic: with other writers (Postgres) the cached room may be behind,
+   * which the unique seq catches for anything written; an op that wrote nothing (a rejection, an
+   * idle tick) is only trusted once the tail has been checked, else the batch is planned again.
+   */
   private async runBatch(roomId: string, batch: QueuedWrite[]): Promise<void> {
+    let fresh = !this.shared;
     for (let attempt = 0; ; attempt++) {
-      const before = await this.memo(roomId, this.shared || attempt > 0);
+      const before = await this.memo(roomId, attempt > 0);
+      if (attempt > 0) fresh = true;
       const work = new Work(before.fork(), this.store, this.clock);
       const results: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
+      let idle = false;
       for (const job of batch) {
         const mark = work.mark();
         try {
@@ -348,6 +356,15 @@ export class Runtime {
         } catch (error) {
           work.restore(mark);
           results.push({ ok: false, error });
+        }
+        if (work.out.length === mark.out) idle = true;
+      }
+      if (idle && !fresh) {
+        fresh = true;
+        const seq = before.seq;
+        if ((await this.memo(roomId, true)).seq !== seq) {
+          attempt--; // not a lost race: the plan was made on a stale room
+          continue;
         }
       }
       if (work.out.length > 0) {

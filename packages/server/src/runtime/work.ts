@@ -20,7 +20,7 @@ export interface PlannedCheckpoint {
   milestone: string | null;
 }
 
-interface Mark {
+export interface Mark {
   memo: RoomMemo;
   out: number;
   idem: number;

@@ -39,6 +39,59 @@ export class EntriesRepo {
     );
   }
 
+  /**
+   * The whole of an ordinary append as ONE statement (so no BEGIN/COMMIT round trips): entries,
+   * their idempotency records and the room head. A statement is atomic, so a unique violation on
+   * either insert writes nothing at all.
+   */
+  async appendWithHead(
+    rows: readonly EntryRow[],
+    idem: readonly IdempotencyRow[],
+    head: {
+      roomId: string;
+      headSeq: number;
+      deadlineAt: number | null;
+      status: 'open' | 'closed';
+      updatedAt: number;
+    },
+  ): Promise<void> {
+    await this.db.query(
+      `WITH e AS (
+         INSERT INTO entries (${ENTRY_COLS})
+         SELECT * FROM unnest($1::text[], $2::int[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])
+         RETURNING 1
+       ), i AS (
+         INSERT INTO idempotency (room_id, seat, key, request_hash, seq, ts)
+         SELECT * FROM unnest($9::text[], $10::text[], $11::text[], $12::text[], $13::int[], $14::bigint[])
+         RETURNING 1
+       )
+       UPDATE rooms SET head_seq = $16, deadline_at = $17, status = $18, updated_at = $19,
+         closed_at = CASE WHEN $18 = 'closed' THEN COALESCE(closed_at, $19) ELSE NULL END
+       WHERE id = $15`,
+      [
+        rows.map((r) => r.roomId),
+        rows.map((r) => r.seq),
+        rows.map((r) => r.ts),
+        rows.map((r) => r.kind),
+        rows.map((r) => r.actor),
+        rows.map((r) => r.publicJson),
+        rows.map((r) => r.sealedJson),
+        rows.map((r) => r.leafHash),
+        idem.map((r) => r.roomId),
+        idem.map((r) => r.seat),
+        idem.map((r) => r.key),
+        idem.map((r) => r.requestHash),
+        idem.map((r) => r.seq),
+        idem.map((r) => r.ts),
+        head.roomId,
+        head.headSeq,
+        head.deadlineAt,
+        head.status,
+        head.updatedAt,
+      ],
+    );
+  }
+
   /** Entries with seq >= fromSeq in order, at most `limit` (default: all). */
   async range(roomId: string, fromSeq: number, limit?: number): Promise<EntryRow[]> {
     const rows =
