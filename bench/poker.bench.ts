@@ -3,10 +3,11 @@
 //           in-process random agents (20% fold when facing a bet, 30% raise to a random legal size,
 //           otherwise check/call), vs poker-ts's Table on the same policy.
 //   evaluator: 7-card hand values over the same random hands, vs phe (its 7-card path) and pokersolver.
-import pokersolver from 'pokersolver';
+
 import phe from 'phe';
 import evaluate7Phe from 'phe/lib/evaluator7.js';
 import { Table } from 'poker-ts';
+import pokersolver from 'pokersolver';
 import {
   applyAction,
   cardCode,
@@ -46,7 +47,14 @@ const ZEROS = new Array<number>(SEATS).fill(0);
 const BLINDS = [50, 100, 0, 0, 0, 0];
 
 function playOurs(deck: string[], rand: () => number): PokerState {
-  let s = setup({ startingStacks: STACKS, antes: ZEROS, blindsOrStraddles: BLINDS, minBet: 100, deck, autoShowdown: true });
+  let s = setup({
+    startingStacks: STACKS,
+    antes: ZEROS,
+    blindsOrStraddles: BLINDS,
+    minBet: 100,
+    deck,
+    autoShowdown: true,
+  });
   while (s.phase !== 'complete') {
     const l = legalActions(s);
     const seat = l.actor!;

@@ -18,7 +18,10 @@ import {
   PokerRuleError,
   type PokerState,
   PokerStateSchema,
+  parsePhh,
+  replayPhh,
   setup,
+  toPhh,
   verifyAction,
   verifyDeckCommitment,
 } from '../src/index.ts';
@@ -173,6 +176,10 @@ describe('engine properties', () => {
           });
           // plain JSON data that the state schema accepts as is
           expect(PokerStateSchema.parse(JSON.parse(JSON.stringify(final)))).toEqual(final);
+          // PHH export replays (with explicit deals) to the same log and stacks
+          const back = replayPhh(parsePhh(toPhh(final)));
+          expect(back.state.log).toEqual(final.log);
+          expect(back.state.stacks).toEqual(final.stacks);
           // replay: the same config and actions give the identical state
           const again = played.actions.reduce(applyAction, setup(config));
           expect(again).toEqual(final);
