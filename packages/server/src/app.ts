@@ -18,6 +18,9 @@ import type { AuthStore } from './auth/types.ts';
 import type { Bus } from './bus/types.ts';
 import { resolveConfig, type ServerConfig, type ServerConfigInput } from './config.ts';
 import { ApiError, toHttpError } from './errors.ts';
+import { RealtimeHub } from './realtime/hub.ts';
+import { sseRoutes } from './realtime/sse.ts';
+import { wsRoutes } from './realtime/ws.ts';
 import { authRoutes } from './routes/auth.ts';
 import type { AppContext } from './routes/context.ts';
 import { docsRoutes } from './routes/docs.ts';
@@ -41,6 +44,8 @@ export interface AppDeps {
   /** CA keys for room certificates; defaults to the server key (it issues room certs). */
   roomCaKeys?: (roomId: string) => Promise<Uint8Array[]>;
   clock?: () => number;
+  /** How often realtime feeds check the store head as a backstop to the bus (ms). */
+  feedPollMs?: number;
   /** Where pino writes (tests capture logs here); stdout by default. */
   logStream?: NodeJS.WritableStream;
 }
@@ -164,6 +169,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   docsRoutes(app, ctx);
   authRoutes(app, ctx);
   roomRoutes(app, ctx);
+  const hub = new RealtimeHub(ctx, deps.feedPollMs);
+  wsRoutes(app, ctx, hub);
+  sseRoutes(app, ctx, hub);
+  app.addHook('preClose', async () => hub.close());
 
   if (config.webDist && existsSync(config.webDist)) {
     await app.register(fastifyStatic, { root: config.webDist, wildcard: false });

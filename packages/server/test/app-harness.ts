@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { type AppDeps, buildApp } from '../src/app.ts';
 import { AdminLinks } from '../src/auth/admin-link.ts';
 import { LocalBus } from '../src/bus/local.ts';
+import type { Bus } from '../src/bus/types.ts';
 import type { ServerConfigInput } from '../src/config.ts';
 import { type ServerKey, serverKeyFromSeed } from '../src/keys/index.ts';
 import type { RuntimeApi } from '../src/routes/runtime-api.ts';
@@ -30,7 +31,7 @@ export function sharedStore(): Promise<Store> {
 export interface Harness {
   app: FastifyInstance;
   store: Store;
-  bus: LocalBus;
+  bus: Bus;
   clock: TestClock;
   serverKey: ServerKey;
   /** The real runtime (PGlite store, LocalBus, the test clock, built-in protocols). */
@@ -47,7 +48,7 @@ export async function makeApp(
 ): Promise<Harness> {
   const ownStore = !opts.store;
   const store = opts.store ?? (await openStore({ memory: true }));
-  const bus = new LocalBus();
+  const bus = opts.bus ?? new LocalBus();
   const clock = new TestClock();
   const serverKey = opts.serverKey ?? serverKeyFromSeed(new Uint8Array(randomBytes(32)), 'db8.test');
   const runtime = new Runtime({
@@ -100,3 +101,31 @@ export const json = (body: unknown) => ({
 });
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/** Listen on an ephemeral port; returns the base URL. */
+export async function listen(h: Harness): Promise<string> {
+  await h.app.listen({ port: 0, host: '127.0.0.1' });
+  const addr = h.app.server.address();
+  if (!addr || typeof addr === 'string') throw new Error('no address');
+  return `http://127.0.0.1:${addr.port}`;
+}
+
+/** A bus that loses messages (by predicate), to show feeds fill gaps from the store. */
+export class LossyBus implements Bus {
+  readonly inner = new LocalBus();
+  dropped = 0;
+  constructor(private readonly drop: (seq: number) => boolean) {}
+  async publish(roomId: string, entry: Parameters<Bus['publish']>[1]): Promise<void> {
+    if (this.drop(entry.seq)) {
+      this.dropped++;
+      return;
+    }
+    await this.inner.publish(roomId, entry);
+  }
+  subscribe(roomId: string, fn: Parameters<Bus['subscribe']>[1]): () => void {
+    return this.inner.subscribe(roomId, fn);
+  }
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+}
