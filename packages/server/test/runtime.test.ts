@@ -446,13 +446,16 @@ describe('runtime (PGlite)', () => {
     await rt.act(id, { seat: 'p1', action: { type: 'secret', value: 'hidden' } });
     const records: Array<Record<string, unknown>> = [];
     for await (const r of rt.export(id, OBSERVER)) records.push(r as Record<string, unknown>);
+    // The journal bundle format (packages/core/src/journal): header, key, entries, checkpoints, end.
     expect(records[0]).toMatchObject({
-      type: 'room',
+      type: 'db8-journal',
       origin: `db8.test/room/${id}`,
-      keys: { note: TEST_KEY.noteVerifierKey },
+      viewer_class: 'public',
     });
+    expect(records[1]).toMatchObject({ type: 'key', note_vkey: TEST_KEY.noteVerifierKey });
     expect(records.filter((r) => r.type === 'entry')).toHaveLength(4);
     expect(records.filter((r) => r.type === 'checkpoint').length).toBeGreaterThan(0);
+    expect(records.at(-1)).toMatchObject({ type: 'end', entries: 4 });
     expect(JSON.stringify(records)).not.toContain('hidden');
   });
 
