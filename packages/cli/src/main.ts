@@ -1,12 +1,14 @@
 import { Command } from 'commander';
 import { register as registerCanon } from './commands/canon.ts';
 import { register as registerHash } from './commands/hash.ts';
+import { register as registerReplay } from './commands/replay.ts';
 import { register as registerSshsig } from './commands/sshsig.ts';
 
 export async function main(argv: string[]): Promise<number> {
   const program = new Command('db8').description('db8 command line').version('0.1.0');
   registerCanon(program);
   registerHash(program);
+  registerReplay(program);
   registerSshsig(program);
   try {
     await program.parseAsync(argv, { from: 'user' });

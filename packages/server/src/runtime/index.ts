@@ -1,5 +1,7 @@
 export { RUNTIME_CODES, type RuntimeCode, RuntimeError, rejectionError, runtimeError } from './errors.ts';
 export { Frontier } from './frontier.ts';
+export { loadMemo } from './load.ts';
+export { replayRoom } from './replay.ts';
 export { Runtime, roomCursor } from './runtime.ts';
 export { startTimerWatcher, type TimerWatcher } from './timers.ts';
 export {

@@ -10,7 +10,8 @@ import { asJson, type Work } from './work.ts';
  * anything that may have changed since the first attempt (closed room, stale token, …).
  */
 
-function protocolCall<T>(what: string, fn: () => T): T {
+/** Runs a protocol function; anything it throws becomes PROTOCOL_ERROR (500), never a crash. */
+export function protocolCall<T>(what: string, fn: () => T): T {
   try {
     return fn();
   } catch (err) {

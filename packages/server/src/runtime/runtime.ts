@@ -19,7 +19,7 @@ import { type BuiltEntry, rowToStored } from './entries.ts';
 import { RuntimeError, runtimeError } from './errors.ts';
 import { exportRoom } from './export.ts';
 import { loadMemo, syncTail } from './load.ts';
-import { planAct, planJoin, planTick } from './ops.ts';
+import { planAct, planJoin, planTick, protocolCall } from './ops.ts';
 import { inclusionProof } from './proof.ts';
 import { type QueuedWrite, RoomQueue } from './queue.ts';
 import { replayRoom } from './replay.ts';
@@ -114,7 +114,7 @@ export class Runtime {
     } catch (err) {
       throw runtimeError('BAD_CONFIG', `config is not JSON: ${(err as Error).message}`);
     }
-    const seats = p.seats(config).map((s) => ({ id: s.id, role: s.role }));
+    const seats = protocolCall('seats', () => p.seats(config)).map((s) => ({ id: s.id, role: s.role }));
     const id = `room_${randomBytes(10).toString('hex')}`;
     const seed = randomBytes(32).toString('hex');
     const empty = RoomMemo.empty({ id, protocol: p, protocolVersion: p.version, config, seats, seed });
@@ -134,7 +134,7 @@ export class Runtime {
       ts,
       milestone: 'genesis',
     });
-    work.memo.state = p.setup(config, { seats, seed, now: ts });
+    work.memo.state = protocolCall('setup', () => p.setup(config, { seats, seed, now: ts }));
     await this.store.tx(async (s) => {
       await s.rooms.create(
         {
@@ -213,11 +213,12 @@ export class Runtime {
   stateFor(roomId: string, viewer: Viewer): Promise<StateFor> {
     return this.read(roomId, async (m) => {
       const p = m.protocol;
+      const seated = viewer.kind === 'seat' && m.core.seats.some((s) => s.id === viewer.seat);
       return {
         seq: m.seq,
-        view: p.view(m.state, viewer),
-        ...(viewer.kind === 'seat' ? { legal: p.legal(m.state, viewer.seat) } : {}),
-        deadlineUnix: m.closed ? null : p.deadline(m.state),
+        view: protocolCall('view', () => p.view(m.state, viewer)),
+        ...(seated ? { legal: protocolCall('legal', () => p.legal(m.state, viewer.seat)) } : {}),
+        deadlineUnix: m.closed ? null : protocolCall('deadline', () => p.deadline(m.state)),
         status: m.closed ? 'closed' : 'open',
         protocol: p.name,
       };

@@ -1,11 +1,12 @@
-import type { AnyProtocol, Legal, PublicEntry } from '@db8/core';
+import type { Legal, PublicEntry } from '@db8/core';
 import { JsonValueSchema } from '@db8/core';
+/** name → protocol, as @db8/protocols' createProtocolRegistry builds it. */
+import type { ProtocolRegistry } from '@db8/protocols';
 import { z } from 'zod';
 import type { ServerKey } from '../keys/server-key.ts';
 import type { Store } from '../store/store.ts';
 
-/** name → protocol, as @db8/protocols' createProtocolRegistry builds it. */
-export type ProtocolRegistry = ReadonlyMap<string, AnyProtocol>;
+export type { ProtocolRegistry };
 
 /** What the runtime needs of a Bus (packages/server/src/bus): publish appended public forms. */
 export interface EntryPublisher {
