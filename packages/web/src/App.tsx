@@ -11,7 +11,7 @@ function Page(props: { path: string }) {
   if (path === '/login') return <Login />;
   let m = match('/rooms/:id/journal', path);
   if (m) return <Journal key={m.id} roomId={m.id!} />;
-  m = match('/rooms/:id', path);
+  m = match('/rooms/:id/join', path) ?? match('/rooms/:id', path);
   if (m) return <Room key={m.id} roomId={m.id!} />;
   return (
     <section className="card narrow">

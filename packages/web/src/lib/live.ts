@@ -1,3 +1,4 @@
+import { type ServerMessage, ServerMessageSchema } from '@db8/sdk';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, CLIENT_PROTOCOL_VERSION } from './api.ts';
 import type { Ack, Entry, RoomState } from './types.ts';
@@ -11,16 +12,13 @@ export type LiveStatus = 'connecting' | 'live' | 'offline';
 
 export type ActionError = { code: string; message: string; details?: unknown };
 
-type ServerMsg = { type: string; id?: string; room_id?: string | null; seq?: number; payload?: unknown };
-
 type Pending = { resolve: (a: Ack) => void; reject: (e: ActionError) => void };
 
 const MAX_ENTRIES = 500;
 
-export function wsUrl(token: string | null): string {
+export function wsUrl(): string {
   const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
-  const q = token ? `?token=${encodeURIComponent(token)}` : '';
-  return `${proto}//${location.host}/v1/ws${q}`;
+  return `${proto}//${location.host}/v1/ws`;
 }
 
 export function useRoomLive(roomId: string, token: string | null) {
@@ -60,26 +58,32 @@ export function useRoomLive(roomId: string, token: string | null) {
 
     const connect = () => {
       setStatus('connecting');
-      const ws = new WebSocket(wsUrl(token));
+      const ws = new WebSocket(wsUrl());
       wsRef.current = ws;
       const send = (msg: object) => ws.readyState === WebSocket.OPEN && ws.send(JSON.stringify(msg));
       ws.onopen = () => {
-        send({ type: 'hello', payload: { client_protocol_version: CLIENT_PROTOCOL_VERSION } });
+        // The token rides in hello, not the URL, so it stays out of access logs.
+        send({
+          type: 'hello',
+          payload: { client_protocol_version: CLIENT_PROTOCOL_VERSION, ...(token ? { token } : {}) },
+        });
       };
       ws.onmessage = (ev) => {
-        let msg: ServerMsg;
+        let msg: ServerMessage;
         try {
-          msg = JSON.parse(String(ev.data)) as ServerMsg;
+          // The server's own schema: a message that does not match is dropped, not half-read.
+          const r = ServerMessageSchema.safeParse(JSON.parse(String(ev.data)));
+          if (!r.success) return;
+          msg = r.data;
         } catch {
           return;
         }
-        const p = (msg.payload ?? {}) as Record<string, unknown>;
         const waiting = msg.id ? pending.current.get(msg.id) : undefined;
         if (waiting && msg.id && (msg.type === 'ack' || msg.type === 'error')) pending.current.delete(msg.id);
         switch (msg.type) {
           case 'welcome':
             retry = 0;
-            if (typeof p.server_time_ms === 'number') setSkewMs(p.server_time_ms - Date.now());
+            setSkewMs(msg.payload.server_time_ms - Date.now());
             send({ type: 'subscribe', payload: { room_id: roomId, since: lastSeq.current } });
             break;
           case 'subscribed':
@@ -87,8 +91,8 @@ export function useRoomLive(roomId: string, token: string | null) {
             setError(null);
             break;
           case 'entry': {
-            const entry = p.entry as Entry | undefined;
-            if (!entry || entry.seq <= lastSeq.current) break;
+            const entry = msg.payload.entry;
+            if (entry.seq <= lastSeq.current) break;
             lastSeq.current = entry.seq;
             setEntries((prev) => {
               const next = [...prev, entry];
@@ -102,7 +106,7 @@ export function useRoomLive(roomId: string, token: string | null) {
             break;
           }
           case 'state': {
-            const st = p as unknown as RoomState;
+            const st = msg.payload;
             if (st.seq >= stateSeq.current) {
               stateSeq.current = st.seq;
               setState(st);
@@ -110,16 +114,11 @@ export function useRoomLive(roomId: string, token: string | null) {
             break;
           }
           case 'ack':
-            waiting?.resolve(p as unknown as Ack);
+            waiting?.resolve(msg.payload);
             break;
-          case 'error': {
-            const err = p as unknown as ActionError;
-            if (waiting) waiting.reject(err);
-            else setError(`${err.code}: ${err.message}`);
-            break;
-          }
-          case 'ping':
-            send({ type: 'ping', payload: {} });
+          case 'error':
+            if (waiting) waiting.reject(msg.payload);
+            else setError(`${msg.payload.code}: ${msg.payload.message}`);
             break;
         }
       };

@@ -6,8 +6,8 @@ import { EntryRow } from '../components/EntryRow.tsx';
 import { JsonView } from '../components/JsonView.tsx';
 import { api, tokenFor } from '../lib/api.ts';
 import { useRoomLive } from '../lib/live.ts';
-import { Link } from '../lib/router.tsx';
-import { getSeat, setSeat, useCredentials } from '../lib/session.ts';
+import { Link, navigate } from '../lib/router.tsx';
+import { getSeat, getSession, setSeat, useCredentials } from '../lib/session.ts';
 import type { Room as RoomInfo } from '../lib/types.ts';
 
 // A generic room: live log over the WebSocket, the viewer's state as JSON, a countdown to the
@@ -23,9 +23,14 @@ function inviteFromUrl(): string | null {
 
 function SeatPanel(props: { room: RoomInfo | null; roomId: string; onJoined: () => void }) {
   const held = getSeat(props.roomId);
+  const session = getSession();
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [invites, setInvites] = useState<Record<string, string>>({});
   const invite = inviteFromUrl();
+  const admin = session?.role === 'admin';
+  // People take seats through invites; admins and agents may join directly.
+  const direct = admin || session?.role === 'agent';
 
   const join = async (seat?: string) => {
     setBusy(true);
@@ -33,12 +38,22 @@ function SeatPanel(props: { room: RoomInfo | null; roomId: string; onJoined: () 
     try {
       const j = await api.join(props.roomId, { ...(seat ? { seat } : {}), ...(invite ? { invite } : {}) });
       setSeat(props.roomId, j);
-      if (invite) history.replaceState(null, '', location.pathname);
+      if (invite) navigate(`/rooms/${encodeURIComponent(props.roomId)}`, { replace: true });
       props.onJoined();
     } catch (e) {
       setError((e as Error).message);
     } finally {
       setBusy(false);
+    }
+  };
+
+  const makeInvite = async (seat: string) => {
+    setError(null);
+    try {
+      const inv = await api.invite(props.roomId, seat);
+      setInvites((prev) => ({ ...prev, [seat]: inv.url }));
+    } catch (e) {
+      setError((e as Error).message);
     }
   };
 
@@ -53,15 +68,23 @@ function SeatPanel(props: { room: RoomInfo | null; roomId: string; onJoined: () 
           <span className="muted small"> as {held.principal}</span>
         </p>
         <button type="button" className="ghost" onClick={() => setSeat(props.roomId, null)}>
-          Forget seat
+          Leave this browser's seat
         </button>
       </section>
     );
   }
   const seats = props.room?.seats ?? [];
   return (
-    <section className="card seat-panel" aria-label="seats">
-      <h2>Seats</h2>
+    <section className="card seat-panel" aria-labelledby="seats-h">
+      <h2 id="seats-h">Seats</h2>
+      {invite ? (
+        <div className="invite">
+          <p>You have been invited to take a seat in this room.</p>
+          <button type="button" className="primary" disabled={busy} onClick={() => void join()}>
+            Accept invite
+          </button>
+        </div>
+      ) : null}
       <ul className="seats">
         {seats.map((s) => (
           <li key={s.seat}>
@@ -69,18 +92,32 @@ function SeatPanel(props: { room: RoomInfo | null; roomId: string; onJoined: () 
             {s.taken ? (
               <Badge tone="muted">taken</Badge>
             ) : (
-              <button type="button" className="chip" disabled={busy} onClick={() => void join(s.seat)}>
-                Join as {s.seat}
-              </button>
+              <>
+                <Badge tone="info">open</Badge>
+                {direct ? (
+                  <button type="button" className="chip" disabled={busy} onClick={() => void join(s.seat)}>
+                    Join as {s.seat}
+                  </button>
+                ) : null}
+                {admin ? (
+                  <button type="button" className="chip" onClick={() => void makeInvite(s.seat)}>
+                    Invite link
+                  </button>
+                ) : null}
+              </>
             )}
+            {invites[s.seat] ? (
+              <input
+                className="mono small invite-url"
+                readOnly
+                aria-label={`invite link for ${s.seat}`}
+                value={invites[s.seat]}
+                onFocus={(e) => e.currentTarget.select()}
+              />
+            ) : null}
           </li>
         ))}
       </ul>
-      {invite ? (
-        <button type="button" className="primary" disabled={busy} onClick={() => void join()}>
-          Accept invite
-        </button>
-      ) : null}
       {error ? (
         <p className="error" role="alert">
           {error}
