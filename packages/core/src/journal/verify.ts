@@ -98,7 +98,7 @@ export function parseJournalText(text: string): { records: NumberedRecord[]; fai
       // The seq is a best guess from the raw text, so a damaged entry line is still named.
       const seq = /"seq":(\d+)/.exec(raw)?.[1];
       failures.push({
-        seq: seq !== undefined && /"type":"entry"/.test(raw) ? Number(seq) : null,
+        seq: seq !== undefined && raw.includes('"entry":{') ? Number(seq) : null,
         code: 'MALFORMED_RECORD',
         message: `not JSON: ${(e as Error).message}`,
         line: i + 1,
@@ -203,7 +203,7 @@ function verifyNumbered(
   const rootHash = toHex(log.tree.root());
   // The trailer before the checkpoints: a cut-short bundle should say so, not "checkpoint beyond log".
   checkTrailer(trailer, log, rootHash, checkpoints.length, c);
-  const cps = checkCheckpoints(header, checkpoints, log, k, c);
+  const cps = checkCheckpoints(header, checkpoints, log, k, c, trailer === null);
   return result(header, {
     entries: log.ok,
     checkpoints: cps,
@@ -430,6 +430,7 @@ function checkCheckpoints(
   log: LogCheck,
   keys: Keys,
   c: Checker,
+  truncated: boolean,
 ): number {
   const n = log.tree.size;
   let vouched = 0; // entries below this are covered by a checkpoint that fully verified
@@ -467,21 +468,27 @@ function checkCheckpoints(
       });
       if (!r.ok) fail('SSHSIG_INVALID', head, `${r.code}: ${r.message}`);
     } else fail('SSHSIG_INVALID', head, 'no usable key to check the SSHSIG form');
+    if (signedRoot !== null) signed = Math.max(signed, size);
     if (size > n) {
       fail('CHECKPOINT_BEYOND_LOG', n, `covers ${size} entries, the bundle has ${n}`);
     } else if (signedRoot !== null) {
       if (toHex(log.tree.root(size)) !== signedRoot) {
-        // Blame the earliest entry since the last good checkpoint that failed on its own, if any.
+        // Blame the earliest entry since the last good checkpoint that failed on its own, if any;
+        // else all we know is that something in vouched..size-1 changed.
         const culprit = log.bad.find((s) => s >= vouched && s < size) ?? vouched;
-        fail('CHECKPOINT_ROOT', culprit, `the signed root is not the root of entries 0..${size - 1}`);
+        fail(
+          'CHECKPOINT_ROOT',
+          culprit,
+          `the signed root is not the root of the bundle's entries 0..${size - 1} (entries ${vouched}..${size - 1} differ from what was signed)`,
+        );
       } else if (!failed) {
         vouched = Math.max(vouched, size);
       }
-      signed = Math.max(signed, size);
     }
     if (!failed) ok++;
   }
-  if (signed < n)
+  // A cut-short bundle already fails as TRUNCATED; its missing checkpoints are not news.
+  if (signed < n && !truncated)
     c.fail('UNSIGNED_TAIL', signed, `entries ${signed}..${n - 1} are not covered by any signed checkpoint`);
   return ok;
 }
