@@ -3,6 +3,7 @@ import { register as registerCanon } from './commands/canon.ts';
 import { register as registerHash } from './commands/hash.ts';
 import { register as registerReplay } from './commands/replay.ts';
 import { register as registerSshsig } from './commands/sshsig.ts';
+import { register as registerStart } from './commands/start.ts';
 
 export async function main(argv: string[]): Promise<number> {
   const program = new Command('db8').description('db8 command line').version('0.1.0');
@@ -10,6 +11,7 @@ export async function main(argv: string[]): Promise<number> {
   registerHash(program);
   registerReplay(program);
   registerSshsig(program);
+  registerStart(program);
   try {
     await program.parseAsync(argv, { from: 'user' });
     return 0;

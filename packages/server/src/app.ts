@@ -96,7 +96,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: config.bodyLimit,
     // Long enough for real clients, short enough that a slow-loris does not hold sockets forever.
     requestTimeout: 30_000,
-    maxParamLength: 200,
+    routerOptions: { maxParamLength: 200 },
     return503OnClosing: true,
   });
   app.decorate('db8', ctx);
@@ -127,11 +127,21 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }
     return reply.code(status).send(body);
   });
-  app.setNotFoundHandler((req, reply) =>
-    reply
-      .code(404)
-      .send({ error: { code: 'NOT_FOUND', message: `no route ${req.method} ${req.url.split('?')[0]}` } }),
-  );
+
+  const web = config.webDist && existsSync(config.webDist) ? config.webDist : null;
+  app.setNotFoundHandler((req, reply) => {
+    // The SPA owns every other GET page (/login, /rooms/…): answer them with index.html.
+    const path = req.url.split('?')[0] ?? '';
+    if (
+      web &&
+      req.method === 'GET' &&
+      !path.startsWith('/v1/') &&
+      String(req.headers.accept ?? '').includes('text/html')
+    ) {
+      return reply.type('text/html; charset=utf-8').sendFile('index.html');
+    }
+    return reply.code(404).send({ error: { code: 'NOT_FOUND', message: `no route ${req.method} ${path}` } });
+  });
 
   // Credentials first (onRequest), so the rate limit below can key on the principal.
   app.addHook('onRequest', async (req) => {
@@ -174,9 +184,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   sseRoutes(app, ctx, hub);
   app.addHook('preClose', async () => hub.close());
 
-  if (config.webDist && existsSync(config.webDist)) {
-    await app.register(fastifyStatic, { root: config.webDist, wildcard: false });
-  }
+  if (web) await app.register(fastifyStatic, { root: web, wildcard: false });
   return app;
 }
 

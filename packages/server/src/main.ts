@@ -1,0 +1,114 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app.ts';
+import { AdminLinks } from './auth/admin-link.ts';
+import { LocalBus } from './bus/local.ts';
+import { NatsBus } from './bus/nats.ts';
+import type { Bus } from './bus/types.ts';
+import { configFromEnv, resolveConfig, type ServerConfigInput } from './config.ts';
+import { loadOrCreateServerKey } from './keys/index.ts';
+import { defaultProtocolRegistry } from './protocols.ts';
+import { Runtime, startTimerWatcher, type TimerWatcher } from './runtime/index.ts';
+import { openStore, resolveDataDir, type Store } from './store/index.ts';
+
+export interface StartOptions extends ServerConfigInput {
+  /** Postgres schema (search_path) when DATABASE_URL is set; tests use a throwaway one. */
+  pgSchema?: string;
+  /** Where the startup lines go (default stdout). */
+  print?: (line: string) => void;
+  /** Read DATABASE_URL, NATS_URL, OIDC_* … from the environment (default true). */
+  env?: NodeJS.ProcessEnv | false;
+}
+
+export interface RunningServer {
+  app: FastifyInstance;
+  url: string;
+  /** The one-time admin login link printed on start, or null (server mode). */
+  adminLink: string | null;
+  runtime: Runtime;
+  store: Store;
+  bus: Bus;
+  close(): Promise<void>;
+}
+
+const WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
+
+/**
+ * Start db8: the store (PGlite in dataDir, or Postgres with DATABASE_URL), the bus (in-process, or
+ * NATS with NATS_URL), the runtime and its deadline watcher, the HTTP/WS server, and the web app
+ * from packages/web/dist when built. In embedded mode prints a one-time admin login link.
+ */
+export async function startServer(opts: StartOptions = {}): Promise<RunningServer> {
+  const { print = (l: string) => process.stdout.write(`${l}\n`), pgSchema, env, ...rest } = opts;
+  const fromEnv = env === false ? {} : configFromEnv(env ?? process.env);
+  const defined = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined));
+  const config = resolveConfig({
+    webDist: existsSync(WEB_DIST) ? WEB_DIST : undefined,
+    ...fromEnv,
+    ...defined,
+  } as ServerConfigInput);
+  const dataDir = resolveDataDir(config.dataDir);
+  const serverKey = loadOrCreateServerKey(dataDir);
+  const store = await openStore({
+    dataDir,
+    ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : {}),
+    ...(pgSchema ? { pgSchema } : {}),
+  });
+  const closers: Array<() => Promise<void>> = [() => store.close()];
+  try {
+    const bus: Bus = config.natsUrl ? await NatsBus.connect(config.natsUrl) : new LocalBus();
+    closers.unshift(() => bus.close());
+    const runtime = new Runtime({
+      store,
+      protocols: defaultProtocolRegistry(),
+      serverKey,
+      bus,
+      origin: new URL(config.publicUrl).host,
+    });
+    const adminLinks = new AdminLinks();
+    const app = await buildApp({ runtime, store, bus, serverKey, config, adminLinks });
+    closers.unshift(() => app.close());
+    const watcher: TimerWatcher = startTimerWatcher(runtime, {
+      onError: (err) => app.log.error({ err }, 'timer watcher'),
+    });
+    closers.unshift(() => watcher.stop());
+    await app.listen({ port: config.port, host: config.host });
+    const addr = app.server.address();
+    const port = addr && typeof addr === 'object' ? addr.port : config.port;
+    const url = opts.publicUrl ?? fromEnv.publicUrl ?? `http://${displayHost(config.host)}:${port}`;
+
+    const embedded = !config.databaseUrl;
+    let adminLink: string | null = null;
+    if (config.adminLink ?? embedded) {
+      adminLink = adminLinks.url(url, adminLinks.create(config.adminLinkTtlSec * 1000));
+    }
+    print(
+      `db8 listening on ${url} (${embedded ? `embedded store in ${dataDir}` : 'Postgres'}, ${config.natsUrl ? 'NATS bus' : 'in-process bus'})`,
+    );
+    if (adminLink) print(`admin login (one use): ${adminLink}`);
+
+    let closed = false;
+    return {
+      app,
+      url,
+      adminLink,
+      runtime,
+      store,
+      bus,
+      async close() {
+        if (closed) return;
+        closed = true;
+        for (const c of closers) await c().catch(() => {});
+      },
+    };
+  } catch (err) {
+    for (const c of closers) await c().catch(() => {});
+    throw err;
+  }
+}
+
+function displayHost(host: string): string {
+  if (host === '0.0.0.0' || host === '::') return '127.0.0.1';
+  return host.includes(':') ? `[${host}]` : host;
+}
