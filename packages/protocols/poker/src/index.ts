@@ -8,5 +8,6 @@ export { chipTotal, showdownOrder } from './flow.ts';
 export { type LegalActions, legalActions, viewFor } from './legal.ts';
 export * from './phh.ts';
 export { awardPots, buildPots, splitPot } from './pots.ts';
+export * from './protocol/index.ts';
 export * from './state.ts';
 export { parseToml, TomlError, type TomlTable, type TomlValue } from './toml.ts';

@@ -1,0 +1,72 @@
+import type { Protocol } from '@db8/core';
+import { type TableAction, TableActionSchema } from './actions.ts';
+import { type TableConfig, TableConfigSchema, tableSeats } from './config.ts';
+import type { TableState } from './state.ts';
+import { applyAction, tickTable } from './transitions.ts';
+import { legalFor, nextDeadline, type TableView, viewOf } from './view.ts';
+
+export interface TableResult {
+  reason: 'house' | 'maxHands';
+  hands: number;
+  seats: Array<{ seat: number; stack: number; bought: number; net: number; handsPlayed: number }>;
+}
+
+/**
+ * `poker`: a no-limit hold'em table (seed 002). Seats sit in, the table deals a hand whenever two
+ * or more can play, the button moves a seat each hand, the seat to act has `actionTimeoutMs`
+ * (then: check if free, else fold). Hand h's deck is the room seed's `poker/deck/h` shuffle; its
+ * commitment is public from the deal, the deck and salt from the hand's end.
+ */
+export const poker: Protocol<TableConfig, TableState, TableAction, TableView, TableResult> = {
+  name: 'poker',
+  version: 1,
+  configSchema: TableConfigSchema,
+  actionSchema: TableActionSchema,
+  seats: tableSeats,
+
+  setup(config, ctx) {
+    return {
+      config,
+      seed: ctx.seed,
+      counter: 0,
+      seats: Array.from({ length: config.seats }, () => ({
+        status: 'empty' as const,
+        sitOutReason: null,
+        stack: 0,
+        bought: 0,
+        pending: 0,
+        timeouts: 0,
+        handsPlayed: 0,
+      })),
+      button: -1,
+      handsStarted: 0,
+      hand: null,
+      nextHandAt: null,
+      recent: [],
+      lastAction: null,
+      stopped: false,
+      stopReason: null,
+    };
+  },
+
+  apply: (state, { seat, action, now }) => applyAction(state, seat, action, now),
+  tick: (state, now) => tickTable(state, now),
+  deadline: nextDeadline,
+  view: viewOf,
+  legal: legalFor,
+  result(state) {
+    if (!state.stopped) return null;
+    return {
+      reason: state.stopReason ?? 'house',
+      hands: state.handsStarted,
+      seats: state.seats.map((s, seat) => ({
+        seat,
+        stack: s.stack,
+        bought: s.bought,
+        net: s.stack - s.bought,
+        handsPlayed: s.handsPlayed,
+      })),
+    };
+  },
+  isOver: (state) => state.stopped,
+};
