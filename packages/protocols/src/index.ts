@@ -1,5 +1,4 @@
 import type { AnyProtocol } from '@db8/core';
-import { council } from '../council/src/index.ts';
 import { debate } from '../debate/src/index.ts';
 import { sealedBid } from '../examples/src/index.ts';
 import { poker } from '../poker/src/index.ts';
@@ -8,7 +7,7 @@ import { poker } from '../poker/src/index.ts';
 // Each protocol lives in its own folder and subpath (`@db8/protocols/examples`, `/poker`, …).
 
 /** Every protocol a server offers out of the box. Adding one is one line here. */
-export const builtinProtocols: AnyProtocol[] = [sealedBid, poker, council, debate];
+export const builtinProtocols: AnyProtocol[] = [sealedBid, poker, debate];
 
 /** A name → protocol lookup, as the runtime holds it. */
 export type ProtocolRegistry = ReadonlyMap<string, AnyProtocol>;
@@ -30,4 +29,4 @@ export function protocolByName(name: string): AnyProtocol | undefined {
   return builtinProtocols.find((p) => p.name === name);
 }
 
-export { council, debate, poker, sealedBid };
+export { debate, poker, sealedBid };
