@@ -148,7 +148,11 @@ export const DebateConfigSchema = z
     for (const seat of Object.keys(c.trust.keys)) {
       const m = /^anon_([1-9][0-9]*)$/.exec(seat);
       if (!m || Number(m[1]) > c.debaters) {
-        ctx.addIssue({ code: 'custom', path: ['trust', 'keys', seat], message: `${seat} is not a debater seat` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['trust', 'keys', seat],
+          message: `${seat} is not a debater seat`,
+        });
       }
     }
   });

@@ -1,9 +1,11 @@
 // @db8/protocols/debate — the debate protocol of seed 000 (docs/debate.md), its scoring and Elo.
 export * from './actions.ts';
 export * from './config.ts';
+export { expDet, pow10Det } from './elo-math.ts';
 export * from './legal.ts';
 export { debate, setupDebate } from './protocol.ts';
 export { checkProvenance, SSHSIG_NAMESPACE } from './provenance.ts';
+export * from './ratings.ts';
 export { computeResults } from './results.ts';
 export { deadlineUnix, extendChain, roomRefOf, roundIdOf, verificationOutcome, ZERO_CHAIN } from './rules.ts';
 export * from './scoring.ts';

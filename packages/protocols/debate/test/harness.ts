@@ -1,0 +1,210 @@
+import { type ApplyResult, canonicalize, type Transition, type Viewer, type Visibility } from '@db8/core';
+import {
+  type DebateAction,
+  type DebateConfigInput,
+  type DebateResult,
+  type DebateState,
+  type DebateView,
+  debate,
+  type SubmitAction,
+  submissionSha256,
+} from '../src/index.ts';
+
+/**
+ * A miniature runtime for debate tests: seqs from 1 (genesis is 0), actions parsed with the
+ * protocol's schema, every state deep-frozen (a mutation throws), and the entries it would write.
+ */
+
+export interface LoggedEntry {
+  seq: number;
+  kind: 'action' | 'tick';
+  actor: string;
+  now: number;
+  action?: DebateAction;
+  visibility?: Visibility;
+  reveal?: readonly number[];
+  milestone?: string;
+}
+
+export function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
+export const SEED = 'cd'.repeat(32);
+
+/** Short windows so hand-played debates read easily: times are ms from 0. */
+export const baseConfig: DebateConfigInput = {
+  topic: 'Should cities ban cars from their centres?',
+  tags: ['urbanism', 'policy'],
+  debaters: 5,
+  judges: 3,
+  viewers: 3,
+  max_rounds: 2,
+  timings: {
+    research_ms: 1_000,
+    submit_ms: 10_000,
+    verify_ms: 5_000,
+    continue_vote_ms: 3_000,
+    final_submit_ms: 8_000,
+    final_vote_ms: 6_000,
+    results_ms: 2_000,
+    reveal_ms: 2_000,
+  },
+};
+
+export class Room {
+  state: DebateState;
+  readonly log: LoggedEntry[] = [];
+  nextSeq = 1;
+
+  constructor(config: DebateConfigInput = baseConfig, now = 0, seed = SEED) {
+    const parsed = debate.configSchema.parse(config);
+    this.state = deepFreeze(debate.setup(parsed, { seats: debate.seats(parsed), seed, now }));
+  }
+
+  act(seat: string, action: unknown, now: number): ApplyResult<DebateState> {
+    const parsed = debate.actionSchema.parse(action);
+    const seq = this.nextSeq;
+    const res = debate.apply(this.state, { seat, action: parsed, now, seq });
+    if (res.ok) {
+      this.state = deepFreeze(res.state);
+      this.nextSeq += 1;
+      this.log.push(entry(seq, 'action', seat, now, res, parsed));
+    }
+    return res;
+  }
+
+  must(seat: string, action: unknown, now: number): Transition<DebateState> & { seq: number } {
+    const seq = this.nextSeq;
+    const res = this.act(seat, action, now);
+    if (!res.ok)
+      throw new Error(
+        `${seat} ${JSON.stringify(action).slice(0, 80)} rejected: ${res.error.code} ${res.error.message}`,
+      );
+    return { ...res, seq };
+  }
+
+  /** Expect a rejection with `code`, and that nothing changed. */
+  refuse(seat: string, action: unknown, now: number): string {
+    const before = this.state;
+    const snapshot = canonicalize(before);
+    const seq = this.nextSeq;
+    const res = this.act(seat, action, now);
+    if (res.ok) throw new Error(`${seat} ${JSON.stringify(action).slice(0, 80)} was accepted`);
+    if (this.state !== before || canonicalize(this.state) !== snapshot || this.nextSeq !== seq) {
+      throw new Error('a rejection changed the room');
+    }
+    return res.error.code;
+  }
+
+  tick(now: number): (Transition<DebateState> & { seq: number }) | null {
+    const seq = this.nextSeq;
+    const res = debate.tick(this.state, now, seq);
+    if (res) {
+      this.state = deepFreeze(res.state);
+      this.nextSeq += 1;
+      this.log.push(entry(seq, 'tick', 'system', now, res));
+      return { ...res, seq };
+    }
+    return null;
+  }
+
+  /** Tick at the current deadline. */
+  advance(): Transition<DebateState> & { seq: number } {
+    const d = debate.deadline(this.state);
+    if (d === null) throw new Error('nothing is due');
+    const t = this.tick(d);
+    if (!t) throw new Error('tick at the deadline did nothing');
+    return t;
+  }
+
+  view(viewer: Viewer): DebateView {
+    return debate.view(this.state, viewer);
+  }
+
+  seat(seat: string): DebateView {
+    return this.view({ kind: 'seat', seat });
+  }
+
+  result(): DebateResult | null {
+    return debate.result(this.state);
+  }
+
+  /** A valid submit action for `seat` in the open round (content and claims from `opts`). */
+  submission(seat: string, opts: SubmissionOpts = {}): SubmitAction {
+    const legal = debate.legal(this.state, seat).actions.find((a) => a.type === 'submit');
+    if (!legal || legal.type !== 'submit') throw new Error(`${seat} cannot submit now`);
+    const claims = opts.claims ?? [
+      {
+        id: 'c1',
+        text: `${seat} claims that fewer cars mean cleaner air`,
+        support: [{ kind: 'citation' as const, ref: 'https://example.org/air' }],
+      },
+    ];
+    const a: SubmitAction = {
+      type: 'submit',
+      room_id: legal.room_id ?? 'room_test',
+      round_id: legal.round_id,
+      author_id: seat,
+      phase: legal.phase,
+      deadline_unix: legal.deadline_unix,
+      content: opts.content ?? `${seat}: an argument about car-free centres.`,
+      claims,
+      citations: opts.citations ?? [
+        { url: 'https://example.org/air', title: 'Air quality' },
+        { url: 'https://example.org/traffic' },
+      ],
+      client_nonce: opts.nonce ?? `${seat}-${legal.round_id}-${legal.version + 1}`,
+    };
+    if (opts.concessions) a.concessions = opts.concessions;
+    return a;
+  }
+
+  /** The fact-checker's verdict on `author`'s latest submission: one verdict for every claim. */
+  verdictFor(author: string, verdicts: Record<string, 'true' | 'false' | 'unclear' | 'needs_work'> | string) {
+    const sub = this.state.rounds[this.state.round - 1]?.slots[author]?.submission;
+    if (!sub) throw new Error(`${author} has no submission`);
+    return {
+      type: 'verdict' as const,
+      author,
+      canonical_sha256: submissionSha256(sub.payload),
+      claims: sub.payload.claims.map((c) => ({
+        claim_id: c.id,
+        verdict: (typeof verdicts === 'string' ? verdicts : (verdicts[c.id] ?? 'true')) as
+          | 'true'
+          | 'false'
+          | 'unclear'
+          | 'needs_work',
+        reason: `checked ${c.id}`,
+      })),
+    };
+  }
+}
+
+export interface SubmissionOpts {
+  content?: string;
+  claims?: SubmitAction['claims'];
+  citations?: SubmitAction['citations'];
+  concessions?: SubmitAction['concessions'];
+  nonce?: string;
+}
+
+function entry(
+  seq: number,
+  kind: LoggedEntry['kind'],
+  actor: string,
+  now: number,
+  t: Transition<DebateState>,
+  action?: DebateAction,
+): LoggedEntry {
+  const e: LoggedEntry = { seq, kind, actor, now };
+  if (action) e.action = action;
+  if (t.visibility) e.visibility = t.visibility;
+  if (t.reveal) e.reveal = t.reveal;
+  if (t.milestone) e.milestone = t.milestone;
+  return e;
+}
