@@ -15,7 +15,7 @@ let roomId = '';
 function db8(args: string[]) {
   const env = { ...process.env };
   delete env.DATABASE_URL;
-  const r = spawnSync(process.execPath, [BIN, ...args], { cwd: dir, env, timeout: 60_000 });
+  const r = spawnSync(process.execPath, [BIN, ...args], { cwd: dir, env, timeout: 120_000 });
   if (r.error) throw r.error;
   return { status: r.status, stdout: r.stdout.toString('utf8'), stderr: r.stderr.toString('utf8') };
 }
@@ -39,10 +39,11 @@ beforeAll(async () => {
   await rt.act(roomId, { seat: 'bidder_2', action: { type: 'bid', amount: 15 } });
   await rt.drain();
   await store.close();
-});
+}, 120_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-describe('db8 replay', () => {
+// Each run starts embedded Postgres in a fresh process: seconds alone, much more on a busy machine.
+describe('db8 replay', { timeout: 120_000 }, () => {
   it('reports ok for an intact room', () => {
     const r = db8(['replay', roomId, '--data-dir', dir, '--json']);
     expect(r.status, r.stderr).toBe(0);
