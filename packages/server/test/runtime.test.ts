@@ -472,7 +472,8 @@ describe('runtime (PGlite)', () => {
   });
 });
 
-describe('runtime restart (PGlite data directory)', () => {
+// Two on-disk PGlite starts: seconds alone, much more on a busy machine.
+describe('runtime restart (PGlite data directory)', { timeout: 120_000 }, () => {
   const dir = mkdtempSync(join(tmpdir(), 'db8-rt-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
