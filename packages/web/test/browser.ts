@@ -1,0 +1,111 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Db8Client } from '@db8/sdk';
+import { type RunningServer, startServer } from '@db8/server';
+import { type Browser, chromium, type Page } from 'playwright-core';
+
+// Shared set-up for the browser suites: build the SPA, start a real server on it, drive Chromium.
+
+export const WEB_DIR = fileURLToPath(new URL('..', import.meta.url));
+export const DIST = join(WEB_DIR, 'dist');
+const REPO = join(WEB_DIR, '..', '..');
+/** Screenshots land here (gitignored); look at them after a run. */
+export const SCREENS = process.env.DB8_SCREENS ?? join(REPO, '.tmp', 'screens');
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** `vite build` in a child process (vitest runs its own Vite; keep the two apart). */
+export function buildWeb(): void {
+  const vite = join(REPO, 'node_modules', 'vite', 'bin', 'vite.js');
+  execFileSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], { cwd: WEB_DIR, stdio: 'pipe' });
+}
+
+/** Every JavaScript file of the built bundle, with its source map's list of sources. */
+export function bundle(): { js: string; sources: string[] } {
+  const dir = join(DIST, 'assets');
+  let js = '';
+  const sources: string[] = [];
+  for (const f of readdirSync(dir)) {
+    if (f.endsWith('.js')) js += readFileSync(join(dir, f), 'utf8');
+    if (f.endsWith('.js.map'))
+      sources.push(...(JSON.parse(readFileSync(join(dir, f), 'utf8')).sources as string[]));
+  }
+  return { js, sources };
+}
+
+export interface Env {
+  server: RunningServer;
+  browser: Browser;
+  url: string;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+export async function startEnv(): Promise<Env> {
+  if (!existsSync(CHROMIUM))
+    throw new Error(`Chromium not found at ${CHROMIUM}: install it (CI does) to run this suite`);
+  mkdirSync(SCREENS, { recursive: true });
+  const dataDir = mkdtempSync(join(tmpdir(), 'db8-web-'));
+  const server = await startServer({
+    port: 0,
+    host: '127.0.0.1',
+    dataDir,
+    webDist: DIST,
+    logLevel: 'warn',
+    env: false,
+    print: () => {},
+  });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  return {
+    server,
+    browser,
+    url: server.url,
+    dataDir,
+    async close() {
+      await browser.close().catch(() => {});
+      await server.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A fresh browser profile (its own localStorage, so its own credentials). */
+export async function newPage(env: Env, scheme: 'light' | 'dark' = 'light'): Promise<Page> {
+  const ctx = await env.browser.newContext({ viewport: { width: 1280, height: 860 }, colorScheme: scheme });
+  const page = await ctx.newPage();
+  page.on('pageerror', (e) => console.error('[page error]', e.message));
+  return page;
+}
+
+export async function shot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: join(SCREENS, `${name}.png`), fullPage: true });
+}
+
+/** Sign in through the printed one-time link, as a person would; returns the admin session token. */
+export async function adminLogin(env: Env, page: Page): Promise<string> {
+  if (!env.server.adminLink) throw new Error('the server printed no admin link');
+  await page.goto(env.server.adminLink);
+  await page.waitForURL(`${env.url}/`);
+  await page.getByRole('button', { name: 'Sign out' }).waitFor();
+  const raw = await page.evaluate(() => localStorage.getItem('db8.session'));
+  const token = (JSON.parse(raw ?? 'null') as { token?: string } | null)?.token;
+  if (!token) throw new Error('no admin session stored after login');
+  return token;
+}
+
+export const client = (env: Env, token: string | null = null) => new Db8Client({ baseUrl: env.url, token });

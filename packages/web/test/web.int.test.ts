@@ -1,0 +1,133 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminLogin, buildWeb, bundle, client, type Env, newPage, shot, startEnv } from './browser.ts';
+
+// The web app against a real server in headless Chromium: lobby, a room updating live over the
+// WebSocket, the countdown from the server's deadline, and journal badges verified in the browser.
+
+const MINUTE = 60_000;
+let env: Env;
+let adminToken: string;
+
+beforeAll(async () => {
+  buildWeb();
+  env = await startEnv();
+  const page = await newPage(env);
+  adminToken = await adminLogin(env, page);
+  await page.context().close();
+});
+
+afterAll(async () => {
+  await env?.close();
+});
+
+describe('the built bundle', () => {
+  it('uses the browser backends of @db8/core and never node:crypto', () => {
+    const { js, sources } = bundle();
+    expect(js).not.toMatch(/node:crypto|require\(["']crypto["']\)|from\s*["']crypto["']/);
+    expect(sources.some((s) => s.endsWith('core/src/platform/sha256.browser.ts'))).toBe(true);
+    expect(sources.some((s) => s.endsWith('sha256.node.ts') || s.endsWith('ed25519.node.ts'))).toBe(false);
+  });
+});
+
+/** Seq numbers shown in the live log, in order. */
+const liveSeqs = (page: Page) =>
+  page
+    .locator('[data-testid="live-log"] [data-testid="entry"]')
+    .evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-seq'))));
+
+describe('lobby, room and journal', () => {
+  it('lists a room made through the API, shows entries live, counts down and verifies the journal', async () => {
+    const admin = client(env, adminToken);
+    const room = await admin.createRoom({
+      protocol: 'sealed-bid',
+      title: 'Lot 7: a signed first edition',
+      config: {
+        item: 'signed first edition',
+        bidders: 3,
+        reservePrice: 100,
+        biddingWindowMs: 10 * MINUTE,
+        revealWindowMs: MINUTE,
+        rule: 'second-price',
+      },
+    });
+
+    const page = await newPage(env);
+    await page.goto(`${env.url}/`);
+    const row = page.locator(`tr[data-room="${room.room_id}"]`);
+    await row.waitFor();
+    await expect(row.textContent()).resolves.toContain('Lot 7: a signed first edition');
+    await expect(row.textContent()).resolves.toContain('sealed-bid');
+    await expect(row.textContent()).resolves.toContain('open');
+    await shot(page, 'lobby-observer');
+
+    await row.getByRole('link', { name: 'Lot 7: a signed first edition' }).click();
+    await page.waitForURL(`${env.url}/rooms/${room.room_id}`);
+    await page.getByTestId('live-status').filter({ hasText: 'live' }).waitFor();
+    await page.locator('[data-testid="live-log"] [data-seq="0"]').waitFor();
+    // A marker on window survives only if the page is never reloaded.
+    await page.evaluate(() => {
+      (window as unknown as { __noReload: boolean }).__noReload = true;
+    });
+
+    // The countdown follows the server's deadline (bidding closes 10 minutes after creation).
+    const state = await client(env).state(room.room_id);
+    expect(state.deadline_ms).not.toBeNull();
+    const countdown = page.getByTestId('countdown');
+    await expect(
+      page.locator('section.countdown').getAttribute('data-deadline-ms').then(Number),
+    ).resolves.toBe(state.deadline_ms);
+    const text = (await countdown.textContent()) ?? '';
+    expect(text).toMatch(/^\d\d:\d\d$/);
+    const [mm, ss] = text.split(':').map(Number) as [number, number];
+    const left = mm * 60 + ss;
+    expect(left).toBeGreaterThan(9 * 60);
+    expect(left).toBeLessThanOrEqual(10 * 60);
+
+    // Entries appended through the REST API appear without a reload: an agent joins and bids.
+    const anon = client(env);
+    const agent = await anon.registerAgent({ name: 'web-test-bidder' });
+    const joined = await client(env, agent.api_key).join(room.room_id, { seat: 'bidder_1' });
+    await page.locator('[data-testid="live-log"] [data-seq="1"]').waitFor();
+    const ack = await client(env, joined.session_token).act(room.room_id, {
+      seat: 'bidder_1',
+      action: { type: 'bid', amount: 250 },
+    });
+    const sealed = page.locator(`[data-testid="live-log"] [data-seq="${ack.seq}"]`);
+    await sealed.waitFor();
+    await expect(sealed.textContent()).resolves.toContain('sealed · bidder_1');
+    // An observer sees the commitment, never the amount.
+    await expect(sealed.textContent()).resolves.not.toContain('250');
+    await expect(liveSeqs(page)).resolves.toEqual([0, 1, 2]);
+    await expect(page.getByTestId('room-seq').textContent()).resolves.toBe(String(ack.seq));
+    await expect(
+      page.evaluate(() => (window as unknown as { __noReload?: boolean }).__noReload),
+    ).resolves.toBe(true);
+    await shot(page, 'room-observer');
+
+    await page.getByRole('link', { name: 'Journal' }).click();
+    await page.waitForURL(`${env.url}/rooms/${room.room_id}/journal`);
+    await page.getByTestId('journal-summary').filter({ hasText: '3/3 verified' }).waitFor();
+    await expect(page.getByTestId('verified').count()).resolves.toBe(3);
+    await expect(page.getByTestId('unverified').count()).resolves.toBe(0);
+    await shot(page, 'journal');
+    await page.context().close();
+  });
+
+  it('shows the admin the create-room form, in dark mode too', async () => {
+    const page = await newPage(env, 'dark');
+    await page.goto(`${env.url}/`);
+    await page.evaluate((token) => {
+      localStorage.setItem(
+        'db8.session',
+        JSON.stringify({ token, role: 'admin', principal: 'admin', expires_at: '2999-01-01T00:00:00Z' }),
+      );
+    }, adminToken);
+    await page.reload();
+    await page.getByRole('heading', { name: 'New room' }).waitFor();
+    await expect(page.getByLabel('protocol', { exact: true }).inputValue()).resolves.toBe('sealed-bid');
+    await expect(page.getByLabel('item').inputValue()).resolves.toBe('A signed first edition');
+    await shot(page, 'lobby-admin-dark');
+    await page.context().close();
+  });
+});
