@@ -6,6 +6,7 @@ import {
   type DebateState,
   type DebateView,
   debate,
+  legalFor,
   type SubmitAction,
   submissionSha256,
 } from '../src/index.ts';
@@ -136,8 +137,8 @@ export class Room {
 
   /** A valid submit action for `seat` in the open round (content and claims from `opts`). */
   submission(seat: string, opts: SubmissionOpts = {}): SubmitAction {
-    const legal = debate.legal(this.state, seat).actions.find((a) => a.type === 'submit');
-    if (!legal || legal.type !== 'submit') throw new Error(`${seat} cannot submit now`);
+    const legal = legalFor(this.state, seat).actions.find((a) => a.type === 'submit');
+    if (legal?.type !== 'submit') throw new Error(`${seat} cannot submit now`);
     const claims = opts.claims ?? [
       {
         id: 'c1',
