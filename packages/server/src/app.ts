@@ -6,7 +6,7 @@ import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import websocket from '@fastify/websocket';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { AdminLinks } from './auth/admin-link.ts';
 import { apiKeyPepper } from './auth/api-keys.ts';
 import { Authenticator } from './auth/authenticator.ts';
@@ -98,6 +98,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     requestTimeout: 30_000,
     routerOptions: { maxParamLength: 200 },
     return503OnClosing: true,
+    // Bad URLs, over-long params, constraint failures: answered before routing, in our error shape.
+    frameworkErrors: (err, _req, reply: FastifyReply) => {
+      const { status, body } = toHttpError(err);
+      void reply.code(status >= 500 ? 400 : status).send(body);
+    },
   });
   app.decorate('db8', ctx);
   app.decorateRequest('auth', null);

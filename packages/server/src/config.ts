@@ -67,6 +67,10 @@ export const ServerConfigSchema = z.object({
   rateLimit: z
     .object({ max: z.number().int().positive(), windowMs: z.number().int().positive() })
     .default({ max: 600, windowMs: 60_000 }),
+  /** Stricter limit on credential routes (agents, token, challenge, verify, login). */
+  authRateLimit: z
+    .object({ max: z.number().int().positive(), windowMs: z.number().int().positive() })
+    .default({ max: 30, windowMs: 60_000 }),
   /** Seconds between server WS pings; a socket that misses two is closed. */
   wsHeartbeatSec: z.number().positive().default(30),
   /** Static web app to serve at / when present. */

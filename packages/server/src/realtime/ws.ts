@@ -293,7 +293,18 @@ class Connection {
 }
 
 export function wsRoutes(app: FastifyInstance, ctx: AppContext, hub: RealtimeHub): void {
-  app.get('/v1/ws', { websocket: true, schema: { hide: true } }, (socket, req) => {
-    new Connection(ctx, hub, socket as unknown as Socket, req);
+  app.route({
+    method: 'GET',
+    url: '/v1/ws',
+    schema: { hide: true },
+    // A plain GET (no Upgrade) is told what this endpoint is, in the error shape.
+    handler: async (_req, reply) =>
+      reply
+        .code(426)
+        .header('upgrade', 'websocket')
+        .send({ error: { code: 'UPGRADE_REQUIRED', message: 'connect with a WebSocket client' } }),
+    wsHandler: (socket, req) => {
+      new Connection(ctx, hub, socket as unknown as Socket, req);
+    },
   });
 }

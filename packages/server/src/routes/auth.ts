@@ -19,9 +19,6 @@ import {
 import { type AppContext, requireAuth } from './context.ts';
 import type { ZodTypeProvider } from './zod.ts';
 
-/** Stricter limit on credential endpoints (per principal or IP): they are what an attacker hammers. */
-const AUTH_LIMIT = { rateLimit: { max: 30, timeWindow: 60_000 } };
-
 export async function sessionResponse(ctx: AppContext, claims: SessionClaims, ttlSec: number) {
   const t = await ctx.tokens.issueSession(claims, ttlSec);
   return {
@@ -44,6 +41,10 @@ export async function seatOf(ctx: AppContext, roomId: string, principal: string)
 
 export function authRoutes(root: FastifyInstance, ctx: AppContext): void {
   const app = root.withTypeProvider<ZodTypeProvider>();
+  // Stricter limit on credential endpoints (per principal or IP): they are what an attacker hammers.
+  const AUTH_LIMIT = {
+    rateLimit: { max: ctx.config.authRateLimit.max, timeWindow: ctx.config.authRateLimit.windowMs },
+  };
 
   app.post(
     '/v1/agents',
