@@ -209,3 +209,30 @@ function entry(
   if (t.milestone) e.milestone = t.milestone;
   return e;
 }
+
+/** Every debater listed submits a default submission at `at` (one ms apart). */
+export function submitAll(room: Room, seats: readonly string[], at: number): void {
+  seats.forEach((seat, i) => room.must(seat, room.submission(seat), at + i));
+}
+
+/** The fact-checker gives `verdict` on every pending submission, from `at` (one ms apart). */
+export function verifyAll(room: Room, at: number, verdict: 'true' | 'false' = 'true'): void {
+  const round = room.state.rounds[room.state.round - 1]!;
+  let t = at;
+  for (const [seat, slot] of Object.entries(round.slots)) {
+    if (slot.status === 'submitted') room.must('fact_checker', room.verdictFor(seat, verdict), t++);
+  }
+}
+
+export const DEBATERS5 = ['anon_1', 'anon_2', 'anon_3', 'anon_4', 'anon_5'];
+
+/** A room driven to the continue vote after round 1 (everyone submitted and verified). */
+export function roomAtContinueVote(config: DebateConfigInput = baseConfig): Room {
+  const room = new Room(config);
+  room.advance(); // research → submit
+  submitAll(room, DEBATERS5.slice(0, room.state.config.debaters), 2_000);
+  room.advance(); // submit → verify
+  verifyAll(room, 12_000);
+  room.advance(); // publish
+  return room;
+}
