@@ -10,6 +10,7 @@ import {
 import { type LegalActions, legalActions } from '../legal.ts';
 import type { PokerState } from '../state.ts';
 import { type BettingKind, reject, type TableRejectionCode } from './actions.ts';
+import { engineConfigFor } from './export.ts';
 import {
   type HandAction,
   type HandSummary,
@@ -84,17 +85,13 @@ export function startHand(s: TableState, now: number): { state: TableState; fini
   const number = s.handsStarted + 1;
   const { deck, salt, commitment } = dealDeck(s.seed, number);
   const k = order.length;
-  const blinds = new Array<number>(k).fill(0);
-  blinds[0] = config.smallBlind;
-  blinds[1] = config.bigBlind;
-  const engine = setup({
-    startingStacks: order.map((i) => seats[i]!.stack),
-    antes: new Array<number>(k).fill(config.ante),
-    blindsOrStraddles: blinds,
-    minBet: config.bigBlind,
-    deck,
-    autoShowdown: true,
-  });
+  const engine = setup(
+    engineConfigFor(
+      config,
+      order.map((i) => seats[i]!.stack),
+      deck,
+    ),
+  );
   const actions: HandAction[] = [];
   engine.antes.forEach((a, e) => {
     if (a > 0) actions.push({ seat: order[e]!, kind: 'ante', amount: a, street: 'preflop' });
