@@ -135,10 +135,11 @@ describe('debate: the FSM guards', () => {
   });
 
   it('continue on a strict majority; a tie follows tie_rules.continue', () => {
-    const vote = (room: Room, choices: string[]) =>
-      choices.forEach((choice, i) =>
-        room.must(`anon_${i + 1}`, { type: 'vote_continue', choice }, 13_000 + i),
-      );
+    const vote = (room: Room, choices: string[]) => {
+      for (const [i, choice] of choices.entries()) {
+        room.must(`anon_${i + 1}`, { type: 'vote_continue', choice }, 13_000 + i);
+      }
+    };
 
     const yes = roomAtContinueVote();
     vote(yes, ['continue', 'continue', 'end']);

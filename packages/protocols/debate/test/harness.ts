@@ -212,7 +212,9 @@ function entry(
 
 /** Every debater listed submits a default submission at `at` (one ms apart). */
 export function submitAll(room: Room, seats: readonly string[], at: number): void {
-  seats.forEach((seat, i) => room.must(seat, room.submission(seat), at + i));
+  seats.forEach((seat, i) => {
+    room.must(seat, room.submission(seat), at + i);
+  });
 }
 
 /** The fact-checker gives `verdict` on every pending submission, from `at` (one ms apart). */
