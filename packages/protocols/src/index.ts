@@ -1,4 +1,5 @@
 import type { AnyProtocol } from '@db8/core';
+import { council } from '../council/src/index.ts';
 import { debate } from '../debate/src/index.ts';
 import { sealedBid } from '../examples/src/index.ts';
 import { poker } from '../poker/src/index.ts';
@@ -7,7 +8,7 @@ import { poker } from '../poker/src/index.ts';
 // Each protocol lives in its own folder and subpath (`@db8/protocols/examples`, `/poker`, …).
 
 /** Every protocol a server offers out of the box. Adding one is one line here. */
-export const builtinProtocols: AnyProtocol[] = [sealedBid, poker, debate];
+export const builtinProtocols: AnyProtocol[] = [sealedBid, poker, council, debate];
 
 /** A name → protocol lookup, as the runtime holds it. */
 export type ProtocolRegistry = ReadonlyMap<string, AnyProtocol>;
@@ -29,4 +30,4 @@ export function protocolByName(name: string): AnyProtocol | undefined {
   return builtinProtocols.find((p) => p.name === name);
 }
 
-export { debate, poker, sealedBid };
+export { council, debate, poker, sealedBid };

@@ -1,0 +1,15 @@
+export * from './actions.ts';
+export * from './artifacts.ts';
+export * from './config.ts';
+export * from './consensus.ts';
+export * from './markdown.ts';
+export * from './packet.ts';
+export * from './payloads.ts';
+export { council } from './protocol.ts';
+export * from './replay.ts';
+export * from './roles.ts';
+export * from './stages.ts';
+export * from './state.ts';
+export * from './transitions.ts';
+export * from './turns.ts';
+export * from './view.ts';

@@ -1,0 +1,211 @@
+import { type ApplyResult, hashCanonical, type Transition, type Viewer } from '@db8/core';
+import {
+  type CouncilAction,
+  type CouncilConfig,
+  type CouncilLog,
+  type CouncilLogEntry,
+  type CouncilState,
+  type CouncilView,
+  council,
+  type Opening,
+  type Revision,
+  ROLES,
+  type Role,
+  type Stance,
+  seatOf,
+  type Verdict,
+} from '../src/index.ts';
+
+/**
+ * A miniature runtime for tests, as in the sealed-bid harness: seqs from 1 (genesis is 0), actions
+ * parsed with the protocol's schema, every state deep-frozen (a mutation throws), and the log
+ * recorded in the format `refold` reads.
+ */
+
+export function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
+export const T0 = Date.UTC(2026, 0, 15, 9, 0, 0);
+
+export function configFor(patch: Partial<CouncilConfig> = {}): unknown {
+  return {
+    runId: 'run_test_1',
+    question: 'Should we move the nightly batch jobs to an event-driven pipeline?',
+    context: 'Batch takes 6 hours; two incidents last quarter.',
+    roster: ROLES.map((role) => ({ role, provider: 'scripted', model: 'scripted:test', scripted: true })),
+    stageWindowMs: 60_000,
+    ...patch,
+  };
+}
+
+export class Run {
+  state: CouncilState;
+  readonly entries: CouncilLogEntry[] = [];
+  readonly genesis: CouncilLog['genesis'];
+  nextSeq = 1;
+
+  constructor(config: unknown = configFor(), now = T0) {
+    const parsed = council.configSchema.parse(config);
+    this.genesis = { config: parsed, seed: 'cd'.repeat(32), now };
+    this.state = deepFreeze(
+      council.setup(parsed, { seats: council.seats(parsed), seed: this.genesis.seed, now }),
+    );
+  }
+
+  act(seat: string, action: unknown, now: number): ApplyResult<CouncilState> {
+    const parsed = council.actionSchema.parse(action) as CouncilAction;
+    const seq = this.nextSeq;
+    const res = council.apply(this.state, { seat, action: parsed, now, seq });
+    if (res.ok) {
+      this.state = deepFreeze(res.state);
+      this.nextSeq += 1;
+      this.entries.push({ kind: 'action', seq, now, seat, action: parsed });
+    }
+    return res;
+  }
+
+  must(seat: string, action: unknown, now: number): Transition<CouncilState> {
+    const res = this.act(seat, action, now);
+    if (!res.ok)
+      throw new Error(
+        `${seat} ${JSON.stringify(action).slice(0, 80)} rejected: ${res.error.code} ${res.error.message}`,
+      );
+    return res;
+  }
+
+  tick(now: number): Transition<CouncilState> | null {
+    const seq = this.nextSeq;
+    const res = council.tick(this.state, now, seq);
+    if (res) {
+      this.state = deepFreeze(res.state);
+      this.nextSeq += 1;
+      this.entries.push({ kind: 'tick', seq, now });
+    }
+    return res;
+  }
+
+  view(viewer: Viewer): CouncilView {
+    return council.view(this.state, viewer);
+  }
+
+  log(): CouncilLog {
+    return {
+      format: 'db8.council.log/v1',
+      protocol: 'council',
+      version: council.version,
+      genesis: this.genesis,
+      entries: this.entries,
+      stateSha256: hashCanonical(this.state),
+    };
+  }
+}
+
+export const call = {
+  provider: 'scripted',
+  model: 'scripted:test',
+  scripted: true,
+  attempts: 1,
+  repaired: false,
+  inputTokens: 100,
+  outputTokens: 50,
+  costUsd: 0,
+  latencyMs: 3,
+};
+
+export function opening(role: Role, stance: Stance = 'support', confidence = 0.7): Opening {
+  return {
+    claim: `${role} opening claim`,
+    rationale: `${role} rationale for the opening.`,
+    risks: [{ risk: `${role} risk`, severity: 'medium' }],
+    stance,
+    confidence,
+  };
+}
+
+export function challenge(target: Role) {
+  return {
+    target,
+    challenges: [
+      { point: `${target} claim`, challenge: `Why would ${target} be right?`, severity: 'high' as const },
+    ],
+  };
+}
+
+export function revision(role: Role, stance: Stance, confidence: number): Revision {
+  return {
+    claim: `${role} revised claim`,
+    rationale: `${role} revised rationale.`,
+    stance,
+    conditions: stance === 'conditional' ? ['a staged rollout'] : [],
+    confidence,
+    deltas: [{ aspect: 'scope', before: 'everything', after: 'one pipeline first', promptedBy: null }],
+    answers: [],
+  };
+}
+
+export function verdict(due = '2026-02-01'): Verdict {
+  return {
+    decision: 'Pilot the event-driven pipeline for one job family.',
+    verdict: 'adopt_with_conditions',
+    rationale: 'The roles converge on a staged pilot.',
+    risks: [{ risk: 'Dual running cost', mitigation: 'Time-box the pilot to six weeks' }],
+    nextActions: [{ action: 'Pick the pilot job family', owner: 'operator', due }],
+    quality: 0.8,
+  };
+}
+
+export type Plan = Partial<Record<Role, { r3?: [Stance, number] | 'fail'; r1?: 'fail'; r2?: 'fail' }>>;
+
+/** Play a whole run at one second per step; roles in `plan` can fail or take given stances. */
+export function playFull(run: Run, plan: Plan = {}) {
+  let now = T0;
+  const step = () => {
+    now += 1000;
+    return now;
+  };
+  run.tick(step()); // Intake → Round1
+  const fail = (stage: string) => ({
+    type: 'failed',
+    stage,
+    error: { code: 'timeout', message: 'model call timed out' },
+    call: null,
+  });
+  for (const role of ROLES) {
+    run.must(
+      seatOf(role),
+      plan[role]?.r1 ? fail('Round1') : { type: 'opening', payload: opening(role), call },
+      step(),
+    );
+  }
+  run.tick(step());
+  const targets = {
+    Proponent: 'Critic',
+    Critic: 'Proponent',
+    Analyst: 'Proponent',
+    Synthesizer: 'Critic',
+    Judge: 'Synthesizer',
+  } as const;
+  for (const role of ROLES) {
+    run.must(
+      seatOf(role),
+      plan[role]?.r2 ? fail('Round2') : { type: 'challenge', payload: challenge(targets[role]), call },
+      step(),
+    );
+  }
+  run.tick(step());
+  for (const role of ROLES) {
+    const r3 = plan[role]?.r3 ?? ['support', 0.8];
+    run.must(
+      seatOf(role),
+      r3 === 'fail' ? fail('Round3') : { type: 'revision', payload: revision(role, r3[0], r3[1]), call },
+      step(),
+    );
+  }
+  run.tick(step());
+  return { now, step, fail };
+}
