@@ -4,6 +4,7 @@ import {
   formatSshPublicKey,
   fromHex,
   signSshsig,
+  verifyBundleText,
   verifyCheckpoint,
   verifyInclusion,
 } from '@db8/core';
@@ -345,15 +346,18 @@ describe('log, proofs, checkpoints, export', () => {
 
     const exp = await call(h, 'GET', `/v1/rooms/${roomId}/export`);
     expect(exp.raw.headers['content-type']).toMatch(/ndjson/);
-    const lines = exp.raw.body
-      .trim()
-      .split('\n')
-      .map((l: string) => JSON.parse(l));
-    expect(lines[0].type).toBe('room');
-    expect(lines.filter((l: { type: string }) => l.type === 'entry')).toHaveLength(head + 1);
+    // The bundle verifies offline against the pinned server key, and an observer's has no sealed payloads.
+    const report = verifyBundleText(exp.raw.body, { pinnedKey: h.serverKey.sshPublicLine });
+    expect(report.ok, JSON.stringify(report.firstFailure)).toBe(true);
+    expect(report).toMatchObject({ room: roomId, entries: head + 1, keyPinned: true });
     expect(exp.raw.body).not.toContain('"sealed"');
     const mine = await call(h, 'GET', `/v1/rooms/${roomId}/export`, { token: seats.bidder_1.token });
     expect(mine.raw.body).toContain('"sealed"');
+    expect(verifyBundleText(mine.raw.body).ok).toBe(true);
+    // one flipped byte in an entry and it no longer verifies
+    const tampered = exp.raw.body.replace('"kind":"join"', '"kind":"jOin"');
+    expect(tampered).not.toBe(exp.raw.body);
+    expect(verifyBundleText(tampered).ok).toBe(false);
     expect((await call(h, 'GET', '/v1/rooms/room_missing/export')).status).toBe(404);
   });
 });
@@ -396,5 +400,22 @@ describe('room certificates', () => {
       body: { seat: 'bidder_1', action: { type: 'bid', amount: 15 } },
     });
     expect(wrong.status).toBe(403);
+  });
+});
+
+describe('docs', () => {
+  it("a room documents itself at /v1/rooms/:id/skill.md; /protocol.json carries each protocol's schemas", async () => {
+    h = await makeApp({ store });
+    const { roomId } = await auctionWithBidders(h);
+    const r = await h.app.inject({ method: 'GET', url: `/v1/rooms/${roomId}/skill.md` });
+    expect(r.statusCode).toBe(200);
+    expect(r.body).toContain(`room_id: \`${roomId}\``);
+    expect(r.body).toContain('`bidder_1` (bidder) — taken');
+    expect(r.body).toContain('`auctioneer` (auctioneer)\n');
+    expect(r.body).toContain('"const": "bid"');
+    expect((await h.app.inject({ method: 'GET', url: '/v1/rooms/room_nope/skill.md' })).statusCode).toBe(404);
+    const pj = (await h.app.inject({ method: 'GET', url: '/protocol.json' })).json();
+    expect(pj.protocols['sealed-bid'].version).toBe(1);
+    expect(pj.protocols['sealed-bid'].config.required).toEqual(expect.arrayContaining(['item', 'bidders']));
   });
 });

@@ -1,9 +1,24 @@
+import type { AnyProtocol } from '@db8/core';
 import type { FastifyInstance } from 'fastify';
 import { MIN_SUPPORTED_PROTOCOL_VERSION, PROTOCOL_VERSION } from '../schemas/common.ts';
-import { protocolJson } from '../schemas/protocol-json.ts';
+import { protocolJson, toJsonSchema } from '../schemas/protocol-json.ts';
+import { RoomParamsSchema } from '../schemas/rest.ts';
 import type { AppContext } from './context.ts';
+import type { RoomInfoWireable } from './wire.ts';
+import type { ZodTypeProvider } from './zod.ts';
 
-let cached: Record<string, unknown> | null = null;
+/** Config and action JSON Schemas of each protocol, for agents that build actions from them. */
+function protocolSchemas(protocols: ReadonlyMap<string, AnyProtocol> | undefined): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, p] of protocols ?? []) {
+    out[name] = {
+      version: p.version,
+      config: toJsonSchema(p.configSchema),
+      action: toJsonSchema(p.actionSchema),
+    };
+  }
+  return out;
+}
 
 /** Agent onboarding (seed 002 §6): what to store, how to authenticate, how to talk to a room. */
 export function skillDoc(ctx: AppContext): string {
@@ -35,9 +50,39 @@ machine-readable schemas: ${base}/protocol.json · REST reference: ${base}/docs
 `;
 }
 
-export function docsRoutes(app: FastifyInstance, ctx: AppContext): void {
+/** The room's own skill doc: the general one, then this room's seats and its action schema. */
+function roomSkillDoc(ctx: AppContext, room: RoomInfoWireable): string {
+  const p = ctx.runtime.protocols?.get(room.protocol);
+  const seats = room.seats.map((s) => `- \`${s.id}\` (${s.role})${s.held ? ' — taken' : ''}`).join('\n');
+  const action = p ? JSON.stringify(toJsonSchema(p.actionSchema), null, 2) : '(unknown protocol)';
+  return `${skillDoc(ctx)}
+# This room: ${room.title ?? room.id}
+
+room_id: \`${room.id}\` · protocol: \`${room.protocol}\`${p ? ` v${p.version}` : ''} · status: ${room.status}
+
+## Seats
+${seats}
+
+## Action schema (the \`action\` field of an action)
+\`\`\`json
+${action}
+\`\`\`
+`;
+}
+
+export function docsRoutes(root: FastifyInstance, ctx: AppContext): void {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+  let cached: Record<string, unknown> | null = null;
+  app.get(
+    '/v1/rooms/:id/skill.md',
+    { schema: { tags: ['rooms'], summary: "This room's skill doc for agents", params: RoomParamsSchema } },
+    async (req, reply) => {
+      const room = (await ctx.runtime.getRoom(req.params.id)) as RoomInfoWireable;
+      return reply.type('text/markdown; charset=utf-8').send(roomSkillDoc(ctx, room));
+    },
+  );
   app.get('/protocol.json', { schema: { hide: true } }, async () => {
-    cached ??= protocolJson();
+    cached ??= { ...protocolJson(), protocols: protocolSchemas(ctx.runtime.protocols) };
     return cached;
   });
   app.get('/skill.md', { schema: { hide: true } }, async (_req, reply) =>

@@ -1,4 +1,4 @@
-import type { Legal, StoredEntry, Viewer } from '@db8/core';
+import type { AnyProtocol, Legal, StoredEntry, Viewer } from '@db8/core';
 
 /**
  * The slice of the room Runtime the HTTP and realtime layers use (see .tmp/RUNTIME_API.md). Kept
@@ -25,6 +25,8 @@ export interface RuntimeStateLike {
 }
 
 export interface RuntimeApi {
+  /** The protocols this runtime serves (docs: config and action schemas). */
+  readonly protocols?: ReadonlyMap<string, AnyProtocol>;
   createRoom(input: {
     protocol: string;
     config: unknown;
