@@ -73,6 +73,12 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
       onError: (err) => app.log.error({ err }, 'timer watcher'),
     });
     closers.unshift(() => watcher.stop());
+    // Used and expired login challenges are dead weight: sweep them now and then.
+    const sweep = setInterval(() => {
+      store.nonces.purge(Date.now()).catch((err) => app.log.warn({ err }, 'nonce purge'));
+    }, 10 * 60_000);
+    sweep.unref();
+    closers.unshift(async () => clearInterval(sweep));
     await app.listen({ port: config.port, host: config.host });
     const addr = app.server.address();
     const port = addr && typeof addr === 'object' ? addr.port : config.port;

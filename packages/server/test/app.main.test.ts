@@ -1,0 +1,55 @@
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Db8Client } from '@db8/sdk';
+import { afterAll, describe, expect, it } from 'vitest';
+import { type RunningServer, startServer } from '../src/main.ts';
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+describe('startServer (embedded mode)', () => {
+  it('starts on PGlite with a key file, prints a one-time admin link, serves the SPA, and closes', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'db8-main-'));
+    const web = mkdtempSync(join(tmpdir(), 'db8-web-'));
+    dirs.push(dataDir, web);
+    writeFileSync(join(web, 'index.html'), '<!doctype html><title>db8 test spa</title>');
+    const lines: string[] = [];
+    let s: RunningServer | undefined;
+    try {
+      s = await startServer({
+        port: 0,
+        dataDir,
+        webDist: web,
+        logLevel: 'silent',
+        env: false,
+        print: (l) => lines.push(l),
+      });
+      expect(lines[0]).toMatch(/^db8 listening on http:\/\/127\.0\.0\.1:\d+ \(embedded store in /);
+      expect(lines[1]).toBe(`admin login (one use): ${s.adminLink}`);
+      expect(s.adminLink).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/login#token=[A-Za-z0-9_-]{43}$/);
+      // the key file is private
+      expect(statSync(join(dataDir, 'server_ed25519')).mode & 0o077).toBe(0);
+
+      const c = new Db8Client({ baseUrl: s.url });
+      const token = s.adminLink!.split('#token=')[1]!;
+      const admin = await c.adminLogin(token);
+      expect(admin.role).toBe('admin');
+      await expect(c.adminLogin(token)).rejects.toMatchObject({ status: 401 });
+      expect(await c.ready()).toMatchObject({ ok: true, store: true });
+
+      const page = await fetch(`${s.url}/rooms/room_x`, { headers: { accept: 'text/html' } });
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('db8 test spa');
+      const api404 = await fetch(`${s.url}/v1/nope`, { headers: { accept: 'text/html' } });
+      expect(api404.status).toBe(404);
+      expect((await api404.json()).error.code).toBe('NOT_FOUND');
+    } finally {
+      await s?.close();
+    }
+    // closed: the port no longer answers
+    await expect(fetch(`${s!.url}/healthz`)).rejects.toThrow();
+  });
+});
