@@ -35,6 +35,8 @@ export const ServerConfigSchema = z.object({
   publicUrl: z.string().optional(),
   databaseUrl: z.string().optional(),
   natsUrl: z.string().optional(),
+  /** DB8_SERVER_KEY: OpenSSH Ed25519 private key (path or text) shared by a cluster; else <dataDir>/server_ed25519. */
+  serverKey: z.string().min(1).optional(),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   adminEmails: z.array(z.string().toLowerCase()).default([]),
   oidc: OidcConfigSchema.optional(),
@@ -101,6 +103,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
   if (env.PUBLIC_BASE_URL) out.publicUrl = env.PUBLIC_BASE_URL;
   if (env.DATABASE_URL) out.databaseUrl = env.DATABASE_URL;
   if (env.NATS_URL) out.natsUrl = env.NATS_URL;
+  if (env.DB8_SERVER_KEY) out.serverKey = env.DB8_SERVER_KEY;
   if (env.LOG_LEVEL) out.logLevel = env.LOG_LEVEL as ServerConfigInput['logLevel'];
   if (env.ADMIN_EMAILS) out.adminEmails = list(env.ADMIN_EMAILS);
   const algorithms = env.OIDC_ALGORITHMS

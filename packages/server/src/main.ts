@@ -7,7 +7,7 @@ import { LocalBus } from './bus/local.ts';
 import { NatsBus } from './bus/nats.ts';
 import type { Bus } from './bus/types.ts';
 import { configFromEnv, resolveConfig, type ServerConfigInput } from './config.ts';
-import { loadOrCreateServerKey } from './keys/index.ts';
+import { resolveServerKey } from './keys/configured.ts';
 import { defaultProtocolRegistry } from './protocols.ts';
 import { Runtime, startTimerWatcher, type TimerWatcher } from './runtime/index.ts';
 import { openStore, resolveDataDir, type Store } from './store/index.ts';
@@ -49,7 +49,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     ...defined,
   } as ServerConfigInput);
   const dataDir = resolveDataDir(config.dataDir);
-  const serverKey = loadOrCreateServerKey(dataDir);
+  const serverKey = resolveServerKey(dataDir, config.serverKey);
   const store = await openStore({
     dataDir,
     ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : {}),

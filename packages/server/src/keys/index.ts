@@ -1,3 +1,4 @@
+export { resolveServerKey, serverKeyFromSetting } from './configured.ts';
 export {
   DEFAULT_NOTE_NAME,
   generateServerKey,
