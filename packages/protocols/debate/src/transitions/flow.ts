@@ -20,11 +20,16 @@ import type { DebateState, Round, Slot } from '../state.ts';
 
 type T = Transition<DebateState>;
 
-/** research_k → submit_k: the submit window was fixed when the round opened. */
+/**
+ * research_k → submit_k. The submit window runs from this tick's `now` (the planned opening when
+ * the watcher is on time), so a late tick never leaves a second deadline due at the same instant.
+ */
 export function endResearch(state: DebateState, now: number, seq: number): T {
   const round = currentRound(state)!;
+  const submitMs = round.submit_deadline - round.opened_at;
+  const opened = withRound(state, { ...round, opened_at: now, submit_deadline: now + submitMs });
   const phase = round.kind === 'final' ? 'final_submit' : 'submit';
-  return { state: enter(state, phase, now, seq, round.submit_deadline) };
+  return { state: enter(opened, phase, now, seq, now + submitMs) };
 }
 
 /** Open round `index` (argument) or the final round, entering research or submit. */
