@@ -8,6 +8,7 @@ import { NatsBus } from './bus/nats.ts';
 import type { Bus } from './bus/types.ts';
 import { configFromEnv, resolveConfig, type ServerConfigInput } from './config.ts';
 import { resolveServerKey } from './keys/configured.ts';
+import { registerPoker } from './poker/index.ts';
 import { defaultProtocolRegistry } from './protocols.ts';
 import { Runtime, startTimerWatcher, type TimerWatcher } from './runtime/index.ts';
 import { openStore, resolveDataDir, type Store } from './store/index.ts';
@@ -69,6 +70,8 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     const adminLinks = new AdminLinks();
     const app = await buildApp({ runtime, store, bus, serverKey, config, adminLinks });
     closers.unshift(() => app.close());
+    // Poker tables (seed 002): /v1/tables, /v1/poker/ws, their timers and skill doc.
+    await registerPoker(app, { runtime });
     const watcher: TimerWatcher = startTimerWatcher(runtime, {
       onError: (err) => app.log.error({ err }, 'timer watcher'),
     });

@@ -39,6 +39,8 @@ describe('startServer (embedded mode)', () => {
       expect(admin.role).toBe('admin');
       await expect(c.adminLogin(token)).rejects.toMatchObject({ status: 401 });
       expect(await c.ready()).toMatchObject({ ok: true, store: true });
+      // poker tables are served by the same process
+      expect((await fetch(`${s.url}/v1/tables`)).status).toBe(200);
 
       const page = await fetch(`${s.url}/rooms/room_x`, { headers: { accept: 'text/html' } });
       expect(page.status).toBe(200);
