@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
+import { type AgentSocket, openSocket } from '@db8/agents/poker';
 import { createProtocolRegistry } from '@db8/protocols';
 import type { PokerServerMessage } from '@db8/protocols/poker';
 import type { FastifyInstance } from 'fastify';
-import WebSocket from 'ws';
 import { buildApp } from '../src/app.ts';
 import { AdminLinks } from '../src/auth/admin-link.ts';
 import { LocalBus } from '../src/bus/local.ts';
@@ -112,9 +112,9 @@ export class WsClient {
   }> = [];
   closed: { code: number; reason: string } | null = null;
 
-  private constructor(private readonly ws: WebSocket) {
-    ws.on('message', (d) => {
-      const m = JSON.parse(String(d)) as PokerServerMessage;
+  private constructor(private readonly ws: AgentSocket) {
+    ws.onMessage((d) => {
+      const m = JSON.parse(d) as PokerServerMessage;
       this.received.push(m);
       this.waiters = this.waiters.filter((w) => {
         if (!w.pred(m)) return true;
@@ -122,19 +122,13 @@ export class WsClient {
         return false;
       });
     });
-    ws.on('close', (code, reason) => {
-      this.closed = { code, reason: String(reason) };
+    ws.onClose((code, reason) => {
+      this.closed = { code, reason };
     });
   }
 
   static async open(url: string): Promise<WsClient> {
-    const ws = new WebSocket(url);
-    const c = new WsClient(ws);
-    await new Promise<void>((resolve, reject) => {
-      ws.once('open', () => resolve());
-      ws.once('error', reject);
-    });
-    return c;
+    return new WsClient(await openSocket(url));
   }
 
   send(msg: unknown): void {

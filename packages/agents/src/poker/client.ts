@@ -1,0 +1,154 @@
+import {
+  type GameStatePayload,
+  GameStatePayloadSchema,
+  HandCompletePayloadSchema,
+  JoinTableResponseSchema,
+  POKER_PROTOCOL_VERSION,
+  type PokerServerMessage,
+} from '@db8/protocols/poker';
+import { openSocket } from './socket.ts';
+import { type PokerStrategy, seededRand } from './strategies.ts';
+
+/**
+ * Runs one agent at one table, as any outside agent would (seed 002 §3.2): register (or reuse an
+ * API key), join over REST, connect the WebSocket with the session token, answer every game_state
+ * that carries our turn_token, and stop when the table does.
+ */
+
+export interface AgentRunOptions {
+  baseUrl: string;
+  tableId: string;
+  strategy: PokerStrategy;
+  name?: string;
+  apiKey?: string;
+  seed?: number;
+  /** Give up after this long without the table ending (ms). */
+  maxRunMs?: number;
+}
+
+export interface AgentRunResult {
+  agent: string;
+  strategy: string;
+  agentId: string;
+  seat: number;
+  /** Chips won (+) or lost (−) in each hand this seat was dealt into. */
+  hands: Array<{ hand: number; net: number }>;
+  bigBlind: number;
+  actions: number;
+  /** Action → ack round trips, ms. */
+  latencies: number[];
+  errors: string[];
+}
+
+async function post(url: string, body: unknown, token?: string): Promise<unknown> {
+  const r = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(body),
+  });
+  const json = (await r.json()) as unknown;
+  if (!r.ok) throw new Error(`${url}: ${r.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
+// Refusals that only mean "the table moved on": a fresh game_state follows.
+const BENIGN = new Set(['STALE_SEQ', 'STALE_TURN_TOKEN', 'TURN_EXPIRED', 'NOT_YOUR_TURN', 'ROOM_CLOSED']);
+
+export async function runPokerAgent(opts: AgentRunOptions): Promise<AgentRunResult> {
+  const name = opts.name ?? opts.strategy.name;
+  const apiKey =
+    opts.apiKey ?? ((await post(`${opts.baseUrl}/v1/agents`, { name })) as { api_key: string }).api_key;
+  const join = JoinTableResponseSchema.parse(
+    await post(
+      `${opts.baseUrl}/v1/tables/${opts.tableId}/join`,
+      { client_protocol_version: POKER_PROTOCOL_VERSION },
+      apiKey,
+    ),
+  );
+  const rand = seededRand(opts.seed ?? 1);
+  const result: AgentRunResult = {
+    agent: name,
+    strategy: opts.strategy.name,
+    agentId: join.agent_id,
+    seat: join.seat_id,
+    hands: [],
+    bigBlind: 0,
+    actions: 0,
+    latencies: [],
+    errors: [],
+  };
+  const socket = await openSocket(`${join.ws_url}?token=${encodeURIComponent(join.session_token)}`);
+  const sent = new Map<string, { at: number; gs: GameStatePayload; fallback: boolean }>();
+  const answered = new Set<string>();
+  let nextId = 1;
+
+  const act = (gs: GameStatePayload, seq: number, fallback: boolean) => {
+    const d = fallback
+      ? gs.legal_actions?.some((a) => a.kind === 'check')
+        ? { kind: 'check' as const }
+        : { kind: 'call' as const }
+      : opts.strategy.decide(gs, rand);
+    const id = `a${nextId++}`;
+    sent.set(id, { at: performance.now(), gs, fallback });
+    result.actions++;
+    socket.send(
+      JSON.stringify({
+        type: 'action',
+        id,
+        payload: {
+          turn_token: gs.turn_token,
+          seat_id: join.seat_id,
+          kind: d.kind,
+          ...(d.kind === 'raiseTo' ? { amount: d.amount } : {}),
+          expected_seq: seq,
+        },
+      }),
+    );
+  };
+
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(
+      () => {
+        result.errors.push('gave up: the table did not end in time');
+        socket.close();
+      },
+      opts.maxRunMs ?? 30 * 60_000,
+    );
+    socket.onClose(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+    socket.onMessage((text) => {
+      const m = JSON.parse(text) as PokerServerMessage;
+      if (m.type === 'game_state') {
+        const gs = GameStatePayloadSchema.parse(m.payload);
+        result.bigBlind = gs.blinds.big;
+        if (gs.status === 'stopped') {
+          socket.close();
+          return;
+        }
+        if (gs.turn_token && gs.to_act === join.seat_id && !answered.has(gs.turn_token)) {
+          answered.add(gs.turn_token);
+          act(gs, m.seq, false);
+        }
+      } else if (m.type === 'hand_complete') {
+        const h = HandCompletePayloadSchema.parse(m.payload);
+        const k = h.seats.indexOf(join.seat_id);
+        if (k >= 0 && !h.cancelled) result.hands.push({ hand: h.hand_number, net: h.net[k]! });
+      } else if (m.type === 'ack' || m.type === 'error') {
+        const s = m.id ? sent.get(m.id) : undefined;
+        if (!s) return;
+        sent.delete(m.id!);
+        if (m.type === 'ack') result.latencies.push(performance.now() - s.at);
+        else {
+          const code = (m.payload as { code: string }).code;
+          if (BENIGN.has(code)) return;
+          result.errors.push(`${code} on ${opts.strategy.name}'s move`);
+          // A strategy bug must not cost the seat a timeout: fall back to check/call once.
+          if (!s.fallback) act(s.gs, m.seq, true);
+        }
+      }
+    });
+  });
+  return result;
+}
