@@ -1,0 +1,23 @@
+export { systemPrompt, userPrompt } from './prompts.ts';
+export { CouncilRunError, LocalCouncilRoom } from './room.ts';
+export {
+  abortCouncil,
+  type CouncilCall,
+  type CouncilProgress,
+  type CouncilRequest,
+  type CouncilRun,
+  callMeta,
+  completeWriteback,
+  councilConfig,
+  type RunCouncilOptions,
+  runCouncil,
+} from './runner.ts';
+export {
+  assessmentSchema,
+  challengeSchema,
+  openingSchema,
+  revisionSchema,
+  SCHEMA_NAMES,
+  verdictSchema,
+} from './schemas.ts';
+export { councilScript, type ScriptInput, scriptedCouncilReply } from './scripted.ts';

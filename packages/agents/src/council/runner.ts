@@ -1,0 +1,225 @@
+import { randomBytes } from 'node:crypto';
+import {
+  ACTION_FOR_STAGE,
+  assessableRoles,
+  type CallMeta,
+  CHALLENGE_MAP,
+  type CouncilAction,
+  type CouncilConfig,
+  CouncilConfigSchema,
+  expectedRoles,
+  isoDate,
+  OPERATOR,
+  ROLES,
+  type Role,
+  seatOf,
+  TURN_STAGES,
+  type TurnError,
+  type TurnStage,
+  turnOf,
+} from '@db8/protocols/council';
+import type { z } from 'zod';
+import type { CallRecord, Provider } from '../providers/index.ts';
+import { systemPrompt, userPrompt } from './prompts.ts';
+import { CouncilRunError, LocalCouncilRoom } from './room.ts';
+import {
+  assessmentSchema,
+  challengeSchema,
+  openingSchema,
+  revisionSchema,
+  SCHEMA_NAMES,
+  verdictSchema,
+} from './schemas.ts';
+
+/**
+ * The council driver: it runs the protocol with one provider call per role per stage, each with the
+ * stage's zod schema, and submits what comes back — the validated payload, or the recorded failure.
+ * It never writes content for a role. It stops at Writeback: writing artifacts and the decision
+ * record is the caller's job (the CLI's local store), which then calls `completeWriteback`.
+ */
+
+export interface CouncilRequest {
+  runId: string;
+  question: string;
+  context?: string;
+  outputType?: 'decision' | 'worklog';
+  stageWindowMs?: number;
+}
+
+export interface CouncilCall {
+  stage: TurnStage;
+  role: Role;
+  record: CallRecord | null;
+}
+
+export interface CouncilProgress {
+  kind: 'stage' | 'turn';
+  stage: string;
+  role?: Role;
+  ok?: boolean;
+  detail?: string;
+}
+
+export interface RunCouncilOptions extends CouncilRequest {
+  /** Who plays each role; one provider may play several. */
+  providers: Readonly<Record<Role, Provider>>;
+  clock?: () => number;
+  /** Room seed (hex); random when absent. The council uses no randomness, but every room has one. */
+  seed?: string;
+  signal?: AbortSignal;
+  onProgress?: (p: CouncilProgress) => void;
+}
+
+export interface CouncilRun {
+  room: LocalCouncilRoom;
+  calls: CouncilCall[];
+}
+
+export function callMeta(r: CallRecord): CallMeta {
+  return {
+    provider: r.profile,
+    model: r.model,
+    scripted: r.scripted,
+    attempts: r.attempts.length,
+    repaired: r.repaired,
+    inputTokens: r.usage.inputTokens,
+    outputTokens: r.usage.outputTokens,
+    costUsd: r.costUsd,
+    latencyMs: r.durationMs,
+  };
+}
+
+export function councilConfig(
+  req: CouncilRequest,
+  providers: Readonly<Record<Role, Provider>>,
+): CouncilConfig {
+  return CouncilConfigSchema.parse({
+    runId: req.runId,
+    question: req.question,
+    context: req.context ?? '',
+    outputType: req.outputType ?? 'decision',
+    roster: ROLES.map((role) => {
+      const p = providers[role];
+      return { role, provider: p.profile, model: p.model, scripted: p.scripted };
+    }),
+    ...(req.stageWindowMs ? { stageWindowMs: req.stageWindowMs } : {}),
+  });
+}
+
+function schemaFor(room: LocalCouncilRoom, role: Role, stage: TurnStage, now: number): z.ZodType {
+  switch (stage) {
+    case 'Round1':
+      return openingSchema();
+    case 'Round2':
+      return challengeSchema(role);
+    case 'Round3':
+      return revisionSchema();
+    case 'Consensus':
+      return assessmentSchema(assessableRoles(room.state.turns));
+    case 'Judge':
+      return verdictSchema(isoDate(now));
+  }
+}
+
+function failed(stage: TurnStage, error: TurnError, record: CallRecord | null): CouncilAction {
+  return { type: 'failed', stage, error, call: record ? callMeta(record) : null };
+}
+
+async function turn(
+  room: LocalCouncilRoom,
+  provider: Provider,
+  role: Role,
+  stage: TurnStage,
+  signal: AbortSignal | undefined,
+): Promise<{ action: CouncilAction; record: CallRecord | null }> {
+  if (stage === 'Round2') {
+    const target = CHALLENGE_MAP[role];
+    if (turnOf(room.state.turns, 'Round1', target)?.kind !== 'opening') {
+      const error = {
+        code: 'TARGET_UNAVAILABLE',
+        message: `the ${target} has no round-1 opening to challenge`,
+      };
+      return { action: failed(stage, error, null), record: null };
+    }
+  }
+  const now = room.now();
+  const schemaName = SCHEMA_NAMES[stage];
+  const out = await provider.call({
+    schemaName,
+    schema: schemaFor(room, role, stage, now),
+    description: `The ${role}'s ${stage} turn for a decision council.`,
+    system: systemPrompt(role, stage, schemaName),
+    prompt: userPrompt(room.state, role, stage, now),
+    seat: seatOf(role),
+    ...(signal ? { signal } : {}),
+  });
+  if (!out.ok) {
+    return {
+      action: failed(stage, { code: out.error.code, message: out.error.message }, out.record),
+      record: out.record,
+    };
+  }
+  const type = ACTION_FOR_STAGE[stage];
+  return {
+    action: { type, payload: out.value, call: callMeta(out.record) } as CouncilAction,
+    record: out.record,
+  };
+}
+
+/** Run Intake → … → Judge → Packetize and stop in Writeback (or aborted, if cancelled). */
+export async function runCouncil(opts: RunCouncilOptions): Promise<CouncilRun> {
+  const config = councilConfig(opts, opts.providers);
+  const room = new LocalCouncilRoom(
+    config,
+    opts.seed ?? randomBytes(32).toString('hex'),
+    opts.clock ?? Date.now,
+  );
+  const calls: CouncilCall[] = [];
+  const progress = opts.onProgress ?? (() => {});
+  room.tick(); // Intake → Round1
+  for (const stage of TURN_STAGES) {
+    if (room.state.status !== 'running') break;
+    progress({ kind: 'stage', stage });
+    const roles = expectedRoles(stage);
+    // The roles of a stage answer independently, so their calls run concurrently.
+    const results = await Promise.all(
+      roles.map((role) => turn(room, opts.providers[role], role, stage, opts.signal)),
+    );
+    if (opts.signal?.aborted) {
+      room.must(OPERATOR, { type: 'abort', error: { code: 'CANCELLED', message: 'the run was cancelled' } });
+      break;
+    }
+    // Submitted in roster order, whatever order the calls finished in, so the log is deterministic.
+    for (const [i, role] of roles.entries()) {
+      const { action, record } = results[i]!;
+      calls.push({ stage, role, record });
+      const r = room.act(seatOf(role), action);
+      const ok = action.type !== 'failed';
+      progress({
+        kind: 'turn',
+        stage,
+        role,
+        ok,
+        ...(ok ? {} : { detail: (action as { error: TurnError }).error.code }),
+      });
+      // Past the stage window the protocol has closed the stage; the tick below records the timeouts.
+      if (!r.ok && r.code !== 'STAGE_EXPIRED')
+        throw new CouncilRunError(r.code, `${role} ${action.type}: ${r.message}`);
+    }
+    room.tick();
+  }
+  if (room.state.stage === 'Writeback') progress({ kind: 'stage', stage: 'Writeback' });
+  return { room, calls };
+}
+
+/** Record the writeback receipt: the run completes. */
+export function completeWriteback(run: CouncilRun, recordPath: string): void {
+  const sha = run.room.state.packetSha256;
+  if (!sha) throw new Error('no packet to write back');
+  run.room.must(OPERATOR, { type: 'writeback', recordPath, packetSha256: sha });
+}
+
+/** A structural failure (storage, …) ends the run as aborted. */
+export function abortCouncil(run: CouncilRun, error: TurnError): void {
+  if (run.room.state.status === 'running') run.room.must(OPERATOR, { type: 'abort', error });
+}
