@@ -52,7 +52,7 @@ export function App() {
               </button>
             </>
           ) : (
-            <span className="muted">observer</span>
+            <span className="muted">not signed in</span>
           )}
         </div>
       </header>

@@ -131,3 +131,109 @@ describe('lobby, room and journal', () => {
     await page.context().close();
   });
 });
+
+/** Put an admin session into this profile without spending the one-time link again. */
+async function asAdmin(page: Page, url: string, token: string): Promise<void> {
+  await page.goto(`${url}/`);
+  await page.evaluate((t) => {
+    localStorage.setItem(
+      'db8.session',
+      JSON.stringify({ token: t, role: 'admin', principal: 'admin', expires_at: '2999-01-01T00:00:00Z' }),
+    );
+  }, token);
+  await page.reload();
+}
+
+type BidRow = { seat: string; hasBid: boolean; amount?: number };
+type AuctionView = { phase: string; bidders: BidRow[]; outcome: { winner: string; price: number } | null };
+
+/** The sealed-bid view as the page shows it (the state panel is the view's JSON). */
+const viewOn = async (page: Page): Promise<AuctionView> =>
+  JSON.parse((await page.getByTestId('state-json').textContent()) ?? 'null') as AuctionView;
+const amountOf = (v: AuctionView, seat: string) => v.bidders.find((b) => b.seat === seat)?.amount;
+
+async function send(page: Page, legal: string, action: object): Promise<void> {
+  await page.getByRole('button', { name: legal, exact: true }).click();
+  await page.getByLabel('action (JSON)').fill(JSON.stringify(action));
+  await page.getByRole('button', { name: 'Send action' }).click();
+  const result = page.getByTestId('action-result');
+  await result.waitFor();
+  expect(await result.textContent()).toMatch(/^accepted as entry #\d+/);
+}
+
+describe('sealed-bid, played in the browser', () => {
+  it('two bidders in their own profiles bid, the auctioneer confirms, everyone sees the outcome', async () => {
+    // The admin creates the room with the generated form and invites two bidders and an auctioneer.
+    const admin = await newPage(env);
+    await asAdmin(admin, env.url, adminToken);
+    await admin.getByLabel('title (optional)').fill('Two bidders, one telescope');
+    await admin.getByLabel('item').fill('brass telescope');
+    await admin.getByLabel('bidders').fill('2');
+    await admin.getByLabel('revealWindowMs').fill(String(10 * MINUTE));
+    await admin.getByRole('button', { name: 'Create room' }).click();
+    await admin.waitForURL(/\/rooms\/room_[0-9a-f]+$/);
+    const roomId = new URL(admin.url()).pathname.split('/').at(-1)!;
+    await admin.getByTestId('live-status').filter({ hasText: 'live' }).waitFor();
+
+    const invites: string[] = [];
+    const seats = ['bidder_1', 'bidder_2', 'auctioneer'];
+    for (const seat of seats) {
+      await admin.getByRole('button', { name: `Invite link for ${seat}` }).click();
+      const link = admin.getByRole('textbox', { name: `invite URL for ${seat}` });
+      await link.waitFor();
+      invites.push(await link.inputValue());
+    }
+
+    // Each person opens their invite in a browser profile of their own.
+    const people: Page[] = [];
+    for (const [i, link] of invites.entries()) {
+      const page = await newPage(env, i === 1 ? 'dark' : 'light');
+      await page.goto(link);
+      await page.getByRole('button', { name: 'Accept invite' }).click();
+      await page.getByTestId('my-seat').filter({ hasText: seats[i]! }).waitFor();
+      await page.waitForURL(`${env.url}/rooms/${roomId}`);
+      people.push(page);
+    }
+    const [alice, bob, carol] = people as [Page, Page, Page];
+
+    await send(alice, 'bid', { type: 'bid', amount: 150 });
+    await alice.getByTestId('state-json').filter({ hasText: '"amount": 150' }).waitFor();
+    await shot(alice, 'sealed-bid-alice-bid');
+    // Bob's view of the room never shows Alice's sealed amount.
+    await bob.getByTestId('state-json').filter({ hasText: '"hasBid": true' }).waitFor();
+    const bobsView = await viewOn(bob);
+    expect(bobsView.bidders.find((b) => b.seat === 'bidder_1')?.hasBid).toBe(true);
+    expect(amountOf(bobsView, 'bidder_1')).toBeUndefined();
+
+    await send(bob, 'bid', { type: 'bid', amount: 200 });
+    // Everyone has bid: the server's tick reveals both bids and hands the auctioneer the turn.
+    await carol.getByRole('button', { name: 'confirm', exact: true }).waitFor({ timeout: 15_000 });
+    await alice.getByTestId('state-json').filter({ hasText: '"phase": "reveal"' }).waitFor();
+    expect(amountOf(await viewOn(alice), 'bidder_2')).toBe(200);
+    // Bob's log pairs Alice's sealed entry with the tick that revealed it, checked against its commitment.
+    const revealed = bob.locator('[data-testid="live-log"] [data-seq="4"] [data-testid="revealed"]');
+    await revealed.waitFor();
+    expect(await revealed.textContent()).toMatch(/✓ revealed in #6 .*"amount":150/);
+    await shot(carol, 'sealed-bid-auctioneer-turn');
+    await shot(admin, 'sealed-bid-admin-view');
+    await send(carol, 'confirm', { type: 'confirm' });
+
+    for (const page of [alice, bob, carol, admin]) {
+      await page.getByTestId('room-status').filter({ hasText: 'closed' }).waitFor();
+      await page.getByTestId('state-json').filter({ hasText: '"winner": "bidder_2"' }).waitFor();
+      // Second price: Bob pays Alice's bid.
+      expect((await viewOn(page)).outcome).toMatchObject({ winner: 'bidder_2', price: 150 });
+    }
+    await shot(bob, 'sealed-bid-closed-dark');
+
+    // The whole record verifies in the browser.
+    await bob.getByRole('link', { name: 'Journal' }).click();
+    const head = (await client(env).getRoom(roomId)).seq;
+    await bob
+      .getByTestId('journal-summary')
+      .filter({ hasText: `${head + 1}/${head + 1} verified` })
+      .waitFor();
+    await shot(bob, 'sealed-bid-journal-dark');
+    for (const p of [admin, alice, bob, carol]) await p.context().close();
+  });
+});

@@ -1,4 +1,4 @@
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import type { ActionError } from '../lib/live.ts';
 import type { Ack } from '../lib/types.ts';
 
@@ -27,11 +27,22 @@ export function ActionForm(props: {
   seat: string;
   legal: unknown[];
   turnToken: string | null;
+  /** The room accepts no more input: keep the last result on screen, offer nothing to send. */
+  closed?: boolean;
   send: (action: unknown) => Promise<Ack>;
 }) {
-  const [text, setText] = useState(() =>
-    JSON.stringify(props.legal[0] ? draftFor(props.legal[0]) : {}, null, 2),
-  );
+  const first = props.legal[0];
+  const draft = JSON.stringify(first === undefined ? {} : draftFor(first), null, 2);
+  const [text, setText] = useState(draft);
+  // Follow the legal actions as the room moves on, unless the user is editing.
+  const dirty = useRef(false);
+  useEffect(() => {
+    if (!dirty.current) setText(draft);
+  }, [draft]);
+  const edit = (t: string) => {
+    dirty.current = true;
+    setText(t);
+  };
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
 
@@ -47,6 +58,7 @@ export function ActionForm(props: {
     setBusy(true);
     try {
       const ack = await props.send(action);
+      dirty.current = false;
       setResult({ ok: true, text: `accepted as entry #${ack.seq}${ack.duplicate ? ' (duplicate)' : ''}` });
     } catch (err) {
       const e2 = err as ActionError;
@@ -55,6 +67,22 @@ export function ActionForm(props: {
       setBusy(false);
     }
   };
+
+  if (props.closed) {
+    return (
+      <section className="card action-form" aria-labelledby="act-h">
+        <h2 id="act-h">
+          Seat <code>{props.seat}</code>
+        </h2>
+        <p className="muted">The room is closed; it accepts no more actions.</p>
+        {result ? (
+          <p className={result.ok ? 'ok' : 'error'} role="status" data-testid="action-result">
+            {result.text}
+          </p>
+        ) : null}
+      </section>
+    );
+  }
 
   return (
     <form className="card action-form" onSubmit={submit} aria-labelledby="act-h">
@@ -72,7 +100,7 @@ export function ActionForm(props: {
             type="button"
             className="chip"
             title={JSON.stringify(l)}
-            onClick={() => setText(JSON.stringify(draftFor(l), null, 2))}
+            onClick={() => edit(JSON.stringify(draftFor(l), null, 2))}
           >
             {labelOf(l)}
           </button>
@@ -85,7 +113,7 @@ export function ActionForm(props: {
         rows={5}
         spellCheck={false}
         value={text}
-        onChange={(e) => setText(e.target.value)}
+        onChange={(e) => edit(e.target.value)}
       />
       <div className="row">
         <button type="submit" className="primary" disabled={busy}>

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import type { Revealed } from '../lib/reveals.ts';
 import type { Entry } from '../lib/types.ts';
 import { Badge } from './Badge.tsx';
 
@@ -17,8 +18,9 @@ export function visLabel(e: Entry): string {
       : 'public';
 }
 
-export function EntryBody(props: { entry: Entry }) {
+export function EntryBody(props: { entry: Entry; revealed?: Revealed | undefined }) {
   const e = props.entry;
+  const r = props.revealed;
   return (
     <>
       {e.payload !== undefined ? (
@@ -32,6 +34,15 @@ export function EntryBody(props: { entry: Entry }) {
           commit {e.commit?.slice(0, 16)}…
         </code>
       )}
+      {r ? (
+        <div className="revealed small" data-testid="revealed">
+          <span className={r.ok ? 'ok' : 'error'}>
+            {r.ok ? '✓' : '✗'} revealed in #{r.by}
+            {r.ok ? '' : ' — does not match the commitment'}
+          </span>{' '}
+          {e.payload === undefined && !e.sealed ? <code>{summary(r.payload)}</code> : null}
+        </div>
+      ) : null}
       {e.reveals?.length ? (
         <div className="reveals small">reveals {e.reveals.map((r) => `#${r.seq}`).join(', ')}</div>
       ) : null}
@@ -39,7 +50,7 @@ export function EntryBody(props: { entry: Entry }) {
   );
 }
 
-export function EntryRow(props: { entry: Entry; extra?: ReactNode }) {
+export function EntryRow(props: { entry: Entry; revealed?: Revealed | undefined; extra?: ReactNode }) {
   const e = props.entry;
   return (
     <li className={`entry kind-${e.kind}`} data-seq={e.seq} data-testid="entry">
@@ -51,7 +62,7 @@ export function EntryRow(props: { entry: Entry; extra?: ReactNode }) {
       <span className="actor mono">{e.actor}</span>
       <Badge tone={e.vis.kind === 'public' ? 'muted' : 'warn'}>{visLabel(e)}</Badge>
       <div className="body">
-        <EntryBody entry={e} />
+        <EntryBody entry={e} revealed={props.revealed} />
       </div>
       {props.extra ? <div className="extra">{props.extra}</div> : null}
     </li>

@@ -1,7 +1,8 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Badge } from '../components/Badge.tsx';
 import { EntryRow } from '../components/EntryRow.tsx';
 import { api } from '../lib/api.ts';
+import { revealIndex } from '../lib/reveals.ts';
 import { Link, navigate } from '../lib/router.tsx';
 import type { Entry } from '../lib/types.ts';
 import { type Verdict, verifyEntry } from '../lib/verify.ts';
@@ -85,6 +86,7 @@ export function Journal(props: { roomId: string }) {
     };
   }, [roomId, from]);
 
+  const reveals = useMemo(() => revealIndex(entries ?? []), [entries]);
   const values = Object.values(checks);
   const verified = values.filter((c) => c !== 'pending' && c.ok).length;
   const failed = values.filter((c) => c !== 'pending' && !c.ok).length;
@@ -115,7 +117,12 @@ export function Journal(props: { roomId: string }) {
         ) : null}
         <ol className="entries">
           {entries?.map((e) => (
-            <EntryRow key={e.seq} entry={e} extra={<VerifyBadge check={checks[e.seq]} />} />
+            <EntryRow
+              key={e.seq}
+              entry={e}
+              revealed={reveals.get(e.seq)}
+              extra={<VerifyBadge check={checks[e.seq]} />}
+            />
           ))}
         </ol>
         <nav className="pager" aria-label="journal pages">

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { ActionForm } from '../components/ActionForm.tsx';
 import { Badge, statusTone } from '../components/Badge.tsx';
 import { Countdown } from '../components/Countdown.tsx';
@@ -6,6 +6,7 @@ import { EntryRow } from '../components/EntryRow.tsx';
 import { JsonView } from '../components/JsonView.tsx';
 import { api, tokenFor } from '../lib/api.ts';
 import { useRoomLive } from '../lib/live.ts';
+import { revealIndex } from '../lib/reveals.ts';
 import { Link, navigate } from '../lib/router.tsx';
 import { getSeat, getSession, setSeat, useCredentials } from '../lib/session.ts';
 import type { Room as RoomInfo } from '../lib/types.ts';
@@ -51,7 +52,10 @@ function SeatPanel(props: { room: RoomInfo | null; roomId: string; onJoined: () 
     setError(null);
     try {
       const inv = await api.invite(props.roomId, seat);
-      setInvites((prev) => ({ ...prev, [seat]: inv.url }));
+      // Built on this page's origin: the one the admin reaches the server by (the server's idea of
+      // its public URL may be an internal address).
+      const url = `${location.origin}/rooms/${encodeURIComponent(inv.room_id)}/join#invite=${inv.invite}`;
+      setInvites((prev) => ({ ...prev, [seat]: url }));
     } catch (e) {
       setError((e as Error).message);
     }
@@ -100,7 +104,12 @@ function SeatPanel(props: { room: RoomInfo | null; roomId: string; onJoined: () 
                   </button>
                 ) : null}
                 {admin ? (
-                  <button type="button" className="chip" onClick={() => void makeInvite(s.seat)}>
+                  <button
+                    type="button"
+                    className="chip"
+                    aria-label={`Invite link for ${s.seat}`}
+                    onClick={() => void makeInvite(s.seat)}
+                  >
                     Invite link
                   </button>
                 ) : null}
@@ -110,7 +119,7 @@ function SeatPanel(props: { room: RoomInfo | null; roomId: string; onJoined: () 
               <input
                 className="mono small invite-url"
                 readOnly
-                aria-label={`invite link for ${s.seat}`}
+                aria-label={`invite URL for ${s.seat}`}
                 value={invites[s.seat]}
                 onFocus={(e) => e.currentTarget.select()}
               />
@@ -158,6 +167,7 @@ export function Room(props: { roomId: string }) {
   }, [live.entries.length]);
 
   const state = live.state;
+  const reveals = useMemo(() => revealIndex(live.entries), [live.entries]);
   const seatForActions = held && state?.viewer.kind === 'seat' ? state.viewer.seat : held?.seat;
 
   return (
@@ -206,10 +216,10 @@ export function Room(props: { roomId: string }) {
           <SeatPanel room={room} roomId={roomId} onJoined={() => void loadRoom()} />
           {held && seatForActions && state ? (
             <ActionForm
-              key={`${JSON.stringify(state.legal?.actions ?? [])}:${state.turn_token ?? ''}`}
               seat={seatForActions}
               legal={state.legal?.actions ?? []}
               turnToken={state.turn_token}
+              closed={state.status === 'closed'}
               send={(action) => live.act(seatForActions, action, state.turn_token)}
             />
           ) : null}
@@ -227,7 +237,7 @@ export function Room(props: { roomId: string }) {
           </h2>
           <ol className="entries" ref={logRef} aria-live="polite" data-testid="live-log">
             {live.entries.map((e) => (
-              <EntryRow key={e.seq} entry={e} />
+              <EntryRow key={e.seq} entry={e} revealed={reveals.get(e.seq)} />
             ))}
           </ol>
         </section>
