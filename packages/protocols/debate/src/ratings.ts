@@ -88,11 +88,24 @@ export function rateMatch(
   scope: string,
   options: RatingOptions = {},
 ): { table: RatingTable; rows: RatingHistoryRow[] } {
-  const o = RatingOptionsSchema.parse(options);
-  const m = RatingMatchSchema.parse(match);
+  return rateParsed(table, RatingMatchSchema.parse(match), scope, RatingOptionsSchema.parse(options));
+}
+
+type ParsedMatch = z.output<typeof RatingMatchSchema>;
+type ParsedOptions = z.output<typeof RatingOptionsSchema>;
+
+/**
+ * Rate one parsed match into `table`, which this function owns and updates in place (callers
+ * hand it a fresh copy or their private accumulator), appending the history rows to `rows`.
+ */
+function rateInto(
+  table: RatingTable,
+  m: ParsedMatch,
+  scope: string,
+  o: ParsedOptions,
+  rows: RatingHistoryRow[],
+): void {
   const before = m.entrants.map((e) => table[e.identity] ?? fresh(e.identity, o.initial));
-  const next: RatingTable = { ...table };
-  const rows: RatingHistoryRow[] = [];
   m.entrants.forEach((me, i) => {
     const mine = before[i]!;
     let raw = 0;
@@ -109,7 +122,7 @@ export function rateMatch(
     });
     const delta = round2(Math.max(-o.cap, Math.min(o.cap, raw)));
     const after = round2(mine.rating + delta);
-    next[me.identity] = {
+    table[me.identity] = {
       identity: me.identity,
       rating: after,
       matches: mine.matches + 1,
@@ -129,22 +142,34 @@ export function rateMatch(
       after,
     });
   });
+}
+
+function rateParsed(
+  table: RatingTable,
+  m: ParsedMatch,
+  scope: string,
+  o: ParsedOptions,
+): { table: RatingTable; rows: RatingHistoryRow[] } {
+  const next: RatingTable = { ...table };
+  const rows: RatingHistoryRow[] = [];
+  rateInto(next, m, scope, o, rows);
   return { table: next, rows };
 }
 
 /** Fold matches, in the order given, into a global table, per-tag tables and the history. */
 export function foldRatings(matches: readonly RatingMatch[], options: RatingOptions = {}): Ratings {
-  let global: RatingTable = {};
+  // The tables are private accumulators until returned, so they are updated in place (copying a
+  // large table per match would make the fold quadratic).
+  const global: RatingTable = {};
   const topics: Record<string, RatingTable> = {};
   const history: RatingHistoryRow[] = [];
-  for (const match of matches) {
-    const g = rateMatch(global, match, 'global', options);
-    global = g.table;
-    history.push(...g.rows);
-    for (const tag of [...new Set(match.tags ?? [])].sort()) {
-      const t = rateMatch(topics[tag] ?? {}, match, `tag:${tag}`, options);
-      topics[tag] = t.table;
-      history.push(...t.rows);
+  const o = RatingOptionsSchema.parse(options);
+  for (const input of matches) {
+    const match = RatingMatchSchema.parse(input);
+    rateInto(global, match, 'global', o, history);
+    for (const tag of [...new Set(match.tags)].sort()) {
+      topics[tag] ??= {};
+      rateInto(topics[tag], match, `tag:${tag}`, o, history);
     }
   }
   return { global, topics, history };

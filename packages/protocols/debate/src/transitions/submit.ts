@@ -1,4 +1,4 @@
-import type { ApplyResult } from '@db8/core';
+import { type ApplyResult, sha256Hex } from '@db8/core';
 import { reject } from '../actions.ts';
 import { normalizeKey } from '../config.ts';
 import { withRound } from '../ops.ts';
@@ -11,7 +11,6 @@ import {
   type DraftAction,
   type SubmitAction,
   submissionBytes,
-  submissionSha256,
 } from '../submission.ts';
 
 /** Drafts, submissions (with resubmit and idempotency) and key registration, for debaters. */
@@ -131,7 +130,8 @@ export function applySubmit(
   const bad = concessionProblem(state, round, payload);
   if (bad) return reject('BAD_CONCESSION', bad);
 
-  const sha = submissionSha256(payload);
+  const bytes = submissionBytes(payload);
+  const sha = sha256Hex(bytes);
   const seen = slot.nonces[a.client_nonce];
   if (seen !== undefined) {
     return seen === sha
@@ -144,7 +144,7 @@ export function applySubmit(
   if (a.signature_kind === undefined && state.config.signatures === 'required') {
     return reject('SIGNATURE_REQUIRED', 'this room requires signed submissions (ssh or ed25519)');
   }
-  const prov = checkProvenance(a, submissionBytes(payload), trustFor(state, seat, a.room_id), now);
+  const prov = checkProvenance(a, bytes, trustFor(state, seat, a.room_id), now);
   if (!prov.ok) return reject('BAD_SIGNATURE', prov.reason);
 
   const version = slot.version + 1;
