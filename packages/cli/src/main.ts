@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { register as registerCanon } from './commands/canon.ts';
 import { register as registerHash } from './commands/hash.ts';
+import { register as registerPoker } from './commands/poker.ts';
 import { register as registerReplay } from './commands/replay.ts';
 import { register as registerSshsig } from './commands/sshsig.ts';
 import { register as registerStart } from './commands/start.ts';
@@ -12,6 +13,7 @@ export async function main(argv: string[]): Promise<number> {
   registerReplay(program);
   registerSshsig(program);
   registerStart(program);
+  registerPoker(program);
   try {
     await program.parseAsync(argv, { from: 'user' });
     return 0;

@@ -1,8 +1,8 @@
-import { entryPayload, type StoredEntry } from '@db8/core';
+import type { StoredEntry } from '@db8/core';
 import {
   type HandSummary,
   handToPhh,
-  type ReplayEntry,
+  replayEntriesOf,
   replayTable,
   type TableConfig,
   type TableReplay,
@@ -20,19 +20,6 @@ export async function allEntries(ctx: AppContext, tableId: string): Promise<Stor
     out.push(...page);
     if (page.length < PAGE) return out;
   }
-}
-
-export function replayEntries(entries: readonly StoredEntry[]): ReplayEntry[] {
-  return entries.map((e) => {
-    const payload = entryPayload(e);
-    return {
-      seq: e.seq,
-      kind: e.kind,
-      actor: e.actor,
-      ts: e.ts,
-      ...(payload !== undefined ? { payload } : {}),
-    };
-  });
 }
 
 export interface TableExport {
@@ -55,7 +42,7 @@ export async function loadTableExport(
   return {
     config: room.config as TableConfig,
     entries,
-    replay: replayTable(replayEntries(entries), seed),
+    replay: replayTable(replayEntriesOf(entries), seed),
     seed,
   };
 }

@@ -46,3 +46,5 @@ export async function registerPoker(
   });
   return { tables, presence, feeds };
 }
+export { allEntries, loadTableExport, type TableExport, toJsonl, toPhhs } from './export.ts';
+export { freePort, type LocalPokerServer, startLocalPokerServer } from './standalone.ts';

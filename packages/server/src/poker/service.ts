@@ -41,6 +41,7 @@ export function tableConfigOf(body: CreateTableBody): TableConfig {
     actionTimeoutMs: body.action_timeout_ms,
     handIntervalMs: body.hand_interval_ms,
     maxHands: body.max_hands,
+    minPlayers: body.min_players,
     maxConsecutiveTimeouts: body.max_consecutive_timeouts,
   };
 }

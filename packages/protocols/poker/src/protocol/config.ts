@@ -26,11 +26,14 @@ export const TableConfigSchema = z
     handIntervalMs: z.number().int().min(1).max(DAY_MS).default(1000),
     /** Stop after this many hands (null: play until the house stops the table). */
     maxHands: z.number().int().min(1).max(1e9).nullable().default(null),
+    /** Deal only while at least this many seats can play (a simulation waits for every agent). */
+    minPlayers: z.number().int().min(2).max(10).default(2),
     /** Sit a seat out after this many timeouts in a row (null: never). */
     maxConsecutiveTimeouts: z.number().int().min(1).max(1000).nullable().default(3),
   })
   .strict()
-  .refine((c) => c.bigBlind >= c.smallBlind, { message: 'bigBlind must be at least smallBlind' });
+  .refine((c) => c.bigBlind >= c.smallBlind, { message: 'bigBlind must be at least smallBlind' })
+  .refine((c) => c.minPlayers <= c.seats, { message: 'minPlayers cannot exceed seats' });
 export type TableConfig = z.infer<typeof TableConfigSchema>;
 export type TableConfigInput = z.input<typeof TableConfigSchema>;
 

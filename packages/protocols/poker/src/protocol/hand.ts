@@ -42,7 +42,7 @@ export function eligibleSeats(s: TableState): number[] {
 /** Keeps `nextHandAt` honest: set while two or more seats can play and no hand runs, else null. */
 export function schedule(s: TableState, now: number, restart = false): TableState {
   let next: number | null = null;
-  if (!s.stopped && s.hand === null && eligibleSeats(s).length >= 2) {
+  if (!s.stopped && s.hand === null && eligibleSeats(s).length >= s.config.minPlayers) {
     next = restart || s.nextHandAt === null ? now + s.config.handIntervalMs : s.nextHandAt;
   }
   return next === s.nextHandAt ? s : { ...s, nextHandAt: next };

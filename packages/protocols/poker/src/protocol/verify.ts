@@ -59,6 +59,29 @@ export interface ReplayEntry {
   payload?: unknown;
 }
 
+/** Log entries as exported (public payload, or the sealed payload an admin export carries). */
+export function replayEntriesOf(
+  entries: ReadonlyArray<{
+    seq: number;
+    kind: string;
+    actor: string;
+    ts: number;
+    payload?: unknown;
+    sealed?: { payload: unknown };
+  }>,
+): ReplayEntry[] {
+  return entries.map((e) => {
+    const payload = e.payload !== undefined ? e.payload : e.sealed?.payload;
+    return {
+      seq: e.seq,
+      kind: e.kind as ReplayEntry['kind'],
+      actor: e.actor,
+      ts: e.ts,
+      ...(payload !== undefined ? { payload } : {}),
+    };
+  });
+}
+
 export interface TableReplay {
   ok: boolean;
   /** The state after the last entry folded. */

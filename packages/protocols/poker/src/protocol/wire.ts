@@ -32,6 +32,8 @@ export const CreateTableBodySchema = z
     action_timeout_ms: int.min(100).max(86_400_000).default(8000),
     hand_interval_ms: int.min(1).max(86_400_000).default(1000),
     max_hands: int.min(1).nullable().default(null),
+    /** Deal only while at least this many seats can play. */
+    min_players: int.min(2).max(10).default(2),
     max_consecutive_timeouts: int.min(1).max(1000).nullable().default(3),
   })
   .strict();

@@ -38,6 +38,16 @@ describe('poker table: hands', () => {
     ]);
   });
 
+  it('waits for minPlayers seats before dealing', () => {
+    const t = new Table({ ...baseConfig, minPlayers: 3 });
+    t.must('seat_0', { kind: 'sitIn' });
+    t.must('seat_1', { kind: 'sitIn' });
+    expect(poker.deadline(t.state)).toBeNull();
+    t.must('seat_2', { kind: 'sitIn' });
+    expect(poker.deadline(t.state)).toBe(t.now + 100);
+    expect(poker.configSchema.safeParse({ ...baseConfig, minPlayers: 4 }).success).toBe(false);
+  });
+
   it('plays a three-handed hand to showdown; the pot goes to the better hand', () => {
     const t = new Table();
     t.sitAll();

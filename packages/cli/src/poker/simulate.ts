@@ -1,0 +1,193 @@
+import { spawn } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import { type AgentRunResult, POKER_AGENT_BIN, strategyNamed } from '@db8/agents/poker';
+import type { TableView } from '@db8/protocols/poker';
+import { loadTableExport, startLocalPokerServer, toJsonl } from '@db8/server/poker';
+import { quantile, type WinRate, winRate } from './stats.ts';
+
+export interface SimulateOptions {
+  agents: string[];
+  hands: number;
+  seed: number;
+  smallBlind?: number;
+  bigBlind?: number;
+  stack?: number;
+  actionTimeoutMs?: number;
+  /** Write the table's JSONL export here (for `db8 poker replay`). */
+  exportPath?: string;
+  /** Progress lines (stderr). */
+  log?: (line: string) => void;
+}
+
+export interface SimulateResult {
+  tableId: string;
+  hands: number;
+  seconds: number;
+  agents: Array<{ name: string; strategy: string; seat: number } & WinRate>;
+  latencyMs: { p50: number; p99: number; samples: number };
+  chipsConserved: boolean;
+  replayOk: boolean;
+  problems: string[];
+  agentErrors: string[];
+}
+
+/** The tsx loader as an absolute URL, so agent processes start from any working directory. */
+function tsxImport(): string {
+  return import.meta.resolve('tsx');
+}
+
+function runAgentProcess(args: string[]): Promise<AgentRunResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', tsxImport(), POKER_AGENT_BIN, ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => {
+      out += String(d);
+    });
+    child.stderr.on('data', (d) => {
+      err += String(d);
+    });
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const last = out.trim().split('\n').at(-1);
+      if (code !== 0 || !last)
+        return reject(new Error(`agent ${args.join(' ')} exited ${code}: ${err.trim()}`));
+      resolve(JSON.parse(last) as AgentRunResult);
+    });
+  });
+}
+
+/**
+ * Live mode (seed 002 §11.1): a local server in this process, one table with one seat per agent,
+ * each agent its own OS process talking REST + WebSocket like any outside agent. Busted seats are
+ * topped up by the house so every agent plays every hand. When the table has dealt `hands` hands,
+ * the log is replayed through the protocol (chips, deals) and win rates are computed per agent.
+ */
+export async function simulate(opts: SimulateOptions): Promise<SimulateResult> {
+  for (const a of opts.agents) strategyNamed(a);
+  if (opts.agents.length < 2 || opts.agents.length > 10) throw new Error('between 2 and 10 agents');
+  const log = opts.log ?? (() => {});
+  const server = await startLocalPokerServer();
+  try {
+    const sb = opts.smallBlind ?? 5;
+    const bb = opts.bigBlind ?? 10;
+    const stack = opts.stack ?? 100 * bb;
+    const { tables } = server.poker;
+    const table = await tables.create(
+      {
+        title: `simulation ${opts.agents.join(',')}`,
+        seats: opts.agents.length,
+        small_blind: sb,
+        big_blind: bb,
+        ante: 0,
+        starting_stack: stack,
+        action_timeout_ms: opts.actionTimeoutMs ?? 5000,
+        hand_interval_ms: 1,
+        max_hands: opts.hands,
+        min_players: opts.agents.length,
+        max_consecutive_timeouts: null,
+      },
+      'cli:simulate',
+    );
+    const id = table.table_id;
+    log(`table ${id} on ${server.base}: ${opts.agents.length} agent processes, ${opts.hands} hands`);
+    // The house tops busted seats back up to a full stack, so the table never waits on a seat.
+    let busy = false;
+    const rebuy = async () => {
+      if (busy) return;
+      busy = true;
+      try {
+        const v = (await server.runtime.stateFor(id, { kind: 'admin' })).view as TableView;
+        for (const s of v.seats) {
+          if (s.sitOutReason === 'busted')
+            await tables.house(id, { kind: 'topUp', seat: s.seat, amount: stack });
+        }
+      } catch {
+        // the table may have just ended
+      } finally {
+        busy = false;
+      }
+    };
+    const off = server.app.db8.bus.subscribe(id, () => void rebuy());
+    const started = performance.now();
+    let lastReport = 0;
+    const progress = server.app.db8.bus.subscribe(id, () => {
+      const now = performance.now();
+      if (now - lastReport < 5000) return;
+      lastReport = now;
+      void tables.view(id).then((v) => log(`… ${v.handsStarted} hands`));
+    });
+    const results = await Promise.all(
+      opts.agents.map((name, i) =>
+        runAgentProcess([
+          '--url',
+          server.base,
+          '--table',
+          id,
+          '--strategy',
+          name,
+          '--name',
+          `${name}-${i}`,
+          '--seed',
+          String(opts.seed * 1000 + i),
+        ]),
+      ),
+    );
+    const seconds = (performance.now() - started) / 1000;
+    off();
+    progress();
+    const x = await loadTableExport(server.app.db8, tables, id);
+    if (opts.exportPath) await writeFile(opts.exportPath, toJsonl(id, table.title, x));
+    const chipsConserved = !x.replay.problems.some((p) => p.includes('chips not conserved'));
+    return {
+      tableId: id,
+      hands: x.replay.hands.length,
+      seconds,
+      agents: results.map((r) => ({
+        name: r.agent,
+        strategy: r.strategy,
+        seat: r.seat,
+        ...winRate(
+          r.hands.map((h) => h.net),
+          bb,
+        ),
+      })),
+      latencyMs: {
+        p50: quantile(
+          results.flatMap((r) => r.latencies),
+          0.5,
+        ),
+        p99: quantile(
+          results.flatMap((r) => r.latencies),
+          0.99,
+        ),
+        samples: results.reduce((n, r) => n + r.latencies.length, 0),
+      },
+      chipsConserved,
+      replayOk: x.replay.ok,
+      problems: x.replay.problems,
+      agentErrors: results.flatMap((r) => r.errors.map((e) => `${r.agent}: ${e}`)),
+    };
+  } finally {
+    await server.close();
+  }
+}
+
+export function formatSimulation(r: SimulateResult): string {
+  const sign = (x: number) => (x >= 0 ? `+${x.toFixed(1)}` : x.toFixed(1));
+  const rows = r.agents.map(
+    (a) =>
+      `${a.name.padEnd(14)} ${String(a.seat).padStart(4)} ${String(a.hands).padStart(6)} ${sign(a.bb100).padStart(9)} ${`±${a.ci95.toFixed(1)}`.padStart(9)} ${String(a.net).padStart(8)}`,
+  );
+  return [
+    `table ${r.tableId}: ${r.hands} hands in ${r.seconds.toFixed(1)} s (${(r.hands / r.seconds).toFixed(1)} hands/s); chips ${r.chipsConserved ? 'conserved' : 'NOT conserved'}; log replay ${r.replayOk ? 'ok' : 'FAILED'}`,
+    `${'agent'.padEnd(14)} ${'seat'.padStart(4)} ${'hands'.padStart(6)} ${'bb/100'.padStart(9)} ${'95% CI'.padStart(9)} ${'chips'.padStart(8)}`,
+    ...rows,
+    `action→ack latency: p50 ${r.latencyMs.p50.toFixed(1)} ms, p99 ${r.latencyMs.p99.toFixed(1)} ms (${r.latencyMs.samples} actions)`,
+    ...r.problems.map((p) => `problem: ${p}`),
+    ...r.agentErrors.map((e) => `agent error: ${e}`),
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,84 @@
+import { createServer } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../app.ts';
+import { AdminLinks } from '../auth/admin-link.ts';
+import { LocalBus } from '../bus/local.ts';
+import { generateServerKey } from '../keys/server-key.ts';
+import { defaultProtocolRegistry } from '../protocols.ts';
+import { Runtime } from '../runtime/runtime.ts';
+import { startTimerWatcher } from '../runtime/timers.ts';
+import { openStore, type Store } from '../store/index.ts';
+import { type PokerPlugin, registerPoker } from './index.ts';
+
+export interface LocalPokerServer {
+  /** `http://127.0.0.1:<port>` */
+  base: string;
+  app: FastifyInstance;
+  runtime: Runtime;
+  poker: PokerPlugin;
+  store: Store;
+  /** A one-time admin login token for POST /v1/auth/login. */
+  adminLoginToken(): string;
+  close(): Promise<void>;
+}
+
+/** A free loopback port (so the public URL in join responses is right before the app is built). */
+export function freePort(host = '127.0.0.1'): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, host, () => {
+      const addr = s.address();
+      const port = typeof addr === 'object' && addr ? addr.port : 0;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * A whole poker server in this process: in-memory PGlite (or the given store), LocalBus, the
+ * runtime, the HTTP app with the poker plugin, and the timer watcher as a backstop. For
+ * `db8 poker simulate`, tests and benchmarks; `npm start` builds the full server elsewhere.
+ */
+export async function startLocalPokerServer(
+  opts: { port?: number; host?: string; store?: Store; logLevel?: 'warn' | 'error' | 'info' | 'silent' } = {},
+): Promise<LocalPokerServer> {
+  const host = opts.host ?? '127.0.0.1';
+  const port = opts.port || (await freePort(host));
+  const store = opts.store ?? (await openStore({ memory: true }));
+  const bus = new LocalBus();
+  const serverKey = generateServerKey('db8.local');
+  const runtime = new Runtime({ store, protocols: defaultProtocolRegistry(), serverKey, bus });
+  const adminLinks = new AdminLinks();
+  const app = await buildApp({
+    runtime,
+    store,
+    bus,
+    serverKey,
+    adminLinks,
+    config: {
+      port,
+      host,
+      logLevel: opts.logLevel ?? 'warn',
+      // Local agents share one loopback address: per-IP limits would throttle the simulation.
+      rateLimit: { max: 1_000_000, windowMs: 60_000 },
+    },
+  });
+  const poker = await registerPoker(app, { runtime });
+  const watcher = startTimerWatcher(runtime, { intervalMs: 500 });
+  await app.listen({ port, host });
+  return {
+    base: `http://${host}:${port}`,
+    app,
+    runtime,
+    poker,
+    store,
+    adminLoginToken: () => adminLinks.create(10 * 60_000),
+    async close() {
+      await watcher.stop();
+      await app.close();
+      await runtime.drain();
+      if (!opts.store) await store.close();
+    },
+  };
+}
