@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { register as registerCanon } from './commands/canon.ts';
+import { register as registerCouncil } from './commands/council.ts';
 import { register as registerHash } from './commands/hash.ts';
 import { register as registerPoker } from './commands/poker.ts';
 import { register as registerReplay } from './commands/replay.ts';
@@ -10,6 +11,7 @@ export async function main(argv: string[]): Promise<number> {
   const program = new Command('db8').description('db8 command line').version('0.1.0');
   registerCanon(program);
   registerHash(program);
+  registerCouncil(program);
   registerReplay(program);
   registerSshsig(program);
   registerStart(program);

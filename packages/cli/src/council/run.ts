@@ -1,0 +1,158 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  abortCouncil,
+  Budget,
+  type CouncilProgress,
+  type CouncilRun,
+  completeWriteback,
+  councilScript,
+  createProvider,
+  type Db8Config,
+  loadConfigFile,
+  type Provider,
+  runCouncil,
+} from '@db8/agents';
+import { hashCanonical } from '@db8/core';
+import { ARTIFACT_PATHS, type FinalPacket, ROLES, type Role } from '@db8/protocols/council';
+import {
+  artifactHashes,
+  decisionRecord,
+  writeDecisionRecord,
+  writeRunArtifacts,
+  writeRunLog,
+} from './artifacts.ts';
+import { newRunId, relToHome, runDir } from './files.ts';
+import { CouncilIndex } from './index-db.ts';
+
+/**
+ * One local-first council run: providers from flags/env/db8.config.json, the council driver, then
+ * persistence — artifacts, the decision record (writeback), the log, the index. A storage failure
+ * before the writeback aborts the run (a structural failure); role failures only degrade it.
+ */
+
+export class StorageError extends Error {}
+
+export interface LocalRunOptions {
+  home: string;
+  question: string;
+  context?: string;
+  outputType?: 'decision' | 'worklog';
+  provider?: string;
+  model?: string;
+  baseUrl?: string;
+  /** db8.config.json path; default ./db8.config.json, then <home>/db8.config.json. */
+  configPath?: string;
+  env?: NodeJS.ProcessEnv;
+  clock?: () => number;
+  signal?: AbortSignal;
+  onProgress?: (p: CouncilProgress) => void;
+  /** Write the PGlite index (default true; the benchmark measures without it too). */
+  index?: boolean;
+  runId?: string;
+}
+
+export interface LocalRunResult {
+  runId: string;
+  status: 'completed' | 'aborted';
+  runDir: string;
+  packet: FinalPacket | null;
+  packetSha256: string | null;
+  recordPath: string | null;
+  run: CouncilRun;
+}
+
+export async function loadCouncilConfig(
+  home: string,
+  path?: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<Db8Config> {
+  const explicit = path ?? env.DB8_CONFIG;
+  if (explicit) return loadConfigFile(explicit, true);
+  for (const candidate of ['db8.config.json', join(home, 'db8.config.json')]) {
+    if (existsSync(candidate)) return loadConfigFile(candidate, true);
+  }
+  return {};
+}
+
+/** Who plays each role: flags for everyone, else `council.roles` in the config, else the defaults. */
+export function councilProviders(opts: LocalRunOptions, config: Db8Config): Record<Role, Provider> {
+  const env = opts.env ?? process.env;
+  const budget = new Budget(config.budget ?? {});
+  const out = {} as Record<Role, Provider>;
+  for (const role of ROLES) {
+    const own = opts.provider === undefined ? config.council?.roles?.[role] : undefined;
+    out[role] = createProvider({
+      ...((opts.provider ?? own?.provider) ? { provider: opts.provider ?? own?.provider } : {}),
+      ...((opts.model ?? own?.model) ? { model: opts.model ?? own?.model } : {}),
+      ...(opts.baseUrl ? { baseUrl: opts.baseUrl } : {}),
+      config,
+      env,
+      budget,
+      script: councilScript,
+      ...(opts.clock ? { clock: opts.clock } : {}),
+    });
+  }
+  return out;
+}
+
+export async function runLocalCouncil(opts: LocalRunOptions): Promise<LocalRunResult> {
+  const env = opts.env ?? process.env;
+  const clock = opts.clock ?? Date.now;
+  const config = await loadCouncilConfig(opts.home, opts.configPath, env);
+  const providers = councilProviders(opts, config);
+  const runId = opts.runId ?? newRunId(clock());
+  const dir = runDir(opts.home, runId);
+  const run = await runCouncil({
+    runId,
+    question: opts.question,
+    ...(opts.context ? { context: opts.context } : {}),
+    ...(opts.outputType ? { outputType: opts.outputType } : {}),
+    providers,
+    clock,
+    ...(opts.signal ? { signal: opts.signal } : {}),
+    ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
+  });
+  const state = () => run.room.state;
+  const result = (): LocalRunResult => ({
+    runId,
+    status: state().status === 'completed' ? 'completed' : 'aborted',
+    runDir: dir,
+    packet: state().packet,
+    packetSha256: state().packetSha256,
+    recordPath: state().writeback?.recordPath ?? null,
+    run,
+  });
+
+  if (state().status !== 'running' || !state().packet) {
+    await writeRunLog(dir, run.room.log()).catch(() => {});
+    return result();
+  }
+  try {
+    await writeRunArtifacts(dir, state());
+    const rel = await writeDecisionRecord(opts.home, decisionRecord(state().packet!, state().packetSha256!));
+    completeWriteback(run, rel);
+  } catch (e) {
+    abortCouncil(run, { code: 'STORAGE_UNAVAILABLE', message: (e as Error).message.slice(0, 500) });
+    await writeRunLog(dir, run.room.log()).catch(() => {});
+    throw new StorageError(`storage unavailable, run ${runId} aborted: ${(e as Error).message}`);
+  }
+  const log = run.room.log();
+  await writeRunLog(dir, log);
+  if (opts.index !== false) {
+    const index = await CouncilIndex.open(opts.home);
+    try {
+      await index.putRun({
+        state: state(),
+        stateSha256: log.stateSha256,
+        runDir: relToHome(opts.home, dir),
+        packetPath: relToHome(opts.home, join(dir, ARTIFACT_PATHS.packet)),
+        artifacts: artifactHashes(state()),
+      });
+    } finally {
+      await index.close();
+    }
+  }
+  if (hashCanonical(state()) !== log.stateSha256) throw new Error('state changed after the log was written');
+  return result();
+}
