@@ -1,11 +1,13 @@
 import { Command } from 'commander';
 import { register as registerCanon } from './commands/canon.ts';
+import { register as registerExport } from './commands/export.ts';
 import { register as registerCouncil } from './commands/council.ts';
 import { register as registerHash } from './commands/hash.ts';
 import { register as registerPoker } from './commands/poker.ts';
 import { register as registerReplay } from './commands/replay.ts';
 import { register as registerSshsig } from './commands/sshsig.ts';
 import { register as registerStart } from './commands/start.ts';
+import { register as registerVerify } from './commands/verify.ts';
 
 export async function main(argv: string[]): Promise<number> {
   const program = new Command('db8').description('db8 command line').version('0.1.0');
@@ -15,6 +17,8 @@ export async function main(argv: string[]): Promise<number> {
   registerReplay(program);
   registerSshsig(program);
   registerStart(program);
+  registerExport(program);
+  registerVerify(program);
   registerPoker(program);
   try {
     await program.parseAsync(argv, { from: 'user' });

@@ -287,6 +287,7 @@ describe('verifyBundle: tampering names the first failing entry', () => {
 
   it('no header, an unknown version, an unknown record', () => {
     expectFirst(bundle().slice(1), 'NO_HEADER', null);
+    expect(verifyBundleText('hello\n').firstFailure?.code).toBe('NO_HEADER');
     const b = clone(bundle());
     (b[0] as { version: number }).version = 2;
     expectFirst(b, 'UNSUPPORTED_VERSION', null);

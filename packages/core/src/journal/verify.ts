@@ -153,7 +153,11 @@ function verifyNumbered(
   };
 
   const header = readHeader(all[0], c);
-  if (!header) return result(null);
+  if (!header) {
+    // Not a bundle (or not one this verifier reads): say that, not what broke on line 1.
+    c.first = c.failures.find((f) => f.code === 'NO_HEADER' || f.code === 'UNSUPPORTED_VERSION') ?? c.first;
+    return result(null);
+  }
 
   const keys: Array<{ line: number; key: JournalKey }> = [];
   const entries: Array<{ line: number; rec: JournalEntry }> = [];

@@ -1,0 +1,135 @@
+// `db8 export <room>`: the room's journal bundle (JSONL) from a running server's REST export route,
+// or, with --data-dir / --database-url, straight from the store.
+import { writeFile } from 'node:fs/promises';
+import {
+  canonicalize,
+  type JournalRecord,
+  JournalRecordSchema,
+  parseJson,
+  redactJournal,
+  type ViewerClass,
+  ViewerClassSchema,
+  viewerClassCovers,
+  viewerOfClass,
+} from '@db8/core';
+import { type Command, InvalidArgumentError } from 'commander';
+import { EXIT_INVALID_INPUT, EXIT_IO_ERROR } from '../exit-codes.ts';
+import { CliError, runAction, writeStdout } from '../io.ts';
+import { localRuntime, openLocalStore, STORE_HELP } from './local-store.ts';
+
+type ExportOpts = {
+  url: string;
+  token?: string;
+  as: ViewerClass;
+  output?: string;
+  dataDir?: string;
+  databaseUrl?: string;
+};
+
+function viewerClass(v: string): ViewerClass {
+  const r = ViewerClassSchema.safeParse(v);
+  if (!r.success) throw new InvalidArgumentError('expected public, admin or seat:<id>');
+  return r.data;
+}
+
+const toJsonl = (records: readonly object[]) => records.map((r) => `${canonicalize(r)}\n`).join('');
+
+async function fromStore(roomId: string, o: ExportOpts): Promise<string> {
+  const store = await openLocalStore(o);
+  try {
+    const rt = await localRuntime(store, o, roomId);
+    const out: object[] = [];
+    try {
+      for await (const r of rt.export(roomId, viewerOfClass(o.as))) out.push(r);
+    } catch (e) {
+      const code = (e as { code?: string }).code;
+      throw new CliError(
+        code === 'ROOM_NOT_FOUND' ? EXIT_INVALID_INPUT : EXIT_IO_ERROR,
+        (e as Error).message,
+      );
+    }
+    await rt.drain();
+    return toJsonl(out);
+  } finally {
+    await store.close();
+  }
+}
+
+async function fromServer(roomId: string, o: ExportOpts): Promise<string> {
+  const url = `${o.url.replace(/\/+$/, '')}/v1/rooms/${encodeURIComponent(roomId)}/export`;
+  const token = o.token ?? process.env.DB8_TOKEN;
+  let res: Response;
+  try {
+    res = await fetch(url, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+  } catch (e) {
+    const cause = (e as { cause?: { code?: string } }).cause?.code;
+    throw new CliError(EXIT_IO_ERROR, `cannot reach ${o.url}: ${cause ?? (e as Error).message}`);
+  }
+  const body = await res.text();
+  if (!res.ok) {
+    let why = body.slice(0, 200);
+    try {
+      const err = (JSON.parse(body) as { error?: { code?: string; message?: string } }).error;
+      if (err) why = `${err.code}: ${err.message}`;
+    } catch {}
+    throw new CliError(EXIT_IO_ERROR, `GET ${url}: HTTP ${res.status} ${why}`);
+  }
+  return narrow(body, o.as);
+}
+
+/**
+ * The server exports what the token may see. Asked for less (the default, public), drop the sealed
+ * payloads the wanted class may not read — leaves and signatures do not cover them. Asked for more
+ * than the token grants, refuse rather than hand back a bundle of the wrong class.
+ */
+function narrow(text: string, want: ViewerClass): string {
+  const records: JournalRecord[] = [];
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue;
+    const r = JournalRecordSchema.safeParse(parseJson(line));
+    if (!r.success)
+      throw new CliError(EXIT_INVALID_INPUT, `the server sent a record that is not part of a journal bundle`);
+    records.push(r.data);
+  }
+  const header = records[0];
+  if (header?.type !== 'db8-journal')
+    throw new CliError(EXIT_INVALID_INPUT, 'the server sent no journal header');
+  const have = header.viewer_class;
+  if (have === want) return text;
+  if (!viewerClassCovers(have, want)) {
+    throw new CliError(
+      EXIT_IO_ERROR,
+      `the server exported the room as ${have}; this token does not grant ${want} (give --token)`,
+    );
+  }
+  return toJsonl(redactJournal(records, want));
+}
+
+async function exportCommand(roomId: string, o: ExportOpts): Promise<void> {
+  const direct = o.dataDir !== undefined || o.databaseUrl !== undefined;
+  const text = direct ? await fromStore(roomId, o) : await fromServer(roomId, o);
+  if (!o.output || o.output === '-') return writeStdout(text);
+  try {
+    await writeFile(o.output, text);
+  } catch (e) {
+    throw new CliError(EXIT_IO_ERROR, `cannot write ${o.output}: ${(e as NodeJS.ErrnoException).code ?? e}`);
+  }
+}
+
+export function register(program: Command): void {
+  const cmd = program
+    .command('export')
+    .description(
+      "write a room's journal bundle (JSONL: header, server key, entries as the viewer class may see them, " +
+        'signed checkpoints with their SSHSIG form, trailer); check it with db8 verify',
+    )
+    .argument('<room>', 'room id')
+    .option('--url <url>', 'server base URL', 'http://127.0.0.1:8787')
+    .option('--token <token>', 'bearer token (default $DB8_TOKEN): an admin or seat token exports more')
+    .option('--as <class>', 'viewer class: public, admin or seat:<id>', viewerClass, 'public' as ViewerClass)
+    .option('-o, --output <file>', 'write here instead of stdout')
+    .option('--data-dir <dir>', 'read the PGlite store and server key in this data directory, not the server')
+    .option('--database-url <url>', 'read this PostgreSQL store (the key still comes from --data-dir)')
+    .addHelpText('after', `\n${STORE_HELP}\n`);
+  cmd.action(runAction(cmd, (room: string, o: ExportOpts) => exportCommand(room, o)));
+}
