@@ -20,7 +20,12 @@ export function register(program: Command): void {
     .argument('<room>', 'room id')
     .option('--data-dir <dir>', 'embedded store directory (default: $DB8_DATA_DIR or ./.db8)')
     .option('--database-url <url>', 'Postgres URL (default: $DATABASE_URL; else the embedded store)')
-    .option('--json', 'print the report as JSON');
+    .option('--json', 'print the report as JSON')
+    .addHelpText(
+      'after',
+      '\nOpens the store directly. Stop an embedded server first: PGlite is single-process, and a\n' +
+        'second process on the same data directory fails or corrupts it.\n',
+    );
   cmd.action(
     runAction(cmd, async (room: string, opts: ReplayOptions) => {
       const store = await openStore({
