@@ -8,10 +8,16 @@ export const EXIT_INVALID_INPUT = 2;
 export const EXIT_VERIFICATION_FAILED = 3;
 /** A file or stream could not be read or written. */
 export const EXIT_IO_ERROR = 4;
+/** Not logged in, session expired, or the credential may not do this (server 401/403). */
+export const EXIT_AUTH = 5;
+/** The server refused the request: a rejected action, a taken seat, an unknown room (404/409/426/429). */
+export const EXIT_REJECTED = 6;
 
 export type ExitCode =
   | typeof EXIT_OK
   | typeof EXIT_USAGE
   | typeof EXIT_INVALID_INPUT
   | typeof EXIT_VERIFICATION_FAILED
-  | typeof EXIT_IO_ERROR;
+  | typeof EXIT_IO_ERROR
+  | typeof EXIT_AUTH
+  | typeof EXIT_REJECTED;
