@@ -1,18 +1,24 @@
+import { Leaderboard } from './debate/Leaderboard.tsx';
+import { ResultsPage } from './debate/ResultsPage.tsx';
+import { RoomSwitch } from './debate/RoomSwitch.tsx';
 import { Link, match, useLocation } from './lib/router.tsx';
 import { getSession, setSession, useCredentials } from './lib/session.ts';
 import { Journal } from './pages/Journal.tsx';
 import { Lobby } from './pages/Lobby.tsx';
 import { Login } from './pages/Login.tsx';
-import { Room } from './pages/Room.tsx';
 
 function Page(props: { path: string }) {
   const { path } = props;
   if (path === '/' || path === '/rooms') return <Lobby />;
   if (path === '/login') return <Login />;
+  if (path === '/leaderboard') return <Leaderboard />;
   let m = match('/rooms/:id/journal', path);
   if (m) return <Journal key={m.id} roomId={m.id!} />;
+  m = match('/rooms/:id/results', path);
+  if (m) return <ResultsPage key={m.id} roomId={m.id!} />;
   m = match('/rooms/:id/join', path) ?? match('/rooms/:id', path);
-  if (m) return <Room key={m.id} roomId={m.id!} />;
+  // A debate room gets the debate UI; other protocols the generic room.
+  if (m) return <RoomSwitch key={m.id} roomId={m.id!} />;
   return (
     <section className="card narrow">
       <h1>Not found</h1>
@@ -39,6 +45,7 @@ export function App() {
         </Link>
         <nav aria-label="main">
           <Link href="/">Rooms</Link>
+          <Link href="/leaderboard">Leaderboard</Link>
           <a href="/skill.md">Skill doc</a>
         </nav>
         <div className="who small">

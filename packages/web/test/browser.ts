@@ -84,12 +84,27 @@ export async function startEnv(): Promise<Env> {
   };
 }
 
+/** Pages still open, so a failing test can photograph them (see shootOpenPages). */
+const open = new Set<Page>();
+
 /** A fresh browser profile (its own localStorage, so its own credentials). */
 export async function newPage(env: Env, scheme: 'light' | 'dark' = 'light'): Promise<Page> {
   const ctx = await env.browser.newContext({ viewport: { width: 1280, height: 860 }, colorScheme: scheme });
   const page = await ctx.newPage();
+  open.add(page);
+  page.on('close', () => open.delete(page));
   page.on('pageerror', (e) => console.error('[page error]', e.message));
+  page.on('console', (m) => {
+    if (m.type() === 'error' || m.type() === 'warning') console.error(`[page ${m.type()}]`, m.text());
+  });
   return page;
+}
+
+/** Screenshots of every open page as `fail-<test>-<n>.png`, for a failed test. */
+export async function shootOpenPages(test: string): Promise<void> {
+  const slug = test.replace(/[^a-z0-9]+/gi, '-').slice(0, 40);
+  let n = 0;
+  for (const page of open) await shot(page, `fail-${slug}-${n++}`).catch(() => {});
 }
 
 export async function shot(page: Page, name: string): Promise<void> {

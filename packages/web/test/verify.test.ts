@@ -112,6 +112,32 @@ describe('verifyEntry', () => {
     expect(verifyEntry(entries[1]!, { ...p, checkpoint: 'garbage' })).toMatchObject({ ok: false });
   });
 
+  it('checks the checkpoint signature when given the server key', () => {
+    const v = verifyEntry(entries[3]!, proofFor(3), signer.verifier);
+    expect(v).toMatchObject({ ok: true, signedBy: 'db8.test' });
+    const stranger = ed25519Signer('db8.test', new Uint8Array(32).fill(8));
+    const forged = signCheckpoint(
+      { origin: roomOrigin('db8.test', room), size: log.size, rootHash: log.root() },
+      [stranger],
+    );
+    expect(verifyEntry(entries[3]!, { ...proofFor(3), checkpoint: forged }, signer.verifier)).toMatchObject({
+      ok: false,
+    });
+    // Without a key the inclusion still checks, and the verdict says the signature was not.
+    expect(verifyEntry(entries[3]!, proofFor(3))).toMatchObject({ ok: true, signedBy: null });
+  });
+
+  it("rejects a valid checkpoint of another room's log", () => {
+    const other = signCheckpoint(
+      { origin: roomOrigin('db8.test', 'room_other'), size: log.size, rootHash: log.root() },
+      [signer],
+    );
+    expect(verifyEntry(entries[3]!, { ...proofFor(3), checkpoint: other }, signer.verifier)).toMatchObject({
+      ok: false,
+      reason: 'checkpoint is for db8.test/room/room_other',
+    });
+  });
+
   it('reads the checkpoint body out of a signed note', () => {
     const cp = checkpointOfNote(note);
     expect(cp.size).toBe(5);

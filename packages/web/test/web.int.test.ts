@@ -1,6 +1,16 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminLogin, buildWeb, bundle, client, type Env, newPage, shot, startEnv } from './browser.ts';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  adminLogin,
+  buildWeb,
+  bundle,
+  client,
+  type Env,
+  newPage,
+  shootOpenPages,
+  shot,
+  startEnv,
+} from './browser.ts';
 
 // The web app against a real server in headless Chromium: lobby, a room updating live over the
 // WebSocket, the countdown from the server's deadline, and journal badges verified in the browser.
@@ -15,6 +25,10 @@ beforeAll(async () => {
   const page = await newPage(env);
   adminToken = await adminLogin(env, page);
   await page.context().close();
+});
+
+afterEach(async (ctx) => {
+  if (ctx.task.result?.state === 'fail') await shootOpenPages(ctx.task.name);
 });
 
 afterAll(async () => {
@@ -110,6 +124,10 @@ describe('lobby, room and journal', () => {
     await page.getByTestId('journal-summary').filter({ hasText: '3/3 verified' }).waitFor();
     await expect(page.getByTestId('verified').count()).resolves.toBe(3);
     await expect(page.getByTestId('unverified').count()).resolves.toBe(0);
+    // The signatures were checked with the key this server signs checkpoints with.
+    await expect(page.getByTestId('server-key').textContent()).resolves.toContain(
+      env.server.runtime.serverKey.noteVerifierKey,
+    );
     await shot(page, 'journal');
     await page.context().close();
   });

@@ -69,6 +69,8 @@ export function useRoomLive(roomId: string, token: string | null) {
         });
       };
       ws.onmessage = (ev) => {
+        // A socket replaced by a newer one (credentials changed) may still deliver: ignore it.
+        if (closed || wsRef.current !== ws) return;
         let msg: ServerMessage;
         try {
           // The server's own schema: a message that does not match is dropped, not half-read.
@@ -123,6 +125,8 @@ export function useRoomLive(roomId: string, token: string | null) {
         }
       };
       ws.onclose = () => {
+        // Only the current socket owns the shared refs; a replaced one closes quietly.
+        if (wsRef.current !== ws) return;
         wsRef.current = null;
         for (const p of pending.current.values())
           p.reject({ code: 'DISCONNECTED', message: 'connection lost' });

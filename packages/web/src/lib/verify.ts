@@ -4,17 +4,20 @@ import {
   entryLeafHash,
   fromBase64,
   fromHex,
+  type NoteVerifier,
   type PublicEntry,
   parseCheckpoint,
   publicForm,
   type StoredEntry,
   toHex,
+  verifyCheckpoint,
   verifyInclusion,
 } from '@db8/core';
 
 // The journal badge: recompute an entry's leaf hash here, from the public form the server served,
-// and check the served inclusion proof leads to the root in the served checkpoint. Nothing the
-// server claims about the hash is trusted; only its proof and checkpoint are used as inputs.
+// check the served inclusion proof leads to the root in the served checkpoint, that the checkpoint
+// is this room's log, and (given the server's note key) that the checkpoint's signature holds.
+// Nothing the server claims about the hash is trusted; its proof and checkpoint are only inputs.
 
 export type ProofInput = {
   leaf_hash: string;
@@ -25,7 +28,15 @@ export type ProofInput = {
 };
 
 export type Verdict =
-  | { ok: true; leafHash: string; treeSize: number; root: string; origin: string }
+  | {
+      ok: true;
+      leafHash: string;
+      treeSize: number;
+      root: string;
+      origin: string;
+      /** The note key that signed the checkpoint, or null when no key was given to check it. */
+      signedBy: string | null;
+    }
   | { ok: false; reason: string; leafHash?: string };
 
 /** Proof elements are hex on the wire; base64 is accepted too. */
@@ -39,7 +50,12 @@ export function checkpointOfNote(note: string): Checkpoint {
   return parseCheckpoint(cut === -1 ? note : note.slice(0, cut + 1));
 }
 
-export function verifyEntry(entry: StoredEntry | PublicEntry, proof: ProofInput, seq = entry.seq): Verdict {
+export function verifyEntry(
+  entry: StoredEntry | PublicEntry,
+  proof: ProofInput,
+  verifier: NoteVerifier | null = null,
+): Verdict {
+  const seq = entry.seq;
   let leaf: Uint8Array;
   try {
     leaf = entryLeafHash(publicForm(entry as StoredEntry));
@@ -47,37 +63,41 @@ export function verifyEntry(entry: StoredEntry | PublicEntry, proof: ProofInput,
     return { ok: false, reason: `cannot hash entry: ${(e as Error).message}` };
   }
   const leafHex = toHex(leaf);
-  if (proof.index !== seq)
-    return { ok: false, reason: `proof is for leaf ${proof.index}, not ${seq}`, leafHash: leafHex };
+  const fail = (reason: string): Verdict => ({ ok: false, reason, leafHash: leafHex });
+  if (proof.index !== seq) return fail(`proof is for leaf ${proof.index}, not ${seq}`);
   let served: Uint8Array;
   try {
     served = decodeHash(proof.leaf_hash);
   } catch {
-    return { ok: false, reason: 'served leaf hash is malformed', leafHash: leafHex };
+    return fail('served leaf hash is malformed');
   }
-  if (!bytesEqual(served, leaf))
-    return { ok: false, reason: 'leaf hash differs from the served one', leafHash: leafHex };
+  if (!bytesEqual(served, leaf)) return fail('leaf hash differs from the served one');
   let cp: Checkpoint;
   try {
-    cp = checkpointOfNote(proof.checkpoint);
+    cp = verifier
+      ? verifyCheckpoint(proof.checkpoint, [verifier]).checkpoint
+      : checkpointOfNote(proof.checkpoint);
   } catch (e) {
-    return { ok: false, reason: `bad checkpoint: ${(e as Error).message}`, leafHash: leafHex };
+    return fail(`${verifier ? 'checkpoint signature' : 'bad checkpoint'}: ${(e as Error).message}`);
   }
-  if (cp.size !== proof.tree_size) {
-    return {
-      ok: false,
-      reason: `checkpoint size ${cp.size} ≠ proof size ${proof.tree_size}`,
-      leafHash: leafHex,
-    };
-  }
+  // A valid checkpoint of some other room's log proves nothing about this one.
+  if (!cp.origin.endsWith(`/room/${entry.room}`)) return fail(`checkpoint is for ${cp.origin}`);
+  if (cp.size !== proof.tree_size) return fail(`checkpoint size ${cp.size} ≠ proof size ${proof.tree_size}`);
   let path: Uint8Array[];
   try {
     path = proof.proof.map(decodeHash);
   } catch {
-    return { ok: false, reason: 'proof element is malformed', leafHash: leafHex };
+    return fail('proof element is malformed');
   }
   if (!verifyInclusion(leaf, proof.index, cp.size, path, cp.rootHash)) {
-    return { ok: false, reason: 'inclusion proof does not lead to the checkpoint root', leafHash: leafHex };
+    return fail('inclusion proof does not lead to the checkpoint root');
   }
-  return { ok: true, leafHash: leafHex, treeSize: cp.size, root: toHex(cp.rootHash), origin: cp.origin };
+  return {
+    ok: true,
+    leafHash: leafHex,
+    treeSize: cp.size,
+    root: toHex(cp.rootHash),
+    origin: cp.origin,
+    signedBy: verifier?.name ?? null,
+  };
 }

@@ -4,11 +4,13 @@ import { EntryRow } from '../components/EntryRow.tsx';
 import { api } from '../lib/api.ts';
 import { revealIndex } from '../lib/reveals.ts';
 import { Link, navigate } from '../lib/router.tsx';
+import { fetchServerKey, type ServerKeyInfo } from '../lib/server-key.ts';
 import type { Entry } from '../lib/types.ts';
 import { type Verdict, verifyEntry } from '../lib/verify.ts';
 
 // The journal: the room's log page by page, each entry with a badge saying whether this browser
-// could recompute its leaf hash and follow the served inclusion proof to the signed checkpoint.
+// could recompute its leaf hash, follow the served inclusion proof to the checkpoint's root, and
+// check the checkpoint's signature with the server's published note key.
 
 const PAGE = 25;
 
@@ -18,12 +20,20 @@ function VerifyBadge(props: { check: Check | undefined }) {
   const c = props.check;
   if (c === undefined || c === 'pending') return <Badge tone="info">checking…</Badge>;
   if (c.ok) {
+    const title = `leaf ${c.leafHash}\nincluded in ${c.origin} at size ${c.treeSize}\nroot ${c.root}`;
+    if (c.signedBy === null) {
+      return (
+        <Badge
+          tone="warn"
+          testId="included"
+          title={`${title}\ncheckpoint signature not checked: no server key`}
+        >
+          ✓ included · signature unchecked
+        </Badge>
+      );
+    }
     return (
-      <Badge
-        tone="ok"
-        testId="verified"
-        title={`leaf ${c.leafHash}\nincluded in ${c.origin} at size ${c.treeSize}\nroot ${c.root}`}
-      >
+      <Badge tone="ok" testId="verified" title={`${title}\ncheckpoint signed by ${c.signedBy}`}>
         ✓ verified
       </Badge>
     );
@@ -47,6 +57,7 @@ export function Journal(props: { roomId: string }) {
   const [next, setNext] = useState<number | null>(null);
   const [checks, setChecks] = useState<Record<number, Check>>({});
   const [error, setError] = useState<string | null>(null);
+  const [key, setKey] = useState<ServerKeyInfo | null | 'pending'>('pending');
   const base = `/rooms/${encodeURIComponent(roomId)}/journal`;
 
   useEffect(() => {
@@ -55,7 +66,12 @@ export function Journal(props: { roomId: string }) {
     setChecks({});
     (async () => {
       try {
-        const page = await api.entries(roomId, from, PAGE);
+        const [page, serverKey] = await Promise.all([
+          api.entries(roomId, from, PAGE),
+          fetchServerKey(roomId).catch(() => null),
+        ]);
+        const verifier = serverKey?.verifier ?? null;
+        setKey(serverKey);
         if (cancelled) return;
         setEntries(page.entries);
         setNext(page.next_seq);
@@ -67,7 +83,7 @@ export function Journal(props: { roomId: string }) {
           for (let e = queue.shift(); e; e = queue.shift()) {
             let v: Verdict;
             try {
-              v = verifyEntry(e as never, await api.proof(roomId, e.seq));
+              v = verifyEntry(e as never, await api.proof(roomId, e.seq), verifier);
             } catch (err) {
               v = { ok: false, reason: `no proof: ${(err as Error).message}` };
             }
@@ -88,7 +104,8 @@ export function Journal(props: { roomId: string }) {
 
   const reveals = useMemo(() => revealIndex(entries ?? []), [entries]);
   const values = Object.values(checks);
-  const verified = values.filter((c) => c !== 'pending' && c.ok).length;
+  // "Verified" means all three checks: leaf, inclusion, and the checkpoint's signature.
+  const verified = values.filter((c) => c !== 'pending' && c.ok && c.signedBy !== null).length;
   const failed = values.filter((c) => c !== 'pending' && !c.ok).length;
 
   return (
@@ -108,7 +125,24 @@ export function Journal(props: { roomId: string }) {
         </header>
         <p className="muted small">
           Each leaf hash is recomputed here from the entry's public form (RFC 8785 canonical JSON, RFC 6962
-          leaf) and checked against the server's inclusion proof and signed checkpoint.
+          leaf) and checked against the server's inclusion proof and its signed checkpoint (C2SP note).
+        </p>
+        <p className="small" data-testid="server-key">
+          {key === 'pending' ? (
+            <span className="muted">Fetching the server's checkpoint key…</span>
+          ) : key ? (
+            <>
+              Checkpoints checked against the server key{' '}
+              <code className="vkey" title={key.vkey}>
+                {key.vkey}
+              </code>
+              . Compare it with the key your operator publishes.
+            </>
+          ) : (
+            <span className="error">
+              The server's checkpoint key is unavailable: signatures are not checked.
+            </span>
+          )}
         </p>
         {error ? (
           <p className="error" role="alert">
