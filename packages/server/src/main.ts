@@ -7,6 +7,7 @@ import { LocalBus } from './bus/local.ts';
 import { NatsBus } from './bus/nats.ts';
 import type { Bus } from './bus/types.ts';
 import { configFromEnv, resolveConfig, type ServerConfigInput } from './config.ts';
+import { registerDebate } from './debate/index.ts';
 import { resolveServerKey } from './keys/configured.ts';
 import { registerPoker } from './poker/index.ts';
 import { defaultProtocolRegistry } from './protocols.ts';
@@ -72,6 +73,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     closers.unshift(() => app.close());
     // Poker tables (seed 002): /v1/tables, /v1/poker/ws, their timers and skill doc.
     await registerPoker(app, { runtime });
+    await registerDebate(app, { runtime }); // debate (seed 000): room CA, identities, /v1/ratings
     const watcher: TimerWatcher = startTimerWatcher(runtime, {
       onError: (err) => app.log.error({ err }, 'timer watcher'),
     });

@@ -114,8 +114,9 @@ export class Runtime {
     } catch (err) {
       throw runtimeError('BAD_CONFIG', `config is not JSON: ${(err as Error).message}`);
     }
-    const seats = protocolCall('seats', () => p.seats(config)).map((s) => ({ id: s.id, role: s.role }));
     const id = `room_${randomBytes(10).toString('hex')}`;
+    config = withRoomId(config, id);
+    const seats = protocolCall('seats', () => p.seats(config)).map((s) => ({ id: s.id, role: s.role }));
     const seed = randomBytes(32).toString('hex');
     const empty = RoomMemo.empty({ id, protocol: p, protocolVersion: p.version, config, seats, seed });
     const work = new Work(empty.fork(), this.store, this.clock);
@@ -431,6 +432,23 @@ function toRoomInfo(row: RoomRow, seats: SeatRow[]): RoomInfo {
     seats: seats.map((s) => ({ id: s.seat, role: s.role, held: s.principalId !== null })),
     config: JSON.parse(row.configJson),
   };
+}
+
+/**
+ * A config that has a `room_id` member left null is given the new room's id before setup, so the
+ * protocol can bind signatures and certificate principals (`<seat>@<room_id>`) to this room. The
+ * id is the server's to assign: a config naming one itself is refused.
+ */
+function withRoomId<C>(config: C, id: string): C {
+  if (config === null || typeof config !== 'object' || Array.isArray(config) || !('room_id' in config)) {
+    return config;
+  }
+  if ((config as { room_id: unknown }).room_id !== null) {
+    throw runtimeError('BAD_CONFIG', 'room_id is assigned by the server: leave it out (or null)', [
+      { path: 'room_id', message: 'assigned by the server' },
+    ]);
+  }
+  return { ...config, room_id: id } as C;
 }
 
 /** Cursor for listRooms after `room` (newest-first keyset). */

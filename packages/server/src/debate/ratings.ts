@@ -1,0 +1,98 @@
+import {
+  foldRatings,
+  matchFromResult,
+  type RatingMatch,
+  type Ratings,
+  ResultsSchema,
+} from '@db8/protocols/debate';
+import type { Runtime } from '../runtime/index.ts';
+
+/**
+ * Elo ratings across closed debate rooms (GET /v1/ratings). A closed room's result never changes,
+ * so each room's match is read once and kept; the fold itself (cheap) is redone only after a
+ * debate closes (`invalidate`, driven by the bus) — one cache per process, as every node can
+ * compute the same tables from the shared store.
+ */
+
+type RoomLister = Pick<Runtime, 'listRooms' | 'entries'>;
+
+export interface RatingsSnapshot extends Ratings {
+  matches: number;
+  computedAt: number;
+}
+
+const PAGE = 200;
+
+export class DebateRatings {
+  /** room id → its rating match (null: closed without two bound identities, not rated). */
+  private readonly matches = new Map<string, RatingMatch | null>();
+  private snapshot: RatingsSnapshot | null = null;
+  private pending: Promise<RatingsSnapshot> | null = null;
+  private dirty = true;
+  /** Bumped on every invalidation, so a fold that raced a close is not cached as fresh. */
+  private generation = 0;
+
+  constructor(
+    private readonly runtime: RoomLister,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  /** A debate closed somewhere: the next read refolds. */
+  invalidate(): void {
+    this.dirty = true;
+    this.generation++;
+  }
+
+  async get(): Promise<RatingsSnapshot> {
+    if (!this.dirty && this.snapshot) return this.snapshot;
+    this.pending ??= this.compute().finally(() => {
+      this.pending = null;
+    });
+    return this.pending;
+  }
+
+  private async compute(): Promise<RatingsSnapshot> {
+    const gen = this.generation;
+    const closed = await this.closedRooms();
+    for (const r of closed) {
+      if (!this.matches.has(r.id)) this.matches.set(r.id, await this.matchOf(r.id, r.seq));
+    }
+    const list = closed
+      .map((r) => this.matches.get(r.id))
+      .filter((m): m is RatingMatch => m != null)
+      // Ratings depend on order: fold by close time, then room id, so every node agrees.
+      .sort((a, b) => (a.at ?? 0) - (b.at ?? 0) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    const snap: RatingsSnapshot = { ...foldRatings(list), matches: list.length, computedAt: this.clock() };
+    if (gen === this.generation) {
+      this.snapshot = snap;
+      this.dirty = false;
+    }
+    return snap;
+  }
+
+  /** Every closed debate room with its head seq (the close entry is the last one). */
+  private async closedRooms(): Promise<Array<{ id: string; seq: number }>> {
+    const rooms: Array<{ id: string; seq: number }> = [];
+    let cursor: string | undefined;
+    for (;;) {
+      const page = await this.runtime.listRooms({
+        protocol: 'debate',
+        status: 'closed',
+        limit: PAGE,
+        ...(cursor ? { cursor } : {}),
+      });
+      for (const r of page) rooms.push({ id: r.id, seq: r.seq });
+      const last = page.at(-1);
+      if (page.length < PAGE || !last) return rooms;
+      cursor = `${last.createdAt}:${last.id}`;
+    }
+  }
+
+  /** The room's close entry carries the result with the unmasked identities. */
+  private async matchOf(roomId: string, headSeq: number): Promise<RatingMatch | null> {
+    const [close] = await this.runtime.entries(roomId, { kind: 'observer' }, headSeq, 1);
+    if (close?.kind !== 'close') return null;
+    const result = ResultsSchema.safeParse((close.payload as { result?: unknown } | undefined)?.result);
+    return result.success ? matchFromResult(result.data, { id: roomId, at: close.ts }) : null;
+  }
+}

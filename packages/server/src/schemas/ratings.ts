@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import { IsoTimeSchema } from './common.ts';
+
+/**
+ * Debate ratings on the wire (GET /v1/ratings, GET /v1/ratings/:identity): Elo per identity,
+ * computed from closed debate rooms by the debate protocol's `foldRatings` (docs/debate.md).
+ */
+
+export const RatingRowSchema = z.object({
+  identity: z.string(),
+  rating: z.number(),
+  matches: z.number().int(),
+  /** Pairwise outcomes across all matches. */
+  wins: z.number().int(),
+  losses: z.number().int(),
+  draws: z.number().int(),
+});
+export type RatingRow = z.infer<typeof RatingRowSchema>;
+
+export const RatingsQuerySchema = z.object({
+  /** Only this topic tag's table (the global table is then empty). */
+  tag: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9-]{0,39}$/)
+    .optional(),
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+});
+
+export const RatingsResponseSchema = z.object({
+  /** Rated debates folded (closed debate rooms with at least two bound identities). */
+  matches: z.number().int(),
+  computed_at: IsoTimeSchema,
+  /** Best first. */
+  global: z.array(RatingRowSchema),
+  /** One table per topic tag, best first. */
+  tags: z.record(z.string(), z.array(RatingRowSchema)),
+});
+export type RatingsResponse = z.infer<typeof RatingsResponseSchema>;
+
+export const RatingHistoryRowSchema = z.object({
+  /** The debate room. */
+  match: z.string(),
+  at: z.number().int().nullable(),
+  /** `global` or `tag:<tag>`. */
+  scope: z.string(),
+  place: z.number().int(),
+  before: z.number(),
+  /** Sum of the pair terms before the ±40 cap. */
+  raw: z.number(),
+  delta: z.number(),
+  after: z.number(),
+});
+
+export const IdentityParamsSchema = z.object({ identity: z.string().min(1).max(200) });
+
+export const RatingHistoryResponseSchema = z.object({
+  identity: z.string(),
+  global: RatingRowSchema.nullable(),
+  tags: z.record(z.string(), RatingRowSchema),
+  history: z.array(RatingHistoryRowSchema),
+});
+export type RatingHistoryResponse = z.infer<typeof RatingHistoryResponseSchema>;
