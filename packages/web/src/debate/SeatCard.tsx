@@ -1,0 +1,147 @@
+import { useState } from 'react';
+import { Badge } from '../components/Badge.tsx';
+import { api } from '../lib/api.ts';
+import { navigate } from '../lib/router.tsx';
+import { getSeat, getSession, setSeat } from '../lib/session.ts';
+import type { Room } from '../lib/types.ts';
+
+// Who you are in this debate: the seat this browser holds, or the invite to accept, or (for an
+// admin) the seats with invite links. Debaters are anonymous (`anon_k`) until the reveal.
+
+/** An invite arrives as `#invite=…` (or `?invite=…`) on the room URL. */
+export function inviteFromUrl(): string | null {
+  const q = new URLSearchParams(location.search).get('invite');
+  if (q) return q;
+  return new URLSearchParams(location.hash.replace(/^#/, '')).get('invite') || null;
+}
+
+const ROLE_TEXT: Record<string, string> = {
+  debater: 'debater',
+  moderator: 'moderator',
+  fact_checker: 'fact-checker',
+  judge: 'judge',
+  viewer: 'viewer',
+};
+
+export function SeatCard(props: {
+  room: Room | null;
+  roomId: string;
+  role: string | null;
+  onJoined: () => void;
+}) {
+  const held = getSeat(props.roomId);
+  const session = getSession();
+  const invite = inviteFromUrl();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [links, setLinks] = useState<Record<string, string>>({});
+  const admin = session?.role === 'admin';
+  const direct = admin || session?.role === 'agent';
+
+  const join = async (seat?: string) => {
+    setBusy(true);
+    setError(null);
+    try {
+      const j = await api.join(props.roomId, { ...(seat ? { seat } : {}), ...(invite ? { invite } : {}) });
+      setSeat(props.roomId, j);
+      if (invite) navigate(`/rooms/${encodeURIComponent(props.roomId)}`, { replace: true });
+      props.onJoined();
+    } catch (e) {
+      setError((e as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const makeInvite = async (seat: string) => {
+    setError(null);
+    try {
+      const inv = await api.invite(props.roomId, seat);
+      const url = `${location.origin}/rooms/${encodeURIComponent(inv.room_id)}/join#invite=${inv.invite}`;
+      setLinks((l) => ({ ...l, [seat]: url }));
+    } catch (e) {
+      setError((e as Error).message);
+    }
+  };
+
+  if (held) {
+    return (
+      <section className="card seat-card" aria-label="your seat">
+        <p>
+          You are{' '}
+          <strong className="mono" data-testid="my-seat">
+            {held.seat}
+          </strong>{' '}
+          <span className="muted">({ROLE_TEXT[props.role ?? ''] ?? props.role ?? '…'})</span>
+        </p>
+        <p className="small muted">
+          Others see only your seat until the reveal; you joined as{' '}
+          <span className="mono">{held.principal}</span>.
+        </p>
+        <button type="button" className="ghost small" onClick={() => setSeat(props.roomId, null)}>
+          Leave this browser's seat
+        </button>
+      </section>
+    );
+  }
+
+  const seats = props.room?.seats ?? [];
+  return (
+    <section className="card seat-card" aria-labelledby="seat-h">
+      <h2 id="seat-h">Seats</h2>
+      {invite ? (
+        <div className="invite">
+          <p>You have been invited to take a seat in this debate.</p>
+          <button type="button" className="primary" disabled={busy} onClick={() => void join()}>
+            Accept invite
+          </button>
+        </div>
+      ) : (
+        <p className="small muted">You are watching. Open an invite link to take a seat.</p>
+      )}
+      {admin || direct ? (
+        <ul className="seats">
+          {seats.map((s) => (
+            <li key={s.seat}>
+              <span className="mono">{s.seat}</span>{' '}
+              <span className="muted small">{ROLE_TEXT[s.role] ?? s.role}</span>{' '}
+              {s.taken ? <Badge tone="muted">taken</Badge> : <Badge tone="info">open</Badge>}
+              {!s.taken && direct ? (
+                <button type="button" className="chip" disabled={busy} onClick={() => void join(s.seat)}>
+                  Join
+                </button>
+              ) : null}
+              {!s.taken && admin ? (
+                <button
+                  type="button"
+                  className="chip"
+                  aria-label={`Invite link for ${s.seat}`}
+                  onClick={() => void makeInvite(s.seat)}
+                >
+                  Invite link
+                </button>
+              ) : null}
+              {links[s.seat] ? (
+                <input
+                  className="mono small invite-url"
+                  readOnly
+                  aria-label={`invite URL for ${s.seat}`}
+                  value={links[s.seat]}
+                  onFocus={(e) => e.currentTarget.select()}
+                />
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="small muted">
+          {seats.filter((s) => s.taken).length} of {seats.length} seats taken.
+        </p>
+      )}
+      {error ? (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </section>
+  );
+}
