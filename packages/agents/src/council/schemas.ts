@@ -32,8 +32,21 @@ export function openingSchema() {
   return OpeningSchema;
 }
 
+// Memoised so a schema object (and its JSON Schema, cached by the pipeline) is built once.
+const memo = new Map<string, z.ZodType>();
+function once<T extends z.ZodType>(key: string, make: () => T): T {
+  let s = memo.get(key);
+  if (!s) {
+    s = make();
+    memo.set(key, s);
+  }
+  return s as T;
+}
+
 export function challengeSchema(role: Role) {
-  return ChallengeSchema.extend({ target: z.enum([CHALLENGE_MAP[role]]) }).strict();
+  return once(`challenge:${role}`, () =>
+    ChallengeSchema.extend({ target: z.enum([CHALLENGE_MAP[role]]) }).strict(),
+  );
 }
 
 export function revisionSchema() {
@@ -41,6 +54,10 @@ export function revisionSchema() {
 }
 
 export function assessmentSchema(assessable: readonly Role[]) {
+  return once(`assessment:${assessable.join(',')}`, () => makeAssessmentSchema(assessable));
+}
+
+function makeAssessmentSchema(assessable: readonly Role[]) {
   const role = assessable.length > 0 ? z.enum(assessable as [Role, ...Role[]]) : RoleSchema;
   const position = z
     .object({ role, stance: StanceSchema, note: AssessmentSchema.shape.positions.element.shape.note })
@@ -49,6 +66,10 @@ export function assessmentSchema(assessable: readonly Role[]) {
 }
 
 export function verdictSchema(today: string) {
+  return once(`verdict:${today}`, () => makeVerdictSchema(today));
+}
+
+function makeVerdictSchema(today: string) {
   const due = DueDateSchema.refine((d) => d >= today, { message: `due dates must be ${today} or later` });
   const action = NextActionSchema.extend({ due }).strict();
   return VerdictSchema.extend({ nextActions: z.array(action).min(1).max(10) }).strict();

@@ -9,7 +9,18 @@ import { z } from 'zod';
 
 type Json = Record<string, unknown>;
 
+const cache = new WeakMap<z.ZodType, { jsonSchema: Json; strict: boolean }>();
+
+/** Cached per schema object: conversion costs more than the rest of a call's local work. */
 export function toWireSchema(schema: z.ZodType): { jsonSchema: Json; strict: boolean } {
+  const hit = cache.get(schema);
+  if (hit) return hit;
+  const out = convert(schema);
+  cache.set(schema, out);
+  return out;
+}
+
+function convert(schema: z.ZodType): { jsonSchema: Json; strict: boolean } {
   const full = z.toJSONSchema(schema, { target: 'draft-7', io: 'output', unrepresentable: 'any' }) as Json;
   const { $schema: _drop, ...jsonSchema } = full;
   return { jsonSchema, strict: isStrictCompatible(jsonSchema) };
