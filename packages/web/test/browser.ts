@@ -10,21 +10,34 @@ import { type Browser, chromium, type Page } from 'playwright-core';
 // Shared set-up for the browser suites: build the SPA, start a real server on it, drive Chromium.
 
 export const WEB_DIR = fileURLToPath(new URL('..', import.meta.url));
-export const DIST = join(WEB_DIR, 'dist');
 const REPO = join(WEB_DIR, '..', '..');
 /** Screenshots land here (gitignored); look at them after a run. */
 export const SCREENS = process.env.DB8_SCREENS ?? join(REPO, '.tmp', 'screens');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-/** `vite build` in a child process (vitest runs its own Vite; keep the two apart). */
-export function buildWeb(): void {
+/** This process's build of the SPA (a temp dir, so concurrent suites never empty each other's). */
+let built: string | null = null;
+
+/** `vite build` in a child process (vitest runs its own Vite; keep the two apart). Returns the dir. */
+export function buildWeb(): string {
+  const out = mkdtempSync(join(tmpdir(), 'db8-web-dist-'));
   const vite = join(REPO, 'node_modules', 'vite', 'bin', 'vite.js');
-  execFileSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], { cwd: WEB_DIR, stdio: 'pipe' });
+  execFileSync(process.execPath, [vite, 'build', '--logLevel', 'warn', '--outDir', out, '--emptyOutDir'], {
+    cwd: WEB_DIR,
+    stdio: 'pipe',
+  });
+  built = out;
+  return out;
+}
+
+function dist(): string {
+  if (!built) throw new Error('call buildWeb() first');
+  return built;
 }
 
 /** Every JavaScript file of the built bundle, with its source map's list of sources. */
 export function bundle(): { js: string; sources: string[] } {
-  const dir = join(DIST, 'assets');
+  const dir = join(dist(), 'assets');
   let js = '';
   const sources: string[] = [];
   for (const f of readdirSync(dir)) {
@@ -47,12 +60,13 @@ export async function startEnv(): Promise<Env> {
   if (!existsSync(CHROMIUM))
     throw new Error(`Chromium not found at ${CHROMIUM}: install it (CI does) to run this suite`);
   mkdirSync(SCREENS, { recursive: true });
+  const webDist = dist();
   const dataDir = mkdtempSync(join(tmpdir(), 'db8-web-'));
   const server = await startServer({
     port: 0,
     host: '127.0.0.1',
     dataDir,
-    webDist: DIST,
+    webDist,
     logLevel: 'warn',
     env: false,
     print: () => {},
@@ -80,6 +94,8 @@ export async function startEnv(): Promise<Env> {
       await browser.close().catch(() => {});
       await server.close();
       rmSync(dataDir, { recursive: true, force: true });
+      rmSync(webDist, { recursive: true, force: true });
+      if (built === webDist) built = null;
     },
   };
 }

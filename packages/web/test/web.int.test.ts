@@ -146,6 +146,18 @@ describe('lobby, room and journal', () => {
     await expect(page.getByLabel('protocol', { exact: true }).inputValue()).resolves.toBe('sealed-bid');
     await expect(page.getByLabel('item').inputValue()).resolves.toBe('A signed first edition');
     await shot(page, 'lobby-admin-dark');
+    // Every registered protocol gets a config form (fields or a JSON editor) without breaking the page.
+    const select = page.getByLabel('protocol', { exact: true });
+    const names = await select
+      .locator('option')
+      .evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
+    expect(names).toContain('sealed-bid');
+    for (const name of names) {
+      await select.selectOption(name);
+      const form = page.locator('form.create-room fieldset');
+      await expect(form.locator('input, select, textarea').count()).resolves.toBeGreaterThan(0);
+      if (name === 'poker') await shot(page, 'lobby-admin-poker-form');
+    }
     await page.context().close();
   });
 });

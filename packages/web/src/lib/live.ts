@@ -142,7 +142,11 @@ export function useRoomLive(roomId: string, token: string | null) {
       closed = true;
       clearTimeout(timer);
       clearTimeout(stateTimer);
-      wsRef.current?.close();
+      const ws = wsRef.current;
+      wsRef.current = null;
+      // Closing a socket that is still connecting makes browsers log a warning: close it once open.
+      if (ws?.readyState === WebSocket.CONNECTING) ws.onopen = () => ws.close();
+      else ws?.close();
     };
   }, [roomId, token, refreshState]);
 
