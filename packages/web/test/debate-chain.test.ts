@@ -39,7 +39,7 @@ function play(): DebateView {
   };
   const submit = (seat: string, text: string, now: number) => {
     const l = legalFor(s, seat).actions.find((a) => a.type === 'submit');
-    if (!l || l.type !== 'submit') throw new Error('no submit');
+    if (l?.type !== 'submit') throw new Error('no submit');
     act(
       seat,
       {

@@ -55,14 +55,21 @@ describe('validateForm', () => {
     expect(SubmitActionSchema.parse(action)).toEqual(action);
     // A config without a room id means the server's room id is the one to sign.
     expect(action.room_id).toBe('room_x');
-    expect(action).toMatchObject({ round_id: 'abcd-r1', author_id: 'anon_1', phase: 'OPENING', client_nonce: 'nonce-1' });
+    expect(action).toMatchObject({
+      round_id: 'abcd-r1',
+      author_id: 'anon_1',
+      phase: 'OPENING',
+      client_nonce: 'nonce-1',
+    });
     expect(action.claims[0]!.confidence).toBe(80);
     // A blank title is left out, not sent as "".
     expect(action.citations[1]).toEqual({ url: 'http://example.com/london' });
   });
 
   it('uses the room id the config names when there is one', () => {
-    expect(validateForm(good(), { ...legal, room_id: 'room_cfg' }, 'room_x').action?.room_id).toBe('room_cfg');
+    expect(validateForm(good(), { ...legal, room_id: 'room_cfg' }, 'room_x').action?.room_id).toBe(
+      'room_cfg',
+    );
   });
 
   it('reports each empty required field of a fresh form', () => {

@@ -374,7 +374,11 @@ export function DraftEditor(props: {
             Save draft
           </button>
           <span className={`small ${problemCount ? 'muted' : 'ok'}`} data-testid="validation-summary">
-            {caps ? (problemCount ? `${problemCount} to fix before submitting` : '✓ ready to submit') : ''}
+            {caps && enabled
+              ? problemCount
+                ? `${problemCount} to fix before submitting`
+                : '✓ ready to submit'
+              : ''}
           </span>
         </div>
         {tried && problemCount ? (

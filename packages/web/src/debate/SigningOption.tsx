@@ -47,6 +47,8 @@ export function SigningOption(props: {
       setOn(false);
       return;
     }
+    // Checked at once; signing starts only once the server lists the key (see `registered`).
+    setOn(true);
     setBusy(true);
     try {
       const k = key ?? (await createBrowserKey(roomId, seat));
@@ -54,9 +56,9 @@ export function SigningOption(props: {
       if (!props.registeredKeys.includes(k.publicHex)) {
         await props.send({ type: 'register_key', public_key: k.publicHex });
       }
-      setOn(true);
     } catch (err) {
       const e = err as ActionError;
+      setOn(false);
       setError(`${e.code ? `${e.code}: ` : ''}${e.message}`);
     } finally {
       setBusy(false);

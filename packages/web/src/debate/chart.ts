@@ -38,7 +38,7 @@ export function matchOrder(series: readonly Series[]): string[] {
 
 const fmt = (n: number) => (Math.round(n * 100) / 100).toString();
 
-export function chartModel(series: readonly Series[], width = 720, height = 280): ChartModel {
+export function chartModel(series: readonly Series[], width = 960, height = 300): ChartModel {
   const plot = { left: 52, top: 14, right: width - 16, bottom: height - 30 };
   const order = matchOrder(series);
   const xIndex = new Map(order.map((m, i) => [m, i + 1]));
