@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireSshKeygen, sshKeygen } from '../../core/test/ssh-keygen-helpers.ts';
 import { db8, db8Async, exportText, OTHER_KEY, records, sealedBidRoom, toText } from './journal-fixtures.ts';
 
+// Each spawned CLI starts tsx (and PGlite for the store commands): seconds apiece on a busy machine.
 const dir = mkdtempSync(join(tmpdir(), 'db8-journal-'));
 const dataDir = join(dir, 'data');
 const f = (name: string) => join(dir, name);
@@ -64,7 +65,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe('the exported bundle of a real room', () => {
+describe('the exported bundle of a real room', { timeout: 180_000 }, () => {
   it('verifies against the pinned server key: every entry, checkpoint, reveal', () => {
     const r = verifyBundleText(publicText, { pinnedKey: vkey });
     expect(r.failures).toEqual([]);
@@ -126,7 +127,7 @@ describe('the exported bundle of a real room', () => {
   });
 });
 
-describe('db8 export over REST', () => {
+describe('db8 export over REST', { timeout: 180_000 }, () => {
   it('exports the public bundle by default; db8 verify accepts it (exit 0)', async () => {
     const e = await db8Async(['export', roomId, '--url', url, '-o', f('rest-public.jsonl')]);
     expect(e.status, e.stderr).toBe(0);
@@ -174,7 +175,7 @@ describe('db8 export over REST', () => {
   });
 });
 
-describe('db8 verify names the first failing entry (exit 3)', () => {
+describe('db8 verify names the first failing entry (exit 3)', { timeout: 180_000 }, () => {
   const edit = (fn: (recs: Array<Record<string, unknown>>) => Array<Record<string, unknown>>) =>
     toText(fn(records(publicText)));
   const entry = (recs: Array<Record<string, unknown>>, seq: number) =>
@@ -259,7 +260,7 @@ describe('db8 verify names the first failing entry (exit 3)', () => {
   });
 });
 
-describe('db8 export --data-dir (server stopped)', () => {
+describe('db8 export --data-dir (server stopped)', { timeout: 180_000 }, () => {
   beforeAll(async () => {
     await server.close();
   });

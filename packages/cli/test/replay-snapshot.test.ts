@@ -8,6 +8,7 @@ import { openStore } from '@db8/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db8, sealedBidRoom, sealedBidRuntime } from './journal-fixtures.ts';
 
+// Each spawned CLI starts tsx (and PGlite for the store commands): seconds apiece on a busy machine.
 const dir = mkdtempSync(join(tmpdir(), 'db8-replay-snap-'));
 let roomId = '';
 let snapshots: Array<{ seq: number; stateHash: string }> = [];
@@ -34,7 +35,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-describe('db8 replay: tampered snapshots', () => {
+describe('db8 replay: tampered snapshots', { timeout: 180_000 }, () => {
   it('an intact room replays ok from entry 0 (exit 0)', () => {
     expect(snapshots.length).toBeGreaterThanOrEqual(3);
     const r = replay('--json');
