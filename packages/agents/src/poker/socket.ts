@@ -20,6 +20,15 @@ export async function openSocket(url: string): Promise<AgentSocket> {
   const name = 'ws';
   const mod = (await import(/* @vite-ignore */ name)) as { WebSocket: new (url: string) => WsLike };
   const ws = new mod.WebSocket(url);
+  // Listen from the start: frames that arrive with the upgrade response are emitted right after
+  // 'open', before the caller could attach a handler; keep them until it does.
+  const early: string[] = [];
+  let handler: ((text: string) => void) | null = null;
+  ws.on('message', (d) => {
+    const text = String(d);
+    if (handler) handler(text);
+    else early.push(text);
+  });
   await new Promise<void>((resolve, reject) => {
     ws.once('open', resolve);
     ws.once('error', reject);
@@ -27,7 +36,10 @@ export async function openSocket(url: string): Promise<AgentSocket> {
   return {
     send: (text) => ws.send(text),
     close: () => ws.close(),
-    onMessage: (fn) => ws.on('message', (d) => fn(String(d))),
+    onMessage: (fn) => {
+      handler = fn;
+      for (const text of early.splice(0)) fn(text);
+    },
     onClose: (fn) => ws.on('close', (code, reason) => fn(code, String(reason))),
   };
 }

@@ -1,7 +1,5 @@
-import { spawn } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
-import { type AgentRunResult, POKER_AGENT_BIN, strategyNamed } from '@db8/agents/poker';
-import type { TableView } from '@db8/protocols/poker';
+import { runAgentProcess, strategyNamed } from '@db8/agents/poker';
 import { loadTableExport, startLocalPokerServer, toJsonl } from '@db8/server/poker';
 import { quantile, type WinRate, winRate } from './stats.ts';
 
@@ -29,34 +27,6 @@ export interface SimulateResult {
   replayOk: boolean;
   problems: string[];
   agentErrors: string[];
-}
-
-/** The tsx loader as an absolute URL, so agent processes start from any working directory. */
-function tsxImport(): string {
-  return import.meta.resolve('tsx');
-}
-
-function runAgentProcess(args: string[]): Promise<AgentRunResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', tsxImport(), POKER_AGENT_BIN, ...args], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => {
-      out += String(d);
-    });
-    child.stderr.on('data', (d) => {
-      err += String(d);
-    });
-    child.on('error', reject);
-    child.on('close', (code) => {
-      const last = out.trim().split('\n').at(-1);
-      if (code !== 0 || !last)
-        return reject(new Error(`agent ${args.join(' ')} exited ${code}: ${err.trim()}`));
-      resolve(JSON.parse(last) as AgentRunResult);
-    });
-  });
 }
 
 /**
@@ -94,31 +64,23 @@ export async function simulate(opts: SimulateOptions): Promise<SimulateResult> {
     const id = table.table_id;
     log(`table ${id} on ${server.base}: ${opts.agents.length} agent processes, ${opts.hands} hands`);
     // The house tops busted seats back up to a full stack, so the table never waits on a seat.
-    let busy = false;
-    const rebuy = async () => {
-      if (busy) return;
-      busy = true;
-      try {
-        const v = (await server.runtime.stateFor(id, { kind: 'admin' })).view as TableView;
-        for (const s of v.seats) {
-          if (s.sitOutReason === 'busted')
-            await tables.house(id, { kind: 'topUp', seat: s.seat, amount: stack });
-        }
-      } catch {
-        // the table may have just ended
-      } finally {
-        busy = false;
-      }
-    };
-    const off = server.app.db8.bus.subscribe(id, () => void rebuy());
-    const started = performance.now();
+    const toppedUp = new Set<string>();
     let lastReport = 0;
-    const progress = server.app.db8.bus.subscribe(id, () => {
+    const off = tables.observe((tableId, _seq, v) => {
+      if (tableId !== id) return;
+      for (const s of v.seats) {
+        const key = `${s.seat}:${v.handsStarted}`;
+        if (s.sitOutReason !== 'busted' || toppedUp.has(key)) continue;
+        toppedUp.add(key);
+        tables.house(id, { kind: 'topUp', seat: s.seat, amount: stack }).catch(() => {});
+      }
       const now = performance.now();
-      if (now - lastReport < 5000) return;
-      lastReport = now;
-      void tables.view(id).then((v) => log(`… ${v.handsStarted} hands`));
+      if (now - lastReport > 5000) {
+        lastReport = now;
+        log(`… ${v.handsStarted} hands`);
+      }
     });
+    const started = performance.now();
     const results = await Promise.all(
       opts.agents.map((name, i) =>
         runAgentProcess([
@@ -137,7 +99,6 @@ export async function simulate(opts: SimulateOptions): Promise<SimulateResult> {
     );
     const seconds = (performance.now() - started) / 1000;
     off();
-    progress();
     const x = await loadTableExport(server.app.db8, tables, id);
     if (opts.exportPath) await writeFile(opts.exportPath, toJsonl(id, table.title, x));
     const chipsConserved = !x.replay.problems.some((p) => p.includes('chips not conserved'));

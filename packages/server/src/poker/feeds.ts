@@ -49,6 +49,10 @@ export class TableFeeds {
     };
   }
 
+  watching(tableId: string): boolean {
+    return (this.tables.get(tableId)?.listeners.size ?? 0) > 0;
+  }
+
   get size(): { tables: number; listeners: number } {
     let listeners = 0;
     for (const t of this.tables.values()) listeners += t.listeners.size;

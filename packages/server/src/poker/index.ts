@@ -31,6 +31,7 @@ export async function registerPoker(
   const tables = new PokerTables(runtime, ctx.bus, clock, (err) => app.log.warn({ err }, 'poker timer'));
   const presence = new Presence(ctx.clock);
   const feeds = new TableFeeds(ctx.bus, ctx.store, opts.feedPollMs);
+  tables.watched = (id) => feeds.watching(id);
   pokerRoutes(app, { ctx, tables, presence });
   pokerWsRoutes(app, {
     ctx,

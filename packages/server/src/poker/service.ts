@@ -57,6 +57,11 @@ export class PokerTables {
   private readonly checking = new Map<string, boolean>();
   private offBus: (() => void) | null = null;
   private closed = false;
+  /** Latest seq seen per table through a connection's state pull (its deadline came with it). */
+  private readonly seen = new Map<string, number>();
+  private readonly observers = new Set<(tableId: string, seq: number, view: TableView) => void>();
+  /** True when some connection on this node follows the table (its pulls report deadlines). */
+  watched: (tableId: string) => boolean = () => false;
 
   constructor(
     readonly runtime: PokerRuntime,
@@ -190,8 +195,24 @@ export class PokerTables {
 
   // ── deadlines ──────────────────────────────────────────────────────────────────────────────────
 
+  /**
+   * A connection pulled the table's state at `seq`: that carries the deadline, so the timer needs
+   * no store read of its own; observers (e.g. a simulation's house) see each state once.
+   */
+  noteState(tableId: string, seq: number, view: TableView, deadline: number | null): void {
+    if (seq <= (this.seen.get(tableId) ?? -1)) return;
+    this.seen.set(tableId, seq);
+    this.reschedule(tableId, view.status === 'stopped' ? null : deadline);
+    for (const fn of this.observers) fn(tableId, seq, view);
+  }
+
+  observe(fn: (tableId: string, seq: number, view: TableView) => void): () => void {
+    this.observers.add(fn);
+    return () => this.observers.delete(fn);
+  }
+
   private async onEntry(roomId: string): Promise<void> {
-    if (this.closed || !(await this.isTable(roomId))) return;
+    if (this.closed || this.watched(roomId) || !(await this.isTable(roomId))) return;
     if (this.checking.get(roomId) !== undefined) {
       this.checking.set(roomId, true); // look again once the current look is done
       return;
@@ -207,6 +228,16 @@ export class PokerTables {
       this.onError(err);
     } finally {
       this.checking.delete(roomId);
+    }
+  }
+
+  /** Reads the deadline from the store even if connections follow the table. */
+  private async lookAgain(roomId: string): Promise<void> {
+    try {
+      const r = (await this.runtime.getRoom(roomId)) as RoomInfo;
+      this.reschedule(roomId, r.status === 'open' ? r.deadlineUnix : null);
+    } catch (err) {
+      this.onError(err);
     }
   }
 
@@ -226,10 +257,10 @@ export class PokerTables {
     try {
       const seq = await this.runtime.tick?.(roomId, Math.max(at, this.clock()));
       // Nothing written (another node ticked, or the deadline moved): look again.
-      if (seq === null || seq === undefined) await this.onEntry(roomId);
+      if (seq === null || seq === undefined) await this.lookAgain(roomId);
     } catch (err) {
       this.onError(err);
-      const retry = setTimeout(() => void this.onEntry(roomId), 500);
+      const retry = setTimeout(() => void this.lookAgain(roomId), 500);
       retry.unref();
     }
   }

@@ -229,6 +229,7 @@ class PokerConnection {
         if (this.closed || s.seq <= this.lastSeq) continue;
         this.lastSeq = s.seq;
         const view = s.view as TableView;
+        this.d.tables.noteState(this.tableId, s.seq, view, s.deadlineUnix);
         const newest = view.recent.at(-1)?.number ?? 0;
         if (this.lastHand !== null) {
           for (const h of view.recent) {
