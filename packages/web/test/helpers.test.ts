@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { draftFor } from '../src/components/ActionForm.tsx';
 import { formatRemaining, remainingMs } from '../src/components/Countdown.tsx';
 import { match } from '../src/lib/router.tsx';
@@ -29,5 +30,38 @@ describe('match', () => {
     expect(match('/rooms/:id/journal', '/rooms/r%2D1/journal')).toEqual({ id: 'r-1' });
     expect(match('/rooms/:id', '/rooms/r1/journal')).toBeNull();
     expect(match('/rooms/:id', '/lobby/r1')).toBeNull();
+  });
+});
+
+describe('configFields', () => {
+  it('reads field kinds, enums, bounds and defaults from a protocol config schema', async () => {
+    const { configFields, protocolNamed, presetFor, checkConfig } = await import('../src/lib/protocols.ts');
+    const sb = protocolNamed('sealed-bid')!;
+    const fields = configFields(sb)!;
+    const by = Object.fromEntries(fields.map((f) => [f.name, f]));
+    expect(by.item).toMatchObject({ kind: 'string', required: true });
+    expect(by.bidders).toMatchObject({ kind: 'integer', min: 2, max: 10 });
+    expect(by.rule).toMatchObject({ kind: 'enum', options: ['first-price', 'second-price'] });
+    expect(by.turnWindowMs).toMatchObject({ required: false, default: 30_000 });
+    expect(checkConfig(sb, presetFor('sealed-bid'))).toBeNull();
+    expect(checkConfig(sb, { ...(presetFor('sealed-bid') as object), bidders: 1 })).toMatch(/^bidders: /);
+  });
+
+  it('reads `T | null` as a nullable T', async () => {
+    const { configFields } = await import('../src/lib/protocols.ts');
+    const proto = {
+      configSchema: z.object({ maxHands: z.number().int().min(1).max(1000).nullable().default(null) }),
+    } as unknown as Parameters<typeof configFields>[0];
+    expect(configFields(proto)).toEqual([
+      {
+        name: 'maxHands',
+        kind: 'integer',
+        required: false,
+        nullable: true,
+        min: 1,
+        max: 1000,
+        default: null,
+      },
+    ]);
   });
 });

@@ -15,6 +15,30 @@ import { navigate } from '../lib/router.tsx';
 
 type Values = Record<string, unknown>;
 
+/** A one-line JSON value; keeps what the user types and reports only values that parse. */
+function JsonInput(props: { id: string; value: unknown; onChange: (v: unknown) => void }) {
+  const [text, setText] = useState(() => (props.value === undefined ? '' : JSON.stringify(props.value)));
+  const [bad, setBad] = useState(false);
+  return (
+    <input
+      id={props.id}
+      type="text"
+      className="mono"
+      aria-invalid={bad}
+      value={text}
+      onChange={(e) => {
+        setText(e.target.value);
+        try {
+          props.onChange(e.target.value === '' ? undefined : JSON.parse(e.target.value));
+          setBad(false);
+        } catch {
+          setBad(true);
+        }
+      }}
+    />
+  );
+}
+
 function FieldInput(props: { field: FieldSpec; value: unknown; onChange: (v: unknown) => void }) {
   const { field: f, value, onChange } = props;
   const id = `cfg-${f.name}`;
@@ -43,8 +67,11 @@ function FieldInput(props: { field: FieldSpec; value: unknown; onChange: (v: unk
         step={f.kind === 'integer' ? 1 : 'any'}
         min={f.min}
         max={f.max}
-        value={value === undefined ? '' : String(value)}
-        onChange={(e) => onChange(e.target.value === '' ? undefined : Number(e.target.value))}
+        value={value === undefined || value === null ? '' : String(value)}
+        placeholder={f.nullable ? 'none' : undefined}
+        onChange={(e) =>
+          onChange(e.target.value === '' ? (f.nullable ? null : undefined) : Number(e.target.value))
+        }
       />
     );
   } else if (f.kind === 'boolean') {
@@ -56,20 +83,7 @@ function FieldInput(props: { field: FieldSpec; value: unknown; onChange: (v: unk
       <input id={id} type="text" value={String(value ?? '')} onChange={(e) => onChange(e.target.value)} />
     );
   } else {
-    input = (
-      <textarea
-        id={id}
-        rows={3}
-        value={value === undefined ? '' : JSON.stringify(value)}
-        onChange={(e) => {
-          try {
-            onChange(JSON.parse(e.target.value));
-          } catch {
-            // Keep the last valid value while the user types.
-          }
-        }}
-      />
-    );
+    input = <JsonInput id={id} value={value} onChange={onChange} />;
   }
   return (
     <div className="field">
@@ -194,7 +208,7 @@ export function CreateRoom(props: { onCreated?: () => void }) {
               <FieldInput
                 key={f.name}
                 field={f}
-                value={values[f.name] ?? f.default}
+                value={f.name in values ? values[f.name] : f.default}
                 onChange={(v) => setValues((prev) => ({ ...prev, [f.name]: v }))}
               />
             ))}

@@ -9,6 +9,8 @@ export type FieldSpec = {
   name: string;
   kind: 'string' | 'integer' | 'number' | 'boolean' | 'enum' | 'json';
   required: boolean;
+  /** Empty means null (a nullable field) rather than absent. */
+  nullable?: boolean;
   options?: string[];
   min?: number;
   max?: number;
@@ -19,6 +21,7 @@ export type FieldSpec = {
 const MINUTE = 60_000;
 
 const PRESETS: Record<string, unknown> = {
+  poker: { seats: 6, smallBlind: 5, bigBlind: 10, startingStack: 1000 },
   'sealed-bid': {
     item: 'A signed first edition',
     bidders: 2,
@@ -50,7 +53,17 @@ type JsonSchema = {
   description?: string;
   properties?: Record<string, JsonSchema>;
   required?: string[];
+  anyOf?: JsonSchema[];
 };
+
+/** `T | null` arrives as anyOf [T, {type: null}]: read it as T, marked nullable. */
+function unwrapNullable(s: JsonSchema): { schema: JsonSchema; nullable: boolean } {
+  const parts = s.anyOf;
+  if (parts?.length !== 2) return { schema: s, nullable: false };
+  const inner = parts.find((p) => p.type !== 'null');
+  if (!inner || !parts.some((p) => p.type === 'null')) return { schema: s, nullable: false };
+  return { schema: { ...inner, ...(s.default !== undefined ? { default: s.default } : {}) }, nullable: true };
+}
 
 /** The top-level fields of a protocol's config, or null when it is not a plain object (JSON only). */
 export function configFields(p: AnyProtocol): FieldSpec[] | null {
@@ -62,10 +75,12 @@ export function configFields(p: AnyProtocol): FieldSpec[] | null {
   }
   if (schema.type !== 'object' || !schema.properties) return null;
   const required = new Set(schema.required ?? []);
-  return Object.entries(schema.properties).map(([name, s]) => {
+  return Object.entries(schema.properties).map(([name, raw]) => {
+    const { schema: s, nullable } = unwrapNullable(raw);
     const base = {
       name,
       required: required.has(name),
+      ...(nullable ? { nullable } : {}),
       ...(s.default !== undefined ? { default: s.default } : {}),
       ...(s.description ? { description: s.description } : {}),
     };
