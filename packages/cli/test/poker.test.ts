@@ -1,0 +1,81 @@
+// `db8 poker simulate` and `db8 poker replay`, spawned as a user would run them.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const BIN = join(here, '..', 'bin', 'db8.js');
+const dir = mkdtempSync(join(tmpdir(), 'db8-poker-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function db8(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: dir });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => {
+      stdout += String(d);
+    });
+    child.stderr.on('data', (d) => {
+      stderr += String(d);
+    });
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+describe('db8 poker', () => {
+  it('simulate plays agent processes to the end and reports win rates; replay checks the export', {
+    timeout: 180_000,
+  }, async () => {
+    const file = join(dir, 'table.jsonl');
+    const sim = await db8([
+      'poker',
+      'simulate',
+      '--agents',
+      'tight,random',
+      '--hands',
+      '25',
+      '--seed',
+      '4',
+      '--export',
+      file,
+      '--json',
+    ]);
+    expect(sim.status, sim.stderr).toBe(0);
+    const r = JSON.parse(sim.stdout);
+    expect(r).toMatchObject({
+      hands: 25,
+      chipsConserved: true,
+      replayOk: true,
+      problems: [],
+      agentErrors: [],
+    });
+    expect(r.agents.map((a: { strategy: string }) => a.strategy).sort()).toEqual(['random', 'tight']);
+    // Heads-up: one seat's chips are the other's.
+    expect(r.agents[0].net + r.agents[1].net).toBe(0);
+    expect(r.agents.every((a: { hands: number; ci95: number }) => a.hands === 25 && a.ci95 > 0)).toBe(true);
+    expect(r.latencyMs.samples).toBeGreaterThan(25);
+
+    const ok = await db8(['poker', 'replay', file]);
+    expect(ok.status, ok.stderr).toBe(0);
+    expect(ok.stdout).toMatch(/^ok: \d+ entries, 25 hands/);
+
+    // Change one logged action: the replay names the seq where the log stops following the rules.
+    const lines = readFileSync(file, 'utf8').trim().split('\n');
+    const i = lines.findIndex((l) => l.includes('"kind":"action"') && l.includes('"payload":{"kind":"call"'));
+    const seq = JSON.parse(lines[i]!).entry.seq;
+    lines[i] = lines[i]!.replace('"payload":{"kind":"call"', '"payload":{"kind":"raiseTo","amount":1');
+    const bad = join(dir, 'bad.jsonl');
+    writeFileSync(bad, `${lines.join('\n')}\n`);
+    const no = await db8(['poker', 'replay', bad]);
+    expect(no.status).toBe(3);
+    expect(no.stderr).toContain(`diverges at seq ${seq}`);
+    const junk = await db8(['poker', 'simulate', '--agents', 'tight,shark']);
+    expect(junk.status).not.toBe(0);
+    expect(junk.stderr).toMatch(/unknown poker agent shark/);
+  });
+});
