@@ -129,6 +129,22 @@ describe('lobby, room and journal', () => {
       env.server.runtime.serverKey.noteVerifierKey,
     );
     await shot(page, 'journal');
+
+    // A server that alters an entry after the fact is caught: rewrite the genesis payload in transit.
+    await page.route('**/v1/rooms/*/entries?*', async (route) => {
+      const res = await route.fetch();
+      const body = (await res.json()) as {
+        entries: Array<{ seq: number; payload?: { config?: { reservePrice?: number } } }>;
+      };
+      const genesis = body.entries.find((e) => e.seq === 0);
+      if (genesis?.payload?.config) genesis.payload.config.reservePrice = 1;
+      await route.fulfill({ response: res, json: body });
+    });
+    await page.reload();
+    await page.getByTestId('journal-summary').filter({ hasText: '2/3 verified, 1 failed' }).waitFor();
+    const bad = page.locator('[data-seq="0"] [data-testid="unverified"]');
+    await expect(bad.textContent()).resolves.toContain('leaf hash differs from the served one');
+    await shot(page, 'journal-tampered');
     await page.context().close();
   });
 
