@@ -8,6 +8,7 @@ import { NatsBus } from './bus/nats.ts';
 import type { Bus } from './bus/types.ts';
 import { configFromEnv, resolveConfig, type ServerConfigInput } from './config.ts';
 import { registerDebate } from './debate/index.ts';
+import { registerDrivers } from './drivers/index.ts';
 import { resolveServerKey } from './keys/configured.ts';
 import { registerPoker } from './poker/index.ts';
 import { defaultProtocolRegistry } from './protocols.ts';
@@ -74,6 +75,8 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     // Poker tables (seed 002): /v1/tables, /v1/poker/ws, their timers and skill doc.
     await registerPoker(app, { runtime });
     await registerDebate(app, { runtime }); // debate (seed 000): room CA, identities, /v1/ratings
+    // Model-driven seats (docs/drivers.md): `drivers` at room creation, council packet routes.
+    await registerDrivers(app, { runtime, store, bus, env: env === false ? {} : (env ?? process.env) });
     const watcher: TimerWatcher = startTimerWatcher(runtime, {
       onError: (err) => app.log.error({ err }, 'timer watcher'),
     });

@@ -9,6 +9,7 @@ export {
   callMeta,
   completeWriteback,
   councilConfig,
+  councilTurn,
   type RunCouncilOptions,
   runCouncil,
 } from './runner.ts';

@@ -7,6 +7,7 @@ import {
   type CouncilAction,
   type CouncilConfig,
   CouncilConfigSchema,
+  type CouncilState,
   expectedRoles,
   isoDate,
   OPERATOR,
@@ -106,7 +107,7 @@ export function councilConfig(
   });
 }
 
-function schemaFor(room: LocalCouncilRoom, role: Role, stage: TurnStage, now: number): z.ZodType {
+function schemaFor(turns: CouncilState['turns'], stage: TurnStage, role: Role, now: number): z.ZodType {
   switch (stage) {
     case 'Round1':
       return openingSchema();
@@ -115,7 +116,7 @@ function schemaFor(room: LocalCouncilRoom, role: Role, stage: TurnStage, now: nu
     case 'Round3':
       return revisionSchema();
     case 'Consensus':
-      return assessmentSchema(assessableRoles(room.state.turns));
+      return assessmentSchema(assessableRoles(turns));
     case 'Judge':
       return verdictSchema(isoDate(now));
   }
@@ -125,16 +126,22 @@ function failed(stage: TurnStage, error: TurnError, record: CallRecord | null): 
   return { type: 'failed', stage, error, call: record ? callMeta(record) : null };
 }
 
-async function turn(
-  room: LocalCouncilRoom,
+/**
+ * One role's turn against what that role may see (`state` may be a seat's view with sealed turns
+ * dropped): the server's driver host and `runCouncil` both use it, so the prompts, schemas and
+ * failure rules are the same in both places.
+ */
+export async function councilTurn(
+  state: Pick<CouncilState, 'config' | 'turns' | 'consensus'>,
   provider: Provider,
   role: Role,
   stage: TurnStage,
+  now: number,
   signal: AbortSignal | undefined,
 ): Promise<{ action: CouncilAction; record: CallRecord | null }> {
   if (stage === 'Round2') {
     const target = CHALLENGE_MAP[role];
-    if (turnOf(room.state.turns, 'Round1', target)?.kind !== 'opening') {
+    if (turnOf(state.turns, 'Round1', target)?.kind !== 'opening') {
       const error = {
         code: 'TARGET_UNAVAILABLE',
         message: `the ${target} has no round-1 opening to challenge`,
@@ -142,14 +149,13 @@ async function turn(
       return { action: failed(stage, error, null), record: null };
     }
   }
-  const now = room.now();
   const schemaName = SCHEMA_NAMES[stage];
   const out = await provider.call({
     schemaName,
-    schema: schemaFor(room, role, stage, now),
+    schema: schemaFor(state.turns, stage, role, now),
     description: `The ${role}'s ${stage} turn for a decision council.`,
     system: systemPrompt(role, stage, schemaName),
-    prompt: userPrompt(room.state, role, stage, now),
+    prompt: userPrompt(state as CouncilState, role, stage, now),
     seat: seatOf(role),
     ...(signal ? { signal } : {}),
   });
@@ -183,7 +189,9 @@ export async function runCouncil(opts: RunCouncilOptions): Promise<CouncilRun> {
     const roles = expectedRoles(stage);
     // The roles of a stage answer independently, so their calls run concurrently.
     const results = await Promise.all(
-      roles.map((role) => turn(room, opts.providers[role], role, stage, opts.signal)),
+      roles.map((role) =>
+        councilTurn(room.state, opts.providers[role], role, stage, room.now(), opts.signal),
+      ),
     );
     if (opts.signal?.aborted) {
       room.must(OPERATOR, { type: 'abort', error: { code: 'CANCELLED', message: 'the run was cancelled' } });

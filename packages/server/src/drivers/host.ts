@@ -1,0 +1,225 @@
+import { Budget, type BudgetLimits, type Provider } from '@db8/agents';
+import type { Bus } from '../bus/types.ts';
+import type { Runtime } from '../runtime/index.ts';
+import type { SeatAgent } from './agent.ts';
+import { councilAgent } from './agents/council.ts';
+import { debateAgent } from './agents/debate.ts';
+import { pokerAgent } from './agents/poker.ts';
+import { type DriverSpec, type ProviderFactoryOptions, providerFor } from './spec.ts';
+import type { DriverStore } from './store.ts';
+
+/**
+ * Runs the driven seats of every open room in this server. It listens to the bus; whenever a
+ * driven room moves it reads each driven seat's own view and legal actions (runtime.stateFor, as
+ * any client would), asks the seat's agent for decisions, and submits them with runtime.act under
+ * an idempotency key. Every call — success, failed call, refused action — is a driver_calls row
+ * and a log line. A failure submits nothing (or the protocol's own failure record, for the
+ * council); the protocol's deadline decides what happens next.
+ */
+
+export const AGENTS: Readonly<Record<string, SeatAgent>> = {
+  council: councilAgent,
+  debate: debateAgent,
+  poker: pokerAgent,
+};
+
+type Log = { info(o: object, m: string): void; warn(o: object, m: string): void };
+
+interface Seat {
+  spec: DriverSpec;
+  provider: Provider;
+  done: Set<string>;
+  busy: boolean;
+  dirty: boolean;
+}
+
+interface Room {
+  protocol: string;
+  seats: Map<string, Seat>;
+  abort: AbortController;
+}
+
+export interface DriverHostOptions extends ProviderFactoryOptions {
+  runtime: Runtime;
+  bus: Pick<Bus, 'subscribe'>;
+  drivers: DriverStore;
+  log: Log;
+  /** Ask the runtime to tick after each action, so a stage that is complete moves at once. */
+  tickAfterAct?: boolean;
+}
+
+export class DriverHost {
+  readonly #rooms = new Map<string, Room>();
+  readonly #unsub: () => void;
+  readonly #pending = new Set<Promise<void>>();
+  #closed = false;
+
+  constructor(readonly opts: DriverHostOptions) {
+    this.#unsub = opts.bus.subscribe('*', (entry) => {
+      if (this.#rooms.has(entry.room)) this.poke(entry.room);
+    });
+  }
+
+  /** Whether `protocol` has a driver (room creation refuses drivers for one that has none). */
+  static supports(protocol: string): boolean {
+    return protocol in AGENTS;
+  }
+
+  /** Store the specs (new room) and start driving. */
+  async attach(
+    roomId: string,
+    specs: Record<string, DriverSpec>,
+    roomBudget: BudgetLimits | undefined,
+    persist = true,
+  ): Promise<void> {
+    const room = await this.opts.runtime.getRoom(roomId);
+    if (persist) {
+      const now = this.opts.runtime.now();
+      for (const [seat, spec] of Object.entries(specs)) await this.opts.drivers.put(roomId, seat, spec, now);
+      if (roomBudget) await this.opts.drivers.putRoomBudget(roomId, roomBudget, now);
+    }
+    const seatLimits = Object.fromEntries(
+      Object.entries(specs).flatMap(([s, spec]) => (spec.budget ? [[s, spec.budget]] : [])),
+    );
+    // One budget per room: room limits hold across all its driven seats.
+    const budget = new Budget({ ...(roomBudget ? { room: roomBudget } : {}), seats: seatLimits });
+    const seats = new Map<string, Seat>();
+    for (const [seat, spec] of Object.entries(specs)) {
+      seats.set(seat, {
+        spec,
+        provider: providerFor(spec, budget, this.opts),
+        done: new Set(),
+        busy: false,
+        dirty: false,
+      });
+    }
+    this.#rooms.set(roomId, { protocol: room.protocol, seats, abort: new AbortController() });
+    this.poke(roomId);
+  }
+
+  /** Pick up the driven rooms that are still open (server restart). */
+  async resume(): Promise<number> {
+    const ids = await this.opts.drivers.rooms();
+    for (const id of ids) {
+      if (this.#rooms.has(id)) continue;
+      const specs = await this.opts.drivers.forRoom(id);
+      const budget = await this.opts.drivers.roomBudget(id);
+      await this.attach(id, specs, budget ?? undefined, false);
+    }
+    return ids.length;
+  }
+
+  driven(roomId: string): string[] {
+    return [...(this.#rooms.get(roomId)?.seats.keys() ?? [])];
+  }
+
+  poke(roomId: string): void {
+    const room = this.#rooms.get(roomId);
+    if (!room || this.#closed) return;
+    for (const [seat, s] of room.seats) {
+      if (s.busy) {
+        s.dirty = true;
+        continue;
+      }
+      s.busy = true;
+      const p = this.#drive(roomId, room, seat, s).finally(() => {
+        s.busy = false;
+        this.#pending.delete(p);
+        if (s.dirty) {
+          s.dirty = false;
+          this.poke(roomId);
+        }
+      });
+      this.#pending.add(p);
+    }
+  }
+
+  /** Resolves when no driver call is in flight (tests). */
+  async idle(): Promise<void> {
+    while (this.#pending.size > 0) await Promise.allSettled([...this.#pending]);
+  }
+
+  async #drive(roomId: string, room: Room, seat: string, s: Seat): Promise<void> {
+    const { runtime, log } = this.opts;
+    const agent = AGENTS[room.protocol];
+    if (!agent) return;
+    for (let guard = 0; guard < 64 && !this.#closed; guard++) {
+      let st: Awaited<ReturnType<Runtime['stateFor']>>;
+      try {
+        st = await runtime.stateFor(roomId, { kind: 'seat', seat });
+      } catch (err) {
+        log.warn({ err, roomId, seat }, 'driver: state read failed');
+        return;
+      }
+      if (st.status !== 'open') {
+        this.#detachIfClosed(roomId);
+        return;
+      }
+      const legal = st.legal ?? { actions: [] };
+      const decisions = agent({
+        roomId,
+        seat,
+        role: null,
+        view: st.view,
+        legal: legal.actions as unknown[],
+        turnToken: legal.turnToken ?? null,
+        persona: s.spec.persona ?? null,
+        now: runtime.now(),
+      }).filter((d) => !s.done.has(d.key));
+      if (decisions.length === 0) return;
+      for (const d of decisions) {
+        s.done.add(d.key);
+        await this.#run(roomId, room, seat, s, d.key, d);
+      }
+    }
+  }
+
+  async #run(roomId: string, room: Room, seat: string, s: Seat, key: string, d: { run: SeatAgentRun }) {
+    const { runtime, drivers, log } = this.opts;
+    const outcome = await d.run(s.provider, room.abort.signal);
+    let actedSeq: number | null = null;
+    let error = outcome.error;
+    if (outcome.action !== null) {
+      try {
+        const ack = await runtime.act(roomId, { seat, action: outcome.action, clientNonce: `drv:${key}` });
+        actedSeq = ack.seq;
+        if (this.opts.tickAfterAct !== false) await runtime.tick(roomId).catch(() => null);
+      } catch (err) {
+        const e = err as { code?: string; message?: string };
+        error = { code: `ACT_${e.code ?? 'FAILED'}`, message: e.message ?? String(err) };
+      }
+    }
+    const ok = error === null;
+    const row = {
+      roomId,
+      seat,
+      decision: key,
+      ok,
+      error,
+      actedSeq,
+      record: outcome.record,
+      now: runtime.now(),
+    };
+    await drivers.record(row).catch((err) => log.warn({ err, roomId, seat }, 'driver: call not recorded'));
+    const usage = outcome.record?.usage;
+    if (ok) log.info({ roomId, seat, decision: key, seq: actedSeq, usage }, 'driver acted');
+    else log.warn({ roomId, seat, decision: key, error, seq: actedSeq, usage }, 'driver call failed');
+  }
+
+  #detachIfClosed(roomId: string): void {
+    const room = this.#rooms.get(roomId);
+    if (!room) return;
+    room.abort.abort();
+    this.#rooms.delete(roomId);
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    this.#unsub();
+    for (const r of this.#rooms.values()) r.abort.abort();
+    await Promise.allSettled([...this.#pending]);
+    this.#rooms.clear();
+  }
+}
+
+type SeatAgentRun = import('./agent.ts').Decision['run'];
