@@ -1,7 +1,7 @@
 import type { Db8Client } from '@db8/sdk';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminLogin, buildWeb, client, type Env, newPage, shot, startEnv } from './browser.ts';
+import { adminLogin, buildWeb, bundle, client, type Env, newPage, shot, startEnv } from './browser.ts';
 
 // A debate in headless Chromium against a real server: the browser user is debater anon_1 (joined
 // through an invite link); the other seats are agents driven through the SDK. It checks the
@@ -11,7 +11,7 @@ import { adminLogin, buildWeb, client, type Env, newPage, shot, startEnv } from 
 
 const SEC = 1000;
 const TIMINGS = {
-  research_ms: 15 * SEC,
+  research_ms: 20 * SEC,
   submit_ms: 30 * SEC,
   verify_ms: 20 * SEC,
   continue_vote_ms: 30 * SEC,
@@ -157,6 +157,16 @@ async function checkCountdown(page: Page, roomId: string, who: SeatClient) {
   expect(first - later).toBeLessThanOrEqual(4);
 }
 
+describe('the built bundle', () => {
+  it("carries the debate protocol's own schemas, with no node: module", () => {
+    const { js, sources } = bundle();
+    for (const f of ['view.ts', 'legal.ts', 'submission.ts'])
+      expect(sources.some((s) => s.endsWith(`protocols/debate/src/${f}`))).toBe(true);
+    expect(sources.some((s) => s.endsWith('web/src/debate/DraftEditor.tsx'))).toBe(true);
+    expect(js).not.toMatch(/["']node:[a-z_]+["']/);
+  });
+});
+
 describe('a debate played in the browser', () => {
   it('drives anon_1 through a round, the reveal, both votes and the results', {
     timeout: 300 * SEC,
@@ -294,9 +304,10 @@ describe('a debate played in the browser', () => {
     await snap(watcher, 'debate-observer-dark');
     await watcher.context().close();
 
-    // The continue vote opens a dialog by itself.
+    // The continue vote opens a dialog by itself; the editor stays locked until the next window.
     const dialog = page.getByTestId('continue-dialog');
     await dialog.waitFor({ state: 'visible', timeout: 10 * SEC });
+    await expect(page.getByTestId('editor-state').textContent()).resolves.toBe('locked');
     await snap(page, 'debate-4-continue-vote');
     await judge!.c.act(roomId, {
       seat: 'judge_1',

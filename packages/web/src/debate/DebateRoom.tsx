@@ -8,6 +8,7 @@ import { useCredentials } from '../lib/session.ts';
 import type { Room } from '../lib/types.ts';
 import { DraftEditor } from './DraftEditor.tsx';
 import { isOverPhase, legalOf, readDebate } from './model.ts';
+import { Participants } from './Participants.tsx';
 import { PhaseBar } from './PhaseBar.tsx';
 import { Results } from './Results.tsx';
 import { SeatCard } from './SeatCard.tsx';
@@ -143,6 +144,7 @@ export function DebateRoom(props: { roomId: string; room: Room | null }) {
           {seat && generic.length > 0 ? (
             <ActionForm seat={seat} legal={generic} turnToken={null} send={send} />
           ) : null}
+          <Participants view={view} mySeat={seat} />
         </aside>
       </div>
     </div>

@@ -39,7 +39,13 @@ function JournalBadge(props: { view: DebateView; roomId: string }) {
   );
 }
 
-function EloCell(props: { change: EloChange | undefined; closed: boolean; identity: string | null }) {
+function EloCell(props: {
+  change: EloChange | undefined;
+  closed: boolean;
+  masked: boolean;
+  identity: string | null;
+}) {
+  if (props.masked) return <span className="muted small">after the reveal</span>;
   if (!props.identity) return <span className="muted small">anonymous</span>;
   if (!props.closed) return <span className="muted small">when closed</span>;
   const c = props.change;
@@ -126,6 +132,7 @@ export function Results(props: { view: DebateView; roomId: string }) {
                   <EloCell
                     change={name(p.seat) ? elo[name(p.seat)!] : undefined}
                     closed={closed}
+                    masked={ids === null}
                     identity={name(p.seat)}
                   />
                 </td>
