@@ -26,6 +26,7 @@ async function api(method: string, path: string, body?: unknown) {
   try {
     json = JSON.parse(text);
   } catch {}
+  // biome-ignore lint/suspicious/noExplicitAny: response bodies are inspected freely by tests.
   return { status: res.status, text, json: json as any };
 }
 
