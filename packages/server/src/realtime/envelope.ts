@@ -14,3 +14,18 @@ export function envelope(
   msg.payload = payload;
   return JSON.stringify(msg);
 }
+
+/**
+ * The same envelope around a payload that is already JSON text, so a message fanned out to many
+ * sockets is not stringified again for each (same keys, same order as `envelope`).
+ */
+export function envelopeJson(
+  type: ServerMessage['type'],
+  roomId: string | null,
+  seq: number,
+  payloadJson: string,
+  now: number,
+): string {
+  const head = JSON.stringify({ type, room_id: roomId, seq, ts: new Date(now).toISOString() });
+  return `${head.slice(0, -1)},"payload":${payloadJson}}`;
+}

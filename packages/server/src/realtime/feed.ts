@@ -1,92 +1,82 @@
-import type { StoredEntry, Viewer } from '@db8/core';
-import type { AppContext } from '../routes/context.ts';
-import { stateToWire } from '../routes/wire.ts';
-import type { State } from '../schemas/rest.ts';
+import type { Viewer } from '@db8/core';
+import type { Frame } from './frame.ts';
 
+/** Where a subscription's messages go (one WebSocket subscription or one SSE stream). */
 export interface FeedSink {
-  entry(e: StoredEntry): void;
-  state(s: State): void;
+  entry(f: Frame): void;
+  state(f: Frame): void;
   /** The feed failed (room vanished, store down); the transport reports it and drops the feed. */
   fail(err: unknown): void;
 }
 
-const PAGE = 500;
+/** What a subscription needs from the room channel that feeds it. */
+export interface FeedSource {
+  start(sub: Subscription): Promise<void>;
+  remove(sub: Subscription): void;
+}
+
+/** Viewers that see exactly the same entries and state share a class (and its frames). */
+export function viewerKey(v: Viewer): string {
+  return v.kind === 'seat' ? `seat:${v.seat}` : v.kind;
+}
 
 /**
- * One viewer's ordered view of one room. The bus only says "something was appended"; entries are
- * always read from the store by seq, redacted for this viewer, from `last + 1` — so a missed, late
- * or duplicated bus message can never cause a gap or a duplicate. One pull at a time per feed; a
- * notification during a pull makes the pull go around again.
+ * One client's ordered view of one room, fed by the room's channel. It only ever moves forward one
+ * seq at a time (`last + 1`), so whatever the bus does there is no gap and no duplicate. Created
+ * idle: the transport acknowledges the subscription, then calls `start()` (backlog, then state).
  */
-export class RoomFeed {
-  private last: number;
-  private pulling = false;
-  private dirty = false;
-  private closed = false;
+export class Subscription {
+  /** Seq of the last entry the client has (-1: nothing). */
+  last: number;
+  /** Caught up and fed by the channel's single read (else still reading its own backlog). */
+  live = false;
+  closed = false;
+  /** Entries were sent since the last state (or none was ever sent): a state is owed. */
+  needState = true;
+  readonly key: string;
 
   constructor(
-    private readonly ctx: AppContext,
-    readonly roomId: string,
+    private readonly source: FeedSource,
     readonly viewer: Viewer,
-    /** Seq already seen by the client (-1: nothing). */
     since: number,
     private readonly sink: FeedSink,
   ) {
     this.last = since;
+    this.key = viewerKey(viewer);
   }
 
   get lastSeq(): number {
     return this.last;
   }
 
-  /** Something was appended up to `seq` (or maybe was: null). */
-  notify(seq: number | null): void {
-    if (this.closed || (seq !== null && seq <= this.last)) return;
-    void this.pull(false);
-  }
-
-  /** Send the backlog after `since`, then the current state. */
+  /** Send the backlog after `since`, then the current state; live entries follow. */
   start(): Promise<void> {
-    return this.pull(true);
+    return this.source.start(this);
   }
 
-  private async pull(forceState: boolean): Promise<void> {
-    if (this.pulling) {
-      this.dirty = true;
-      return;
-    }
-    this.pulling = true;
-    let sendState = forceState;
-    try {
-      do {
-        this.dirty = false;
-        for (;;) {
-          const page = await this.ctx.runtime.entries(this.roomId, this.viewer, this.last + 1, PAGE);
-          if (this.closed) return;
-          for (const e of page) {
-            // The store is contiguous from seq 0; anything else is not ours to send.
-            if (e.seq !== this.last + 1) break;
-            this.sink.entry(e);
-            this.last = e.seq;
-            sendState = true;
-          }
-          if (page.length < PAGE) break;
-        }
-        if (sendState) {
-          const s = await this.ctx.runtime.stateFor(this.roomId, this.viewer);
-          if (this.closed) return;
-          this.sink.state(stateToWire(this.roomId, this.viewer, s));
-          sendState = false;
-        }
-      } while (this.dirty && !this.closed);
-    } catch (err) {
-      if (!this.closed) this.sink.fail(err);
-    } finally {
-      this.pulling = false;
-    }
+  pushEntry(f: Frame): void {
+    if (this.closed || f.seq !== this.last + 1) return;
+    this.last = f.seq;
+    this.needState = true;
+    this.sink.entry(f);
+  }
+
+  pushState(f: Frame): void {
+    if (this.closed) return;
+    this.needState = false;
+    this.sink.state(f);
+  }
+
+  fail(err: unknown): void {
+    if (this.closed) return;
+    this.close();
+    this.sink.fail(err);
   }
 
   close(): void {
+    if (this.closed) return;
     this.closed = true;
+    this.live = false;
+    this.source.remove(this);
   }
 }

@@ -1,68 +1,54 @@
-import type { PublicEntry } from '@db8/core';
+import type { Viewer } from '@db8/core';
 import type { AppContext } from '../routes/context.ts';
-import type { RoomFeed } from './feed.ts';
-
-interface RoomWatch {
-  feeds: Set<RoomFeed>;
-  offBus: () => void;
-  head: number;
-}
+import { RoomChannel } from './channel.ts';
+import type { FeedSink, Subscription } from './feed.ts';
 
 /**
- * Per node, one bus subscription per watched room, fanned out to that room's feeds. A slow poll of
- * the store's head backs the bus up: if a bus message is lost and nothing follows it, feeds still
- * catch up within one poll interval.
+ * Per node, one channel per watched room (one bus subscription, one store read per append, frames
+ * shared by viewer class). A slow poll of the store's head backs the bus up: if a bus message is
+ * lost and nothing follows it, subscribers still catch up within one poll interval.
  */
 export class RealtimeHub {
-  private readonly rooms = new Map<string, RoomWatch>();
+  private readonly rooms = new Map<string, RoomChannel>();
   private readonly timer: NodeJS.Timeout;
 
   constructor(
     private readonly ctx: AppContext,
     pollMs = 2000,
+    private readonly buffer?: number,
   ) {
     this.timer = setInterval(() => void this.poll(), pollMs);
     this.timer.unref();
   }
 
-  add(feed: RoomFeed): () => void {
-    let w = this.rooms.get(feed.roomId);
-    if (!w) {
-      const roomId = feed.roomId;
-      const watch: RoomWatch = { feeds: new Set(), head: -1, offBus: () => {} };
-      watch.offBus = this.ctx.bus.subscribe(roomId, (e: PublicEntry) => {
-        if (e.seq > watch.head) watch.head = e.seq;
-        for (const f of watch.feeds) f.notify(e.seq);
+  /** A subscription to `roomId` after `since`, idle until its `start()`; `close()` ends it. */
+  subscribe(roomId: string, viewer: Viewer, since: number, sink: FeedSink): Subscription {
+    let ch = this.rooms.get(roomId);
+    if (!ch) {
+      const created: RoomChannel = new RoomChannel(this.ctx, roomId, {
+        ...(this.buffer !== undefined ? { buffer: this.buffer } : {}),
+        onEmpty: () => {
+          if (this.rooms.get(roomId) === created) this.rooms.delete(roomId);
+        },
       });
-      this.rooms.set(roomId, watch);
-      w = watch;
+      this.rooms.set(roomId, created);
+      ch = created;
     }
-    w.feeds.add(feed);
-    const watch = w;
-    return () => {
-      feed.close();
-      watch.feeds.delete(feed);
-      if (watch.feeds.size === 0) {
-        watch.offBus();
-        this.rooms.delete(feed.roomId);
-      }
-    };
+    return ch.add(viewer, since, sink);
   }
 
-  /** Number of rooms and feeds watched (metrics, tests). */
+  /** Number of rooms and subscriptions watched (metrics, tests). */
   get size(): { rooms: number; feeds: number } {
     let feeds = 0;
-    for (const w of this.rooms.values()) feeds += w.feeds.size;
+    for (const ch of this.rooms.values()) feeds += ch.size;
     return { rooms: this.rooms.size, feeds };
   }
 
   private async poll(): Promise<void> {
-    for (const [roomId, w] of this.rooms) {
+    for (const [roomId, ch] of this.rooms) {
       try {
         const row = await this.ctx.store.rooms.get(roomId);
-        if (!row) continue;
-        if (row.headSeq > w.head) w.head = row.headSeq;
-        for (const f of w.feeds) if (f.lastSeq < row.headSeq) f.notify(row.headSeq);
+        if (row) ch.notify(row.headSeq);
       } catch {
         // store briefly unavailable: the next poll tries again
       }
@@ -71,10 +57,7 @@ export class RealtimeHub {
 
   close(): void {
     clearInterval(this.timer);
-    for (const w of this.rooms.values()) {
-      w.offBus();
-      for (const f of w.feeds) f.close();
-    }
+    for (const ch of [...this.rooms.values()]) ch.close();
     this.rooms.clear();
   }
 }

@@ -5,7 +5,6 @@ import { viewerIn } from '../routes/access.ts';
 import type { AppContext } from '../routes/context.ts';
 import type { ZodTypeProvider } from '../routes/zod.ts';
 import { EventsQuerySchema, RoomParamsSchema } from '../schemas/rest.ts';
-import { RoomFeed } from './feed.ts';
 import type { RealtimeHub } from './hub.ts';
 
 const MAX_BUFFERED = 8 * 1024 * 1024;
@@ -60,7 +59,7 @@ export function sseRoutes(root: FastifyInstance, ctx: AppContext, hub: RealtimeH
       });
       openStreams.add(res);
       let off = () => {};
-      const write = (text: string) => {
+      const write = (text: string | Buffer) => {
         if (res.writableEnded || res.destroyed) return;
         if (res.writableLength > MAX_BUFFERED) {
           end();
@@ -79,17 +78,17 @@ export function sseRoutes(root: FastifyInstance, ctx: AppContext, hub: RealtimeH
       res.on('close', end);
       write(`retry: 2000\n: room ${roomId} from seq ${since + 1}\n\n`);
 
-      const feed = new RoomFeed(ctx, roomId, viewer, since, {
-        entry: (e) => write(`id: ${e.seq}\nevent: entry\ndata: ${JSON.stringify(e)}\n\n`),
-        state: (s) => write(`event: state\ndata: ${JSON.stringify(s)}\n\n`),
+      const sub = hub.subscribe(roomId, viewer, since, {
+        entry: (f) => write(f.sse),
+        state: (f) => write(f.sse),
         fail: (err) => {
           const message = err instanceof Error ? err.message : 'feed failed';
           write(`event: error\ndata: ${JSON.stringify({ code: 'FEED_FAILED', message })}\n\n`);
           end();
         },
       });
-      off = hub.add(feed);
-      void feed.start();
+      off = () => sub.close();
+      void sub.start();
     },
   );
 }

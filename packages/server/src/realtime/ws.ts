@@ -8,14 +8,15 @@ import { ackToWire, viewerToWire } from '../routes/wire.ts';
 import { isSupportedVersion, MIN_SUPPORTED_PROTOCOL_VERSION, PROTOCOL_VERSION } from '../schemas/common.ts';
 import { type ClientMessage, ClientMessageSchema } from '../schemas/ws.ts';
 import { envelope } from './envelope.ts';
-import { RoomFeed } from './feed.ts';
+import type { Subscription } from './feed.ts';
+import type { Frame } from './frame.ts';
 import type { RealtimeHub } from './hub.ts';
 
 /** The slice of a `ws` WebSocket we use. */
 interface Socket {
   readonly readyState: number;
   readonly bufferedAmount: number;
-  send(data: string): void;
+  send(data: string | Buffer, opts?: { binary?: boolean }): void;
   ping(): void;
   close(code?: number, reason?: string): void;
   terminate(): void;
@@ -36,7 +37,7 @@ const QuerySchema = z.object({ token: z.string().min(1).max(16_384).optional() }
 class Connection {
   private auth: AuthContext | null = null;
   private hello = false;
-  private readonly feeds = new Map<string, { off: () => void; auth: AuthContext | null; feed: RoomFeed }>();
+  private readonly feeds = new Map<string, { auth: AuthContext | null; sub: Subscription }>();
   private chain: Promise<void> = Promise.resolve();
   private tokens = BUCKET.burst;
   private lastRefill: number;
@@ -89,20 +90,26 @@ class Connection {
     this.heartbeat.unref();
   }
 
-  private send(text: string): void {
+  private send(text: string | Buffer): void {
     if (this.closed || this.ws.readyState !== OPEN) return;
     if (this.ws.bufferedAmount > MAX_BUFFERED) {
       this.ws.close(1013, 'slow consumer: reconnect and resume with since');
       this.cleanup();
       return;
     }
-    this.ws.send(text);
+    // Frames are shared bytes (serialised once per viewer class): send them as text frames.
+    if (typeof text === 'string') this.ws.send(text);
+    else this.ws.send(text, { binary: false });
+  }
+
+  private sendFrame(f: Frame): void {
+    this.send(f.ws);
   }
 
   private sendError(roomId: string | null, id: string | undefined | null, err: unknown): void {
     const { body, internal } = toHttpError(err);
     if (internal) this.log.error({ err }, 'ws handler error');
-    const seq = roomId ? (this.feeds.get(roomId)?.feed.lastSeq ?? 0) : 0;
+    const seq = roomId ? (this.feeds.get(roomId)?.sub.lastSeq ?? 0) : 0;
     this.send(envelope('error', roomId, Math.max(seq, 0), body.error, this.ctx.clock(), id ?? undefined));
   }
 
@@ -223,7 +230,7 @@ class Connection {
       if (msg.type === 'subscribe') await this.subscribe(msg);
       else if (msg.type === 'unsubscribe') {
         const roomId = msg.payload.room_id;
-        this.feeds.get(roomId)?.off();
+        this.feeds.get(roomId)?.sub.close();
         this.feeds.delete(roomId);
         this.send(envelope('unsubscribed', roomId, 0, { room_id: roomId }, now, msg.id));
       } else if (msg.type === 'action') await this.act(msg);
@@ -241,20 +248,18 @@ class Connection {
     }
     const room = (await this.ctx.runtime.getRoom(roomId)) as { seq: number };
     const viewer = await viewerIn(this.ctx, auth, roomId);
-    this.feeds.get(roomId)?.off();
+    this.feeds.get(roomId)?.sub.close();
     // A client cannot have seen past the head: clamp, so a stale `since` never hides entries.
     const from = Math.min(since ?? room.seq, room.seq);
-    const feed = new RoomFeed(this.ctx, roomId, viewer, from, {
-      entry: (e) => this.send(envelope('entry', roomId, e.seq, { entry: e }, this.ctx.clock())),
-      state: (s) => this.send(envelope('state', roomId, s.seq, s, this.ctx.clock())),
+    const sub = this.hub.subscribe(roomId, viewer, from, {
+      entry: (f) => this.sendFrame(f),
+      state: (f) => this.sendFrame(f),
       fail: (err) => {
         this.sendError(roomId, undefined, err);
-        this.feeds.get(roomId)?.off();
-        this.feeds.delete(roomId);
+        if (this.feeds.get(roomId)?.sub === sub) this.feeds.delete(roomId);
       },
     });
-    const off = this.hub.add(feed);
-    this.feeds.set(roomId, { off, auth, feed });
+    this.feeds.set(roomId, { auth, sub });
     this.send(
       envelope(
         'subscribed',
@@ -265,7 +270,7 @@ class Connection {
         msg.id,
       ),
     );
-    void feed.start();
+    void sub.start();
   }
 
   private async act(msg: Extract<ClientMessage, { type: 'action' }>): Promise<void> {
@@ -287,7 +292,7 @@ class Connection {
     if (this.closed && this.feeds.size === 0) return;
     this.closed = true;
     clearInterval(this.heartbeat);
-    for (const { off } of this.feeds.values()) off();
+    for (const { sub } of this.feeds.values()) sub.close();
     this.feeds.clear();
   }
 }

@@ -1,0 +1,268 @@
+import { canSee, redactEntry, type StoredEntry, type Viewer } from '@db8/core';
+import type { AppContext } from '../routes/context.ts';
+import { stateToWire } from '../routes/wire.ts';
+import { type FeedSink, type FeedSource, Subscription } from './feed.ts';
+import { Frame } from './frame.ts';
+
+const PAGE = 500;
+/** Everything the store holds is readable by an admin: the channel reads once and redacts per class. */
+const ALL: Viewer = { kind: 'admin' };
+
+/** An entry the channel has read, with its frames: one everyone may see, one redacted if sealed. */
+interface Item {
+  entry: StoredEntry;
+  full: Frame;
+  redacted?: Frame;
+}
+
+/** The subscribers that share one viewer (observer, admin, or one seat) and its cached state. */
+interface ViewerClass {
+  viewer: Viewer;
+  subs: Set<Subscription>;
+  /** The newest state built for this class (stateFor runs once per class and seq, not per socket). */
+  state: Frame | null;
+  fetching: boolean;
+  again: boolean;
+}
+
+export interface ChannelOptions {
+  /** Recent entries kept in memory so a new or resuming subscriber near the head needs no read. */
+  buffer?: number;
+  onEmpty?: () => void;
+}
+
+/**
+ * Per node, one channel per watched room. When the bus (or the hub's poll) says seq n exists, the
+ * channel reads the new entries from the store once — by seq, from its own `last + 1`, so a lost,
+ * late or repeated bus message cannot gap or duplicate — and hands every caught-up subscriber the
+ * frame for its viewer class. State is built once per class (and seq) and shared the same way.
+ * A subscriber further behind than the buffer reads its own backlog from the store, then joins.
+ */
+export class RoomChannel implements FeedSource {
+  /** Seq of the newest entry read (null until the first subscriber joins: it sets the start). */
+  private last: number | null = null;
+  /** Contiguous entries ending at `last`, oldest first. */
+  private readonly recent: Item[] = [];
+  private readonly classes = new Map<string, ViewerClass>();
+  private pumping = false;
+  private dirty = false;
+  private closed = false;
+  private readonly offBus: () => void;
+  private readonly bufferSize: number;
+
+  constructor(
+    private readonly ctx: AppContext,
+    readonly roomId: string,
+    private readonly opts: ChannelOptions = {},
+  ) {
+    this.bufferSize = opts.buffer ?? 1024;
+    this.offBus = ctx.bus.subscribe(roomId, (e) => this.notify(e.seq));
+  }
+
+  /** A new subscriber after `since` (idle until its `start()`). */
+  add(viewer: Viewer, since: number, sink: FeedSink): Subscription {
+    const sub = new Subscription(this, viewer, since, sink);
+    let c = this.classes.get(sub.key);
+    if (!c) {
+      c = { viewer, subs: new Set(), state: null, fetching: false, again: false };
+      this.classes.set(sub.key, c);
+    }
+    c.subs.add(sub);
+    return sub;
+  }
+
+  get size(): number {
+    let n = 0;
+    for (const c of this.classes.values()) n += c.subs.size;
+    return n;
+  }
+
+  /** Something was appended up to `seq` (or maybe was: null, from the poll). */
+  notify(seq: number | null): void {
+    if (this.closed || this.last === null || (seq !== null && seq <= this.last)) return;
+    void this.pump();
+  }
+
+  /** Backlog (from the buffer when it reaches back far enough, else from the store), then state. */
+  async start(sub: Subscription): Promise<void> {
+    try {
+      for (;;) {
+        if (sub.closed || this.closed) return;
+        if (this.join(sub)) break;
+        const before = sub.last;
+        const page = await this.read(sub.last + 1);
+        for (const e of page) {
+          if (sub.closed) return;
+          if (e.seq !== sub.last + 1) break;
+          sub.pushEntry(new Frame('entry', this.roomId, e.seq, redactEntry(e, sub.viewer), this.ctx.clock()));
+        }
+        if (sub.last === before) throw new Error(`room ${this.roomId}: no entry ${before + 1} in the store`);
+      }
+      // While the channel is reading, the state waits for it: it follows whatever that read brings.
+      if (!this.pumping) this.refreshState(this.classOf(sub));
+    } catch (err) {
+      sub.fail(err);
+    }
+  }
+
+  remove(sub: Subscription): void {
+    const c = this.classes.get(sub.key);
+    if (!c?.subs.delete(sub)) return;
+    if (c.subs.size === 0) this.classes.delete(sub.key);
+    if (this.classes.size === 0) this.close();
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.offBus();
+    for (const c of this.classes.values()) for (const s of c.subs) s.close();
+    this.classes.clear();
+    this.opts.onEmpty?.();
+  }
+
+  private classOf(sub: Subscription): ViewerClass {
+    const c = this.classes.get(sub.key);
+    if (!c) throw new Error('subscription is not in this channel');
+    return c;
+  }
+
+  /**
+   * Joins the live feed if the buffer covers what `sub` lacks, and sends that part of the buffer.
+   * The first subscriber sets where the channel starts reading (it then reads up to the head).
+   */
+  private join(sub: Subscription): boolean {
+    if (this.last === null) {
+      this.last = sub.last;
+      sub.live = true;
+      void this.pump();
+      return true;
+    }
+    const first = this.last - this.recent.length + 1;
+    if (sub.last + 1 < first) return false;
+    const c = this.classOf(sub);
+    for (const item of this.recent) {
+      if (item.entry.seq > sub.last) sub.pushEntry(this.frameFor(item, c.viewer));
+    }
+    sub.live = true;
+    return true;
+  }
+
+  private read(from: number): Promise<StoredEntry[]> {
+    return this.ctx.runtime.entries(this.roomId, ALL, from, PAGE);
+  }
+
+  /** The frame of `item` that `viewer` may see (built once per entry, not per subscriber). */
+  private frameFor(item: Item, viewer: Viewer): Frame {
+    if (!item.entry.sealed || canSee(item.entry.vis, viewer)) return item.full;
+    item.redacted ??= new Frame(
+      'entry',
+      this.roomId,
+      item.entry.seq,
+      redactEntry(item.entry, viewer),
+      item.full.ts,
+    );
+    return item.redacted;
+  }
+
+  /** Reads what is new, once, and fans it out. One pump at a time; a notification mid-pump reruns it. */
+  private async pump(): Promise<void> {
+    if (this.pumping) {
+      this.dirty = true;
+      return;
+    }
+    this.pumping = true;
+    try {
+      do {
+        this.dirty = false;
+        for (;;) {
+          const from = (this.last ?? -1) + 1;
+          const page = await this.read(from);
+          if (this.closed) return;
+          for (const e of page) {
+            if (e.seq !== (this.last ?? -1) + 1) break;
+            this.fanOut(this.remember(e));
+          }
+          if (page.length < PAGE) break;
+        }
+      } while (this.dirty && !this.closed);
+    } catch (err) {
+      for (const c of [...this.classes.values()]) for (const s of [...c.subs]) if (s.live) s.fail(err);
+      return;
+    } finally {
+      this.pumping = false;
+    }
+    // States owed: for entries just sent, and to subscribers that joined while this read ran.
+    for (const c of this.classes.values()) this.refreshState(c);
+  }
+
+  private remember(e: StoredEntry): Item {
+    const item: Item = { entry: e, full: new Frame('entry', this.roomId, e.seq, e, this.ctx.clock()) };
+    this.recent.push(item);
+    if (this.recent.length > this.bufferSize) this.recent.shift();
+    this.last = e.seq;
+    return item;
+  }
+
+  private fanOut(item: Item): void {
+    const seq = item.entry.seq;
+    for (const c of this.classes.values()) {
+      let frame: Frame | null = null;
+      for (const s of c.subs) {
+        if (!s.live || s.last >= seq) continue;
+        if (s.last !== seq - 1) {
+          // Cannot happen while live (it moves with the channel); if it does, it reads its own way back.
+          s.live = false;
+          void this.start(s);
+          continue;
+        }
+        frame ??= this.frameFor(item, c.viewer);
+        s.pushEntry(frame);
+      }
+    }
+  }
+
+  /** Gives the class's cached state to those owed one it is fresh for; fetches a newer one if needed. */
+  private refreshState(c: ViewerClass): void {
+    if (c.state) this.deliverState(c, c.state, false);
+    let owed = false;
+    for (const s of c.subs) if (s.live && s.needState) owed = true;
+    if (owed) void this.fetchState(c);
+  }
+
+  private deliverState(c: ViewerClass, f: Frame, final: boolean): void {
+    for (const s of c.subs) {
+      // A state older than entries already sent waits for the newer one (unless none is coming).
+      if (s.live && s.needState && (final || f.seq >= s.last)) s.pushState(f);
+    }
+  }
+
+  /** stateFor once per class; calls that arrive while one runs coalesce into one more. */
+  private async fetchState(c: ViewerClass): Promise<void> {
+    if (c.fetching) {
+      c.again = true;
+      return;
+    }
+    c.fetching = true;
+    try {
+      do {
+        c.again = false;
+        const s = await this.ctx.runtime.stateFor(this.roomId, c.viewer);
+        if (this.closed) return;
+        const f = new Frame(
+          'state',
+          this.roomId,
+          s.seq,
+          stateToWire(this.roomId, c.viewer, s),
+          this.ctx.clock(),
+        );
+        if (!c.state || f.seq >= c.state.seq) c.state = f;
+        this.deliverState(c, f, !c.again);
+      } while (c.again && !this.closed);
+    } catch (err) {
+      for (const s of [...c.subs]) if (s.live && s.needState) s.fail(err);
+    } finally {
+      c.fetching = false;
+    }
+  }
+}
