@@ -3,6 +3,7 @@ import { register as registerAct } from './commands/act.ts';
 import { register as registerAgent } from './commands/agent.ts';
 import { register as registerCanon } from './commands/canon.ts';
 import { register as registerCouncil } from './commands/council.ts';
+import { register as registerDebate } from './commands/debate.ts';
 import { register as registerExport } from './commands/export.ts';
 import { register as registerHash } from './commands/hash.ts';
 import { register as registerLogin } from './commands/login.ts';
@@ -31,6 +32,7 @@ export async function main(argv: string[]): Promise<number> {
   registerExport(program);
   registerVerify(program);
   registerPoker(program);
+  registerDebate(program); // debate, demo, draft, submit, resubmit, vote, auth
   try {
     await program.parseAsync(argv, { from: 'user' });
     return 0;

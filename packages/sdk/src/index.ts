@@ -8,6 +8,7 @@ export {
   PROTOCOL_VERSION,
   ServerMessageSchema,
 } from '@db8/server/schemas';
+export { debateRating, debateRatings, exportText, issueRoomCert } from './debate.ts';
 export { Db8Error, errorFromBody } from './errors.ts';
 export { type ClientOptions, Db8Client, lines } from './rest.ts';
 export { type EventsOptions, parseSse, type SseEvent, sseEvents } from './sse.ts';

@@ -1,0 +1,86 @@
+// Scripted debate seats over the SDK: each follows its seat's state over server-sent events and
+// acts as @db8/agents/debate's script says, like any remote participant. Used by `db8 demo debate`,
+// the end-to-end test and the benchmark.
+import { type ScriptOptions, scriptedDecisions } from '@db8/agents/debate';
+import { type DebateView, DebateViewSchema, type LegalAction, submissionBytes } from '@db8/protocols/debate';
+import type { Db8Client, State } from '@db8/sdk';
+
+export type SignFields = {
+  signature_kind: 'ssh' | 'ed25519';
+  signature_b64: string;
+  signer_fingerprint?: string;
+};
+
+export interface ActRecord {
+  seat: string;
+  key: string;
+  type: string;
+  /** Request round trip, ms. */
+  ms: number;
+  ok: boolean;
+  code?: string;
+}
+
+export interface SeatDriverOptions {
+  /** A client holding the seat's session token. */
+  client: Db8Client;
+  roomId: string;
+  seat: string;
+  script?: ScriptOptions;
+  /** Sign a submission's canonical bytes (`submissionBytes`). */
+  sign?: (bytes: Uint8Array) => SignFields;
+  /** A public key to register for the seat before its first submission (plain-key signers). */
+  registerKey?: string;
+  signal?: AbortSignal;
+  onAct?: (r: ActRecord) => void;
+  now?: () => number;
+}
+
+/** Follow the seat until the room closes (or the signal aborts). Resolves with every act made. */
+export async function driveSeat(o: SeatDriverOptions): Promise<ActRecord[]> {
+  const done = new Set<string>();
+  const acts: ActRecord[] = [];
+  const now = o.now ?? (() => performance.now());
+  const send = async (key: string, action: Record<string, unknown>) => {
+    done.add(key);
+    const t0 = now();
+    let rec: ActRecord;
+    try {
+      await o.client.act(o.roomId, {
+        seat: o.seat,
+        action: action as never,
+        client_nonce: `${o.seat}:${key}`,
+      });
+      rec = { seat: o.seat, key, type: String(action.type), ms: now() - t0, ok: true };
+    } catch (e) {
+      const code = (e as { code?: string }).code ?? 'ERROR';
+      rec = { seat: o.seat, key, type: String(action.type), ms: now() - t0, ok: false, code };
+    }
+    acts.push(rec);
+    o.onAct?.(rec);
+  };
+  const events = o.client.events(o.roomId, { reconnect: true, ...(o.signal ? { signal: o.signal } : {}) });
+  try {
+    for await (const ev of events) {
+      if (ev.event !== 'state') continue;
+      const st = ev.data as State;
+      if (st.status === 'closed') break;
+      const view = DebateViewSchema.safeParse(st.view);
+      if (!view.success) continue;
+      const legal = (st.legal?.actions ?? []) as LegalAction[];
+      if (o.registerKey && !done.has('register_key') && legal.some((l) => l.type === 'register_key')) {
+        await send('register_key', { type: 'register_key', public_key: o.registerKey });
+      }
+      for (const d of scriptedDecisions(o.seat, view.data as DebateView, legal, o.script)) {
+        if (done.has(d.key)) continue;
+        let action: Record<string, unknown> = d.action;
+        if (d.action.type === 'submit' && o.sign)
+          action = { ...d.action, ...o.sign(submissionBytes(d.action)) };
+        await send(d.key, action);
+      }
+    }
+  } catch (e) {
+    if (!o.signal?.aborted) throw e;
+  }
+  return acts;
+}

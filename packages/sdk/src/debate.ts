@@ -1,0 +1,76 @@
+import {
+  type IssueCertBody,
+  IssueCertResponseSchema,
+  RatingHistoryResponseSchema,
+  RatingsResponseSchema,
+} from '@db8/server/schemas';
+import type { z } from 'zod';
+import { Db8Error, errorFromBody } from './errors.ts';
+import type { Db8Client } from './rest.ts';
+
+/**
+ * Debate helpers over a Db8Client: room certificates (`<seat>@<room>` from the room CA), the
+ * ratings API, and the raw journal bundle text (what `db8 verify` checks byte for byte).
+ */
+
+async function send<S extends z.ZodType>(
+  client: Db8Client,
+  schema: S,
+  method: 'GET' | 'POST',
+  path: string,
+  body?: unknown,
+): Promise<z.output<S>> {
+  const res = await fetchRaw(client, method, path, body);
+  const r = schema.safeParse(await res.json());
+  if (!r.success)
+    throw new Db8Error(res.status, 'BAD_RESPONSE', `unexpected response from ${path}`, r.error.issues);
+  return r.data;
+}
+
+async function fetchRaw(client: Db8Client, method: 'GET' | 'POST', path: string, body?: unknown) {
+  const headers: Record<string, string> = {};
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (client.token) headers.authorization = `Bearer ${client.token}`;
+  const res = await fetch(`${client.baseUrl}${path}`, {
+    method,
+    headers,
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
+  if (!res.ok) {
+    const text = await res.text();
+    let parsed: unknown = null;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      // keep the status
+    }
+    throw errorFromBody(res.status, parsed, res.statusText || text.slice(0, 200));
+  }
+  return res;
+}
+
+const room = (id: string) => `/v1/rooms/${encodeURIComponent(id)}`;
+
+/** Certify an SSH key for the caller's seat: principal `<seat>@<room>`, signed by the room CA. */
+export function issueRoomCert(client: Db8Client, roomId: string, body: IssueCertBody) {
+  return send(client, IssueCertResponseSchema, 'POST', `${room(roomId)}/certs`, body);
+}
+
+/** Debate Elo leaderboards (global and per tag). */
+export function debateRatings(client: Db8Client, q: { tag?: string; limit?: number } = {}) {
+  const qs = new URLSearchParams();
+  if (q.tag) qs.set('tag', q.tag);
+  if (q.limit) qs.set('limit', String(q.limit));
+  const s = qs.toString();
+  return send(client, RatingsResponseSchema, 'GET', `/v1/ratings${s ? `?${s}` : ''}`);
+}
+
+/** One identity's ratings and history. */
+export function debateRating(client: Db8Client, identity: string) {
+  return send(client, RatingHistoryResponseSchema, 'GET', `/v1/ratings/${encodeURIComponent(identity)}`);
+}
+
+/** The room's journal bundle (JSONL) exactly as the server sent it, as this client may see it. */
+export async function exportText(client: Db8Client, roomId: string): Promise<string> {
+  return (await fetchRaw(client, 'GET', `${room(roomId)}/export`)).text();
+}
