@@ -4,11 +4,13 @@ import { ApiError } from '../errors.ts';
 import type { AppContext } from './context.ts';
 
 /**
- * What `auth` may see in `roomId`: admin everything; a token scoped to this room's seat that seat;
- * an unscoped agent or person the seat it holds there (if any); everyone else the public view.
+ * What `auth` may see in `roomId`: a token scoped to this room's seat that seat (an admin who took a
+ * seat plays it like anyone else there: its view, legal actions and turn token); otherwise admin
+ * everything; an unscoped agent or person the seat it holds there (if any); everyone else the public view.
  */
 export async function viewerIn(ctx: AppContext, auth: AuthContext | null, roomId: string): Promise<Viewer> {
   if (!auth) return { kind: 'observer' };
+  if (auth.room === roomId && auth.seat) return { kind: 'seat', seat: auth.seat };
   if (auth.role === 'admin') return { kind: 'admin' };
   if (auth.room !== null) {
     return auth.room === roomId && auth.seat ? { kind: 'seat', seat: auth.seat } : { kind: 'observer' };
