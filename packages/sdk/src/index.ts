@@ -12,4 +12,10 @@ export { debateRating, debateRatings, exportText, issueRoomCert } from './debate
 export { Db8Error, errorFromBody } from './errors.ts';
 export { type ClientOptions, Db8Client, lines } from './rest.ts';
 export { type EventsOptions, parseSse, type SseEvent, sseEvents } from './sse.ts';
-export { Db8Socket, type SocketOptions, type WebSocketCtor, type WebSocketLike } from './ws.ts';
+export {
+  Db8Socket,
+  DEFAULT_SOCKET_HISTORY,
+  type SocketOptions,
+  type WebSocketCtor,
+  type WebSocketLike,
+} from './ws.ts';

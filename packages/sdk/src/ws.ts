@@ -27,7 +27,16 @@ export interface SocketOptions {
   WebSocket?: WebSocketCtor;
   /** How long to wait for open + welcome and for each reply, ms. */
   timeoutMs?: number;
+  /**
+   * How many past messages to keep for `received`, `waitFor` and a new `messages()` iterator
+   * (default 1000). Messages an active `messages()` iterator has not read yet are kept regardless.
+   */
+  history?: number;
 }
+
+export const DEFAULT_SOCKET_HISTORY = 1000;
+/** Drop old messages in batches: one splice per this many, not one per message. */
+const TRIM_BATCH = 256;
 
 type Listener = (msg: ServerMessage) => void;
 type Pending = {
@@ -51,12 +60,20 @@ async function defaultCtor(): Promise<WebSocketCtor> {
 /**
  * One WebSocket to /v1/ws: hello/welcome, subscriptions, actions answered by `ack` or `error`
  * (matched by request id), and pushes (`state`, `entry`) to listeners or an async iterator.
+ *
+ * Memory stays bounded on a long-lived socket: it keeps the last `history` messages, plus whatever
+ * a running `messages()` iterator has not read yet (a consumer that stops reading but never ends
+ * its loop holds those; end it with `break`/`return`).
  */
 export class Db8Socket {
   private readonly listeners = new Set<Listener>();
   private readonly pending = new Map<string, Pending>();
-  private readonly queue: ServerMessage[] = [];
-  private wake: (() => void) | null = null;
+  /** Retained messages; buf[0] is message number `base` since connect. */
+  private buf: ServerMessage[] = [];
+  private base = 0;
+  /** Absolute read positions of running messages() iterators. */
+  private readonly cursors = new Set<{ i: number }>();
+  private readonly wakers = new Set<() => void>();
   private nextId = 1;
   private closedWith: { code: number; reason: string } | null = null;
   welcome!: ServerMessageOf<'welcome'>['payload'];
@@ -66,6 +83,7 @@ export class Db8Socket {
   private constructor(
     private readonly ws: WebSocketLike,
     private readonly timeoutMs: number,
+    private readonly history: number = DEFAULT_SOCKET_HISTORY,
   ) {
     ws.addEventListener('message', (ev) => this.onMessage(ev.data));
     ws.addEventListener('close', (ev) => {
@@ -75,7 +93,7 @@ export class Db8Socket {
         p.reject(new Db8Error(0, 'CLOSED', `socket closed (${this.closedWith.code})`));
       }
       this.pending.clear();
-      this.wake?.();
+      this.wakeAll();
     });
   }
 
@@ -84,7 +102,8 @@ export class Db8Socket {
     const url = opts.token ? `${opts.url}?token=${encodeURIComponent(opts.token)}` : opts.url;
     const ws = new Ctor(url);
     const timeoutMs = opts.timeoutMs ?? 10_000;
-    const sock = new Db8Socket(ws, timeoutMs);
+    const history = Math.max(0, Math.floor(opts.history ?? DEFAULT_SOCKET_HISTORY));
+    const sock = new Db8Socket(ws, timeoutMs, history);
     await new Promise<void>((resolve, reject) => {
       const t = setTimeout(() => reject(new Db8Error(0, 'TIMEOUT', 'WebSocket open timed out')), timeoutMs);
       ws.addEventListener('open', () => {
@@ -133,9 +152,31 @@ export class Db8Socket {
         p.reject(new Db8Error(0, msg.payload.code, msg.payload.message, msg.payload.details));
       else p.resolve(msg);
     }
-    this.queue.push(msg);
-    this.wake?.();
+    this.buf.push(msg);
+    this.trim(false);
+    this.wakeAll();
     for (const fn of [...this.listeners]) fn(msg);
+  }
+
+  private wakeAll(): void {
+    const ws = [...this.wakers];
+    this.wakers.clear();
+    for (const w of ws) w();
+  }
+
+  /** Forget messages older than both the history window and every running iterator's position. */
+  private trim(force: boolean): void {
+    let keepFrom = this.base + this.buf.length - this.history;
+    for (const c of this.cursors) keepFrom = Math.min(keepFrom, c.i);
+    const drop = keepFrom - this.base;
+    if (drop <= 0 || (!force && drop < TRIM_BATCH)) return;
+    this.buf.splice(0, drop);
+    this.base += drop;
+  }
+
+  /** The last `history` messages, oldest first. */
+  private recent(): ServerMessage[] {
+    return this.buf.slice(Math.max(0, this.buf.length - this.history));
   }
 
   /** Send a request and wait for the reply carrying its id. */
@@ -186,26 +227,37 @@ export class Db8Socket {
     return () => this.listeners.delete(fn);
   }
 
-  /** Every message received since connect (and from now on), in order. Ends when the socket closes. */
+  /**
+   * Every message still retained when iteration starts (all since connect while fewer than
+   * `history` have arrived), then every later one, in order, none skipped. Ends when the socket
+   * closes. Several iterators may run at once.
+   */
   async *messages(): AsyncGenerator<ServerMessage> {
-    let i = 0;
-    for (;;) {
-      while (i < this.queue.length) yield this.queue[i++]!;
-      if (this.closedWith) return;
-      await new Promise<void>((r) => {
-        this.wake = r;
-      });
-      this.wake = null;
+    const cur = { i: this.base };
+    this.cursors.add(cur);
+    try {
+      for (;;) {
+        while (cur.i < this.base + this.buf.length) {
+          const m = this.buf[cur.i - this.base]!;
+          cur.i++;
+          yield m;
+        }
+        if (this.closedWith) return;
+        await new Promise<void>((r) => this.wakers.add(r));
+      }
+    } finally {
+      this.cursors.delete(cur);
+      this.trim(true);
     }
   }
 
-  /** Wait for the first message (from now, or already received) matching `pred`. */
+  /** Wait for the first message (among the last `history` received, or from now) matching `pred`. */
   async waitFor<T extends ServerMessageType>(
     type: T,
     pred: (m: ServerMessageOf<T>) => boolean = () => true,
     timeoutMs = this.timeoutMs,
   ): Promise<ServerMessageOf<T>> {
-    const found = this.queue.find((m) => m.type === type && pred(m as ServerMessageOf<T>));
+    const found = this.recent().find((m) => m.type === type && pred(m as ServerMessageOf<T>));
     if (found) return found as ServerMessageOf<T>;
     return new Promise((resolve, reject) => {
       const t = setTimeout(() => {
@@ -222,9 +274,9 @@ export class Db8Socket {
     });
   }
 
-  /** Messages received so far (tests). */
+  /** The last `history` messages received (a copy; tests and debugging). */
   get received(): readonly ServerMessage[] {
-    return this.queue;
+    return this.recent();
   }
 
   get closed(): { code: number; reason: string } | null {
