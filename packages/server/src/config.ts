@@ -83,9 +83,14 @@ export type ServerConfig = z.infer<typeof ServerConfigSchema> & { publicUrl: str
 
 export function resolveConfig(input: ServerConfigInput = {}): ServerConfig {
   const c = ServerConfigSchema.parse(input);
-  const host = c.host === '0.0.0.0' || c.host === '::' ? '127.0.0.1' : c.host;
-  const publicUrl = (c.publicUrl ?? `http://${host}:${c.port}`).replace(/\/+$/, '');
+  const publicUrl = (c.publicUrl ?? `http://${linkHost(c.host)}:${c.port}`).replace(/\/+$/, '');
   return { ...c, publicUrl };
+}
+
+/** The host to put in links to a server bound on `host`: a wildcard is not an address to visit. */
+export function linkHost(host: string): string {
+  if (host === '0.0.0.0' || host === '::') return '127.0.0.1';
+  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
 }
 
 const list = (s: string | undefined) =>

@@ -10,6 +10,7 @@ import { configFromEnv, resolveConfig, type ServerConfigInput } from './config.t
 import { registerDebate } from './debate/index.ts';
 import { registerDrivers } from './drivers/index.ts';
 import { resolveServerKey } from './keys/configured.ts';
+import { reservePort } from './listen-port.ts';
 import { registerPoker } from './poker/index.ts';
 import { defaultProtocolRegistry } from './protocols.ts';
 import { Runtime, startTimerWatcher, type TimerWatcher } from './runtime/index.ts';
@@ -46,20 +47,25 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   const { print = (l: string) => process.stdout.write(`${l}\n`), pgSchema, env, ...rest } = opts;
   const fromEnv = env === false ? {} : configFromEnv(env ?? process.env);
   const defined = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined));
-  const config = resolveConfig({
+  const input = {
     webDist: existsSync(WEB_DIST) ? WEB_DIST : undefined,
     ...fromEnv,
     ...defined,
-  } as ServerConfigInput);
-  const dataDir = resolveDataDir(config.dataDir);
-  const serverKey = resolveServerKey(dataDir, config.serverKey);
-  const store = await openStore({
-    dataDir,
-    ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : {}),
-    ...(pgSchema ? { pgSchema } : {}),
-  });
-  const closers: Array<() => Promise<void>> = [() => store.close()];
+  } as ServerConfigInput;
+  let config = resolveConfig(input);
+  // Port 0: take a free port now, so every link built from the config names it (not port 0).
+  const reserved = config.port === 0 && input.publicUrl === undefined ? await reservePort(config.host) : null;
+  if (reserved) config = resolveConfig({ ...input, port: reserved.port });
+  const closers: Array<() => Promise<void>> = reserved ? [() => reserved.release()] : [];
   try {
+    const dataDir = resolveDataDir(config.dataDir);
+    const serverKey = resolveServerKey(dataDir, config.serverKey);
+    const store = await openStore({
+      dataDir,
+      ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : {}),
+      ...(pgSchema ? { pgSchema } : {}),
+    });
+    closers.unshift(() => store.close());
     const bus: Bus = config.natsUrl ? await NatsBus.connect(config.natsUrl) : new LocalBus();
     closers.unshift(() => bus.close());
     const runtime = new Runtime({
@@ -87,10 +93,13 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     }, 10 * 60_000);
     sweep.unref();
     closers.unshift(async () => clearInterval(sweep));
+    if (reserved) {
+      // Everything is registered: hand the reserved port over with the shortest gap we can.
+      await app.ready();
+      await reserved.release();
+    }
     await app.listen({ port: config.port, host: config.host });
-    const addr = app.server.address();
-    const port = addr && typeof addr === 'object' ? addr.port : config.port;
-    const url = opts.publicUrl ?? fromEnv.publicUrl ?? `http://${displayHost(config.host)}:${port}`;
+    const url = config.publicUrl;
 
     const embedded = !config.databaseUrl;
     let adminLink: string | null = null;
@@ -120,9 +129,4 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     for (const c of closers) await c().catch(() => {});
     throw err;
   }
-}
-
-function displayHost(host: string): string {
-  if (host === '0.0.0.0' || host === '::') return '127.0.0.1';
-  return host.includes(':') ? `[${host}]` : host;
 }
