@@ -6,12 +6,15 @@ import { getSession, setSession, useCredentials } from './lib/session.ts';
 import { Journal } from './pages/Journal.tsx';
 import { Lobby } from './pages/Lobby.tsx';
 import { Login } from './pages/Login.tsx';
+import { pokerPage } from './poker/routes.tsx';
 
 function Page(props: { path: string }) {
   const { path } = props;
   if (path === '/' || path === '/rooms') return <Lobby />;
   if (path === '/login') return <Login />;
   if (path === '/leaderboard') return <Leaderboard />;
+  const poker = pokerPage(path);
+  if (poker) return poker;
   let m = match('/rooms/:id/journal', path);
   if (m) return <Journal key={m.id} roomId={m.id!} />;
   m = match('/rooms/:id/results', path);
@@ -46,6 +49,7 @@ export function App() {
         <nav aria-label="main">
           <Link href="/">Rooms</Link>
           <Link href="/leaderboard">Leaderboard</Link>
+          <Link href="/tables">Tables</Link>
           <a href="/skill.md">Skill doc</a>
         </nav>
         <div className="who small">

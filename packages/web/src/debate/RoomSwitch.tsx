@@ -1,7 +1,9 @@
 import { useEffect, useState } from 'react';
+import { CouncilRoom } from '../council/CouncilRoom.tsx';
 import { api } from '../lib/api.ts';
 import type { Room as RoomInfo } from '../lib/types.ts';
 import { Room } from '../pages/Room.tsx';
+import { TablePage } from '../poker/TablePage.tsx';
 import { DebateRoom } from './DebateRoom.tsx';
 
 // The room page by protocol: a debate gets its own UI, every other protocol the generic room.
@@ -24,5 +26,7 @@ export function RoomSwitch(props: { roomId: string }) {
   if (room === undefined) return <p className="muted">Loading…</p>;
   const raw = new URLSearchParams(location.search).has('raw');
   if (room?.protocol === 'debate' && !raw) return <DebateRoom roomId={roomId} room={room} />;
+  if (room?.protocol === 'council' && !raw) return <CouncilRoom roomId={roomId} room={room} />;
+  if (room?.protocol === 'poker' && !raw) return <TablePage tableId={roomId} />;
   return <Room roomId={roomId} />;
 }
