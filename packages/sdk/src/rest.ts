@@ -14,6 +14,7 @@ import {
   InviteResponseSchema,
   type JoinBody,
   JoinResponseSchema,
+  KeysResponseSchema,
   ListRoomsResponseSchema,
   MeResponseSchema,
   PROTOCOL_VERSION,
@@ -103,6 +104,10 @@ export class Db8Client {
   }
   ready() {
     return this.call(ReadyResponseSchema, 'GET', '/readyz');
+  }
+  /** The server's public checkpoint-signing key (note verifier key, SSH line, allowed_signers line). */
+  keys() {
+    return this.call(KeysResponseSchema, 'GET', '/v1/keys', undefined, null);
   }
 
   // ---------- access ----------

@@ -25,6 +25,7 @@ import { authRoutes } from './routes/auth.ts';
 import type { AppContext } from './routes/context.ts';
 import { docsRoutes } from './routes/docs.ts';
 import { healthRoutes } from './routes/health.ts';
+import { keysRoutes } from './routes/keys.ts';
 import { loggerOptions } from './routes/logging.ts';
 import { roomRoutes } from './routes/rooms.ts';
 import type { RuntimeApi } from './routes/runtime-api.ts';
@@ -184,6 +185,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   docsRoutes(app, ctx);
   authRoutes(app, ctx);
   roomRoutes(app, ctx);
+  keysRoutes(app, ctx);
   const hub = new RealtimeHub(ctx, deps.feedPollMs);
   wsRoutes(app, ctx, hub);
   sseRoutes(app, ctx, hub);

@@ -27,6 +27,10 @@ export interface RuntimeStateLike {
 export interface RuntimeApi {
   /** The protocols this runtime serves (docs: config and action schemas). */
   readonly protocols?: ReadonlyMap<string, AnyProtocol>;
+  /** The key that signs checkpoints (GET /v1/keys); the real Runtime has it. */
+  readonly serverKey?: { readonly noteVerifierKey: string; readonly sshPublicLine: string };
+  /** Origin in checkpoint notes; the server key's allowed_signers identity derives from it. */
+  readonly origin?: string;
   createRoom(input: {
     protocol: string;
     config: unknown;
