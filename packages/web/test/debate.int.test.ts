@@ -196,10 +196,15 @@ describe('a debate played in the browser', () => {
     await page.getByTestId('my-seat').filter({ hasText: 'anon_1' }).waitFor();
     await page.getByTestId('live-status').filter({ hasText: 'live' }).waitFor();
 
-    const [grace, alan, mod, fc, judge, viewer] = await Promise.all(
-      ['anon_2', 'anon_3', 'moderator', 'fact_checker', 'judge_1', 'viewer_1'].map((s) =>
-        seatAgent(roomId, s),
-      ),
+    // The judge is a person too, in a profile of their own.
+    const judgeInv = await admin.createInvite(roomId, { seat: 'judge_1' });
+    const judge = await newPage(env);
+    await judge.goto(`${env.url}/rooms/${roomId}/join#invite=${judgeInv.invite}`);
+    await judge.getByRole('button', { name: 'Accept invite' }).click();
+    await judge.getByTestId('my-seat').filter({ hasText: 'judge_1' }).waitFor();
+
+    const [grace, alan, mod, fc, viewer] = await Promise.all(
+      ['anon_2', 'anon_3', 'moderator', 'fact_checker', 'viewer_1'].map((s) => seatAgent(roomId, s)),
     );
     // An observer in another profile (dark scheme) watches without a seat.
     const watcher = await newPage(env, 'dark');
@@ -309,17 +314,21 @@ describe('a debate played in the browser', () => {
     await dialog.waitFor({ state: 'visible', timeout: 10 * SEC });
     await expect(page.getByTestId('editor-state').textContent()).resolves.toBe('locked');
     await snap(page, 'debate-4-continue-vote');
-    await judge!.c.act(roomId, {
-      seat: 'judge_1',
-      action: {
-        type: 'score',
-        cards: [
-          { debater: 'anon_1', e: 80, r: 75, c: 90, v: 95, y: 70 },
-          { debater: 'anon_2', e: 70, r: 80, c: 70, v: 90, y: 60 },
-          { debater: 'anon_3', e: 40, r: 50, c: 60, v: 80, y: 40 },
-        ],
-      },
-    });
+    // The judge scores the rubric in the browser once a round is public.
+    await judge.getByRole('heading', { name: 'Your rubric cards' }).waitFor({ timeout: 10 * SEC });
+    const cards: Record<string, number[]> = {
+      anon_1: [80, 75, 90, 95, 70],
+      anon_2: [70, 80, 70, 90, 60],
+      anon_3: [40, 50, 60, 80, 40],
+    };
+    for (const [d, values] of Object.entries(cards)) {
+      for (const [i, dim] of ['Evidence', 'Reasoning', 'Clarity', 'Civility', 'Yielding'].entries()) {
+        await judge.getByLabel(`${d} ${dim}`).fill(String(values[i]));
+      }
+    }
+    await judge.getByRole('button', { name: 'Send cards' }).click();
+    await judge.getByRole('status').filter({ hasText: 'Cards recorded' }).waitFor();
+    await snap(judge, 'debate-judge-cards');
     await act(viewer!, roomId, {
       type: 'stance',
       when: 'before',
@@ -365,11 +374,12 @@ describe('a debate played in the browser', () => {
       approval: ['anon_1', 'anon_2'],
       ranking: ['anon_2', 'anon_1'],
     });
-    await act(judge!, roomId, {
-      type: 'final_vote',
-      approval: ['anon_1'],
-      ranking: ['anon_1', 'anon_2', 'anon_3'],
-    });
+    const judgeBallot = judge.getByTestId('final-dialog');
+    await judgeBallot.waitFor({ state: 'visible' });
+    await judgeBallot.getByLabel('Approve anon_1').check();
+    await judgeBallot.getByRole('button', { name: 'Cast ballot' }).click();
+    await judge.getByTestId('my-final-vote').filter({ hasText: 'anon_1' }).waitFor();
+    await judge.context().close();
     await act(viewer!, roomId, {
       type: 'stance',
       when: 'after',
@@ -388,6 +398,10 @@ describe('a debate played in the browser', () => {
     await snap(page, 'debate-6-results-masked');
     await phaseIs(page, 'stats_and_reveal', 15 * SEC);
     await expect.poll(() => names.allTextContents()).toEqual(['Ada Lovelace', 'Grace Hopper', 'Alan Turing']);
+    // The judge's browser-sent card: (35·80 + 30·75 + 20·90 + 5·95 + 10·70) / 100 = 80.25.
+    await expect(page.locator('[data-testid="scores"] tbody tr').first().textContent()).resolves.toContain(
+      '80.25',
+    );
     await phaseIs(page, 'closed', 15 * SEC);
     await page.getByTestId('room-status').filter({ hasText: 'closed' }).waitFor();
     await expect(page.getByTestId('journal-badge').textContent()).resolves.toMatch(

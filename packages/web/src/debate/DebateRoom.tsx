@@ -11,6 +11,7 @@ import { isOverPhase, legalOf, readDebate } from './model.ts';
 import { Participants } from './Participants.tsx';
 import { PhaseBar } from './PhaseBar.tsx';
 import { Results } from './Results.tsx';
+import { ScoreForm, StanceForm } from './ScoreForms.tsx';
 import { SeatCard } from './SeatCard.tsx';
 import { Transcript } from './Transcript.tsx';
 import { VerdictDesk } from './VerdictForm.tsx';
@@ -22,7 +23,7 @@ import './debate.css';
 // may do now (the draft editor, the fact-checker's desk, vote dialogs, judges' and viewers' forms).
 
 /** Actions with no dedicated UI here go through the generic action form. */
-const GENERIC = new Set(['score', 'stance', 'bind_identity']);
+const GENERIC = new Set(['bind_identity']);
 
 export function DebateRoom(props: { roomId: string; room: Room | null }) {
   useCredentials();
@@ -98,6 +99,8 @@ export function DebateRoom(props: { roomId: string; room: Room | null }) {
   };
   const finalVote = legalOf(legal, 'final_vote');
   const generic = legal.filter((a) => GENERIC.has(a.type));
+  const scoreLegal = legalOf(legal, 'score');
+  const stanceLegal = legal.filter((a) => a.type === 'stance');
   const myKeys = view.debaters.find((d) => d.seat === seat)?.keys ?? [];
 
   return (
@@ -141,6 +144,12 @@ export function DebateRoom(props: { roomId: string; room: Room | null }) {
             />
           ) : null}
           {seat && role === 'fact_checker' ? <VerdictDesk view={view} legal={legal} send={send} /> : null}
+          {seat && scoreLegal ? <ScoreForm view={view} seat={seat} legal={scoreLegal} send={send} /> : null}
+          {seat
+            ? stanceLegal.map((l) => (
+                <StanceForm key={l.when} view={view} seat={seat} legal={l} send={send} />
+              ))
+            : null}
           {seat && generic.length > 0 ? (
             <ActionForm seat={seat} legal={generic} turnToken={null} send={send} />
           ) : null}

@@ -74,7 +74,7 @@ export function SeatCard(props: {
           <span className="muted">({ROLE_TEXT[props.role ?? ''] ?? props.role ?? '…'})</span>
         </p>
         <p className="small muted">
-          Others see only your seat until the reveal; you joined as{' '}
+          {props.role === 'debater' ? 'Others see only your seat until the reveal; you' : 'You'} joined as{' '}
           <span className="mono">{held.principal}</span>.
         </p>
         <button type="button" className="ghost small" onClick={() => setSeat(props.roomId, null)}>
