@@ -62,6 +62,7 @@ export async function startLocalPokerServer(
       logLevel: opts.logLevel ?? 'warn',
       // Local agents share one loopback address: per-IP limits would throttle the simulation.
       rateLimit: { max: 1_000_000, windowMs: 60_000 },
+      authRateLimit: { max: 1_000_000, windowMs: 60_000 },
     },
   });
   const poker = await registerPoker(app, { runtime });

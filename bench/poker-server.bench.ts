@@ -1,0 +1,125 @@
+// The poker table server under load, on loopback: 50 tables × 6 agents, each agent its own
+// WebSocket client (in this process) doing exactly what an outside agent does — register, join over
+// REST, answer game_state with actions. Measures hands/s across all tables (from the first deal to
+// the last hand's end) and the action → ack round trip at p50/p99. Bounded: tables are stopped by the
+// house after BUDGET_MS whatever they have played; each store (PGlite, then Postgres) takes < 60 s.
+import { type AgentRunResult, runPokerAgent, strategyNamed } from '../packages/agents/src/poker/index.ts';
+import { startLocalPokerServer } from '../packages/server/src/poker/index.ts';
+import { migrate, openStore, postgresDriver, Store } from '../packages/server/src/store/index.ts';
+import type { BenchRow } from './types.ts';
+
+const TABLES = 50;
+const SEATS = 6;
+const HANDS = 6;
+const BUDGET_MS = 25_000;
+const MIX = ['tight', 'random', 'station', 'station', 'tight', 'random'];
+const PG_URL = process.env.DB8_BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+function quantile(xs: number[], q: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))] ?? Number.NaN;
+}
+
+export async function run(): Promise<BenchRow[]> {
+  const rows: BenchRow[] = [];
+  const lite = await openStore({ memory: true });
+  try {
+    rows.push(...(await measure('PGlite', lite)));
+  } finally {
+    await lite.close();
+  }
+  // Server mode: the same load on PostgreSQL (a schema of its own, dropped afterwards).
+  const schema = `db8_pokerbench_${process.pid}_${Date.now().toString(36)}`;
+  const admin = postgresDriver(PG_URL, { max: 1 });
+  await admin.exec(`CREATE SCHEMA ${schema}`);
+  try {
+    const db = postgresDriver(PG_URL, { schema, max: 10 });
+    await migrate(db);
+    const store = new Store(db);
+    try {
+      rows.push(...(await measure('Postgres', store)));
+    } finally {
+      await store.close();
+    }
+  } finally {
+    await admin.exec(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    await admin.close();
+  }
+  return rows;
+}
+
+async function measure(label: string, store: Store): Promise<BenchRow[]> {
+  const server = await startLocalPokerServer({ store, logLevel: 'error' });
+  try {
+    const { tables } = server.poker;
+    const ids: string[] = [];
+    for (let t = 0; t < TABLES; t++) {
+      const table = await tables.create(
+        {
+          seats: SEATS,
+          small_blind: 5,
+          big_blind: 10,
+          ante: 0,
+          starting_stack: 100_000,
+          action_timeout_ms: 10_000,
+          hand_interval_ms: 1,
+          max_hands: HANDS,
+          min_players: SEATS,
+          max_consecutive_timeouts: null,
+        },
+        'bench',
+      );
+      ids.push(table.table_id);
+    }
+    let first = Number.POSITIVE_INFINITY;
+    let last = 0;
+    const hands = new Map<string, number>();
+    const off = tables.observe((id, _seq, v) => {
+      const now = performance.now();
+      if (v.status === 'playing' && first === Number.POSITIVE_INFINITY) first = now;
+      const done = v.recent.at(-1)?.number ?? 0;
+      if (done > (hands.get(id) ?? 0)) {
+        hands.set(id, done);
+        last = now;
+      }
+    });
+    const stopAll = setTimeout(() => {
+      for (const id of ids) tables.house(id, { kind: 'stop' }).catch(() => {});
+    }, BUDGET_MS);
+    const results: AgentRunResult[] = await Promise.all(
+      ids.flatMap((tableId, t) =>
+        MIX.map((name, i) =>
+          runPokerAgent({
+            baseUrl: server.base,
+            tableId,
+            strategy: strategyNamed(name),
+            name: `${name}-${t}-${i}`,
+            seed: t * 10 + i,
+            maxRunMs: BUDGET_MS + 30_000,
+          }),
+        ),
+      ),
+    );
+    clearTimeout(stopAll);
+    off();
+    const played = [...hands.values()].reduce((a, b) => a + b, 0);
+    const seconds = (last - first) / 1000;
+    const lat = results.flatMap((r) => r.latencies);
+    const area = 'poker-server';
+    const setup = `${TABLES} tables × ${SEATS} WS agents, ${label}, loopback`;
+    return [
+      { area, name: `hands/s (${setup})`, value: played / seconds, unit: 'hands/s' },
+      { area, name: `hands played in the run (${label})`, value: played, unit: 'hands' },
+      { area, name: `action → ack latency p50 (${label})`, value: quantile(lat, 0.5), unit: 'ms' },
+      {
+        area,
+        name: `action → ack latency p99 (${label})`,
+        value: quantile(lat, 0.99),
+        unit: 'ms',
+        goal: 'well under the 8 s action timeout',
+      },
+    ];
+  } finally {
+    await server.close();
+  }
+}
