@@ -10,6 +10,7 @@ import {
   type CreateRoomBody,
   EntriesResponseSchema,
   type EntryWire,
+  type ExportQuery,
   HealthResponseSchema,
   InviteResponseSchema,
   type JoinBody,
@@ -179,9 +180,12 @@ export class Db8Client {
   checkpoints(roomId: string) {
     return this.call(CheckpointsResponseSchema, 'GET', `${room(roomId)}/checkpoints`);
   }
-  /** The room's JSONL export, one parsed record at a time. */
-  async *export(roomId: string): AsyncGenerator<Record<string, unknown>> {
-    const res = await this.raw('GET', `${room(roomId)}/export`);
+  /**
+   * The room's JSONL export, one parsed record at a time: as this token may see it, or as the viewer
+   * class `as` (403 FORBIDDEN when the token does not grant it).
+   */
+  async *export(roomId: string, q: ExportQuery = {}): AsyncGenerator<Record<string, unknown>> {
+    const res = await this.raw('GET', `${room(roomId)}/export${query(q)}`);
     for await (const line of lines(res)) {
       if (line.trim() !== '') yield JSON.parse(line) as Record<string, unknown>;
     }

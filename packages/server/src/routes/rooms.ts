@@ -1,10 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { canonicalize, parseSshPublicKey, signCertificate } from '@db8/core';
+import {
+  canonicalize,
+  parseSshPublicKey,
+  signCertificate,
+  viewerClassCovers,
+  viewerClassOf,
+  viewerOfClass,
+} from '@db8/core';
 import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import { ApiError, badRequest } from '../errors.ts';
 import { isSupportedVersion, MIN_SUPPORTED_PROTOCOL_VERSION, PROTOCOL_VERSION } from '../schemas/common.ts';
+import { ExportQuerySchema } from '../schemas/export.ts';
 import {
   AckSchema,
   ActionBodySchema,
@@ -303,13 +311,21 @@ export function roomRoutes(root: FastifyInstance, ctx: AppContext): void {
     {
       schema: {
         tags,
-        summary: 'The journal bundle as JSONL (room, entries as this caller may see them, checkpoints, keys)',
+        summary:
+          'The journal bundle as JSONL (room, entries as this caller may see them, checkpoints, keys); ' +
+          '?as=public|seat:<id>|admin exports as that class, never more than the token grants (403)',
         params: RoomParamsSchema,
+        querystring: ExportQuerySchema,
       },
     },
     async (req, reply) => {
       await rt.getRoom(req.params.id); // 404 before any byte is streamed
-      const viewer = await viewerIn(ctx, req.auth, req.params.id);
+      const granted = await viewerIn(ctx, req.auth, req.params.id);
+      const want = req.query.as;
+      const have = viewerClassOf(granted);
+      if (want !== undefined && !viewerClassCovers(have, want))
+        throw new ApiError(403, 'FORBIDDEN', `this token exports this room as ${have}, not ${want}`);
+      const viewer = want === undefined ? granted : viewerOfClass(want);
       const records = rt.export(req.params.id, viewer);
       async function* jsonl() {
         for await (const r of records) yield `${canonicalize(r)}\n`;
