@@ -56,7 +56,8 @@ export interface Env {
   close(): Promise<void>;
 }
 
-export async function startEnv(): Promise<Env> {
+/** `env` reaches the server as its environment (e.g. DB8_SCRIPTED_DELAY_MS); none by default. */
+export async function startEnv(opts: { env?: Record<string, string> } = {}): Promise<Env> {
   if (!existsSync(CHROMIUM))
     throw new Error(`Chromium not found at ${CHROMIUM}: install it (CI does) to run this suite`);
   mkdirSync(SCREENS, { recursive: true });
@@ -68,7 +69,7 @@ export async function startEnv(): Promise<Env> {
     dataDir,
     webDist,
     logLevel: 'warn',
-    env: false,
+    env: opts.env ?? false,
     print: () => {},
   });
   const browser = await chromium.launch({

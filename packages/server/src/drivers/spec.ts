@@ -5,6 +5,7 @@ import {
   createProvider,
   type Db8Config,
   type Provider,
+  type Script,
 } from '@db8/agents';
 import { z } from 'zod';
 
@@ -48,6 +49,20 @@ export interface ProviderFactoryOptions {
   config?: Db8Config;
 }
 
+/**
+ * `DB8_SCRIPTED_DELAY_MS` (tests and demos only): the scripted council script waits this long per
+ * call, so a watcher can see a scripted council fill in rather than finish within one frame.
+ */
+export function scriptedCouncil(env: ProviderFactoryOptions['env']): Script {
+  const ms = Number(env.DB8_SCRIPTED_DELAY_MS ?? 0);
+  if (!Number.isFinite(ms) || ms <= 0 || typeof councilScript !== 'function') return councilScript;
+  const play = councilScript;
+  return async (req) => {
+    await new Promise((r) => setTimeout(r, Math.min(ms, 60_000)));
+    return play(req);
+  };
+}
+
 /** The provider a spec asks for; the scripted profile plays the council script (labelled scripted). */
 export function providerFor(spec: DriverSpec, budget: Budget, opts: ProviderFactoryOptions): Provider {
   return createProvider({
@@ -57,6 +72,6 @@ export function providerFor(spec: DriverSpec, budget: Budget, opts: ProviderFact
     provider: spec.provider,
     ...(spec.model ? { model: spec.model } : {}),
     ...(spec.base_url ? { baseUrl: spec.base_url } : {}),
-    ...(spec.provider === 'scripted' ? { script: councilScript } : {}),
+    ...(spec.provider === 'scripted' ? { script: scriptedCouncil(opts.env) } : {}),
   });
 }
