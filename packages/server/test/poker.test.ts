@@ -1,5 +1,6 @@
 import { hashCanonical } from '@db8/core';
 import {
+  CompactStateSchema,
   GameStatePayloadSchema,
   HandCompletePayloadSchema,
   PokerServerMessageSchema,
@@ -199,6 +200,35 @@ describe('poker tables over REST and WebSocket', () => {
       (m) => isState(m) && payload(m).hand_number === 2 && payload(m).status === 'playing',
     );
     expect(payload(next).button).toBe(1);
+  });
+
+  it('compact format, hello with an outdated version, ping, and a bad token', async () => {
+    const id = await table();
+    const a = await seated(id, 'compact-a');
+    const wsBase = `${srv.base.replace('http', 'ws')}/v1/poker/ws`;
+    const c = await WsClient.open(`${wsBase}?token=${a.join.session_token}&format=compact`);
+    clients.push(c);
+    expect(payload(await c.next((m) => m.type === 'welcome'))).toMatchObject({
+      format: 'compact',
+      seat_id: 0,
+    });
+    const gs = await c.next(isState);
+    expect(CompactStateSchema.safeParse(gs.payload).success).toBe(true);
+    expect(payload(gs)).toMatchObject({ me: 0, st: 'waiting', h: 0 });
+    c.send({ type: 'ping', id: 'p1' });
+    expect((await c.next((m) => m.type === 'pong')).id).toBe('p1');
+    c.send({ type: 'hello', id: 'h1', payload: { client_protocol_version: '0.0.9' } });
+    const err = await c.next((m) => m.type === 'error' && m.id === 'h1');
+    expect(payload(err)).toMatchObject({
+      code: 'OUTDATED_CLIENT',
+      details: { min_supported_protocol_version: '0.1' },
+    });
+    const bad = await WsClient.open(`${wsBase}?token=not-a-token`);
+    clients.push(bad);
+    expect(payload(await bad.next((m) => m.type === 'error')).code).toBe('INVALID_TOKEN');
+    const old = await WsClient.open(`${wsBase}?token=${a.join.session_token}&client_protocol_version=0.0.1`);
+    clients.push(old);
+    expect(payload(await old.next((m) => m.type === 'error')).code).toBe('OUTDATED_CLIENT');
   });
 
   it('times out a silent seat (check if free, else fold) on the server clock', async () => {
