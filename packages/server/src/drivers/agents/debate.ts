@@ -25,8 +25,15 @@ const SYSTEM = {
   fact_checker:
     'You are the fact-checker of a structured debate. Judge each claim of one submission: true, false, unclear or needs_work, with a short reason. Reply only with the requested JSON.',
   judge:
-    'You are a judge of a structured debate. Score each debater 0-100 on evidence (e), reasoning (r), clarity (c), verification (v) and civility (y). Reply only with the requested JSON.',
+    'You are a judge of a structured debate. Score each debater 0-100 on evidence (e), reasoning (r), clarity (c), civility (v) and yielding (y: engaging with and giving ground to others). Reply only with the requested JSON.',
 } as const;
+
+/** The final ballot's system prompt: judges and viewers vote too (config.final_voters). */
+function voterSystem(view: DebateView): string {
+  if (view.you.role === 'debater') return SYSTEM.debater;
+  const who = view.you.role === 'judge' ? 'a judge' : 'a voter';
+  return `You are ${who} of a structured debate: approve the debaters who argued best. Reply only with the requested JSON.`;
+}
 
 function transcript(view: DebateView): unknown {
   return view.rounds.map((r) => ({ round: r.index, label: r.label, submissions: r.submissions }));
@@ -134,7 +141,8 @@ export const debateAgent: SeatAgent = (ctx) => {
             schema: ContinueSchema,
             description: 'Continue the debate for another round, or end it.',
             system: withPersona(SYSTEM.debater, ctx.persona),
-            prompt: `${topic}\nRound ${view.round} is published. Continue or end?\n${clip(transcript(view), 6000)}`,
+            // The seat is named so the model can find its own submissions in the transcript.
+            prompt: `${topic}\nYou are ${ctx.seat}. Round ${view.round} is published. Continue or end?\n${clip(transcript(view), 6000)}`,
           },
           (v) => ({ type: 'vote_continue', choice: v.choice }),
         ),
@@ -154,8 +162,8 @@ export const debateAgent: SeatAgent = (ctx) => {
             schemaName: 'debate_final_vote',
             schema,
             description: 'Approve the debaters (other than you) who argued best.',
-            system: withPersona(SYSTEM.debater, ctx.persona),
-            prompt: `${topic}\nCandidates: ${candidates.join(', ')}.\n${clip(transcript(view), 8000)}`,
+            system: withPersona(voterSystem(view), ctx.persona),
+            prompt: `${topic}\nYou are ${ctx.seat}. Candidates: ${candidates.join(', ')}.\n${clip(transcript(view), 8000)}`,
           },
           (v) => ({ type: 'final_vote', approval: [...new Set(v.approval)] }),
         ),
