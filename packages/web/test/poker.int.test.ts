@@ -25,12 +25,15 @@ import {
 
 let env: Env;
 let adminToken: string;
+/** The stored admin session (the login link is one-time): later pages start with it. */
+let adminSession: string;
 
 beforeAll(async () => {
   buildWeb();
   env = await startEnv();
   const page = await newPage(env);
   adminToken = await adminLogin(env, page);
+  adminSession = (await page.evaluate(() => localStorage.getItem('db8.session'))) ?? '';
   await page.context().close();
 }, 120_000);
 
@@ -246,8 +249,9 @@ describe('observer table view', () => {
       expect(done).toBeGreaterThanOrEqual(until);
       for (let i = 0; i < until; i++) {
         const m = msgs[i]!;
-        // An earlier hand's hand_complete reveals its whole deck: that is the past, not this hand.
-        if (m.type === 'hand_complete') continue;
+        // Earlier hands are the past: their boards, and the decks their hand_complete reveals,
+        // hold this hand's cards too (the deck is reshuffled each hand).
+        if (m.type === 'hand_complete' || Number(m.payload.hand_number) < hand) continue;
         for (const c of holesOf(hand)) expect(frames[i], `frame ${i} leaks ${c}`).not.toContain(`"${c}"`);
       }
     }
@@ -271,5 +275,75 @@ describe('observer table view', () => {
     for (const s of beforeFirst) for (const c of holesOf(1)) expect(s.bodyText).not.toContain(cardGlyph(c)!);
     // The board rendered at some point with all five cards, and the pot with chips in it.
     expect(live.some((s) => s.tableCards.length === 5 && /Pot [1-9]\d*/.test(s.tableText))).toBe(true);
+  }, 120_000);
+});
+
+/** Accepts the confirm() the admin pages ask before stopping a table. */
+const acceptDialogs = (page: Page) => page.on('dialog', (d) => void d.accept());
+
+describe('admin pages', () => {
+  it('lists tables, creates and stops one, shows a table feed, events and downloads, and the agents', async () => {
+    expect(tableId, 'the observer test ran first').not.toBe('');
+    const page = await newPage(env);
+    acceptDialogs(page);
+    await page.addInitScript((raw) => localStorage.setItem('db8.session', raw), adminSession);
+
+    // Create a table through the form; it appears in the list, then Stop ends it.
+    await page.goto(`${env.url}/admin/tables`);
+    await page.locator(`tr[data-table="${tableId}"]`).waitFor();
+    await page.getByLabel('Title').fill('Made in the browser');
+    await page.locator('input[name="seats"]').fill('4');
+    await page.getByRole('button', { name: 'Create table' }).click();
+    const made = page.locator('tr', { hasText: 'Made in the browser' });
+    await made.waitFor();
+    await expect(made.getByTestId('table-status').textContent()).resolves.toBe('waiting');
+    await expect(made.textContent()).resolves.toContain('0/4');
+    await shot(page, 'poker-admin-tables');
+    await made.getByRole('button', { name: 'Stop' }).click();
+    await made.getByTestId('table-status').filter({ hasText: 'ended' }).waitFor();
+    const listed = (await client(env).listRooms({ limit: 50 })).rooms.find(
+      (r) => r.title === 'Made in the browser',
+    );
+    expect(listed?.protocol).toBe('poker');
+
+    // The played table: its live feed (every entry, admin-readable), events page and downloads.
+    await page.locator(`tr[data-table="${tableId}"] a`).first().click();
+    await page.waitForURL(`${env.url}/admin/tables/${tableId}`);
+    await page.locator('[data-testid="live-log"] [data-testid="entry"]').first().waitFor();
+    const rows = page.locator('[data-testid="events"] tr[data-seq]');
+    await rows.first().waitFor();
+    expect(await rows.count()).toBeGreaterThan(10);
+    await expect(rows.first().getAttribute('data-seq')).resolves.toBe('0');
+    await page.locator('[data-testid="hand-summary"][data-hand="2"]').waitFor();
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download JSONL' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe(`${tableId}.jsonl`);
+    const path = await download.path();
+    const { readFileSync } = await import('node:fs');
+    const lines = readFileSync(path, 'utf8').trim().split('\n');
+    expect(lines.length).toBeGreaterThan(2);
+    for (const l of lines) JSON.parse(l);
+    const [phh] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download PHH' }).click(),
+    ]);
+    expect(readFileSync(await phh.path(), 'utf8')).toContain('actions');
+    await shot(page, 'poker-admin-table');
+
+    // Agents: the three bots, with their seats at the played table.
+    await page.goto(`${env.url}/admin/agents`);
+    for (const b of bots) {
+      const row = page.locator('tr', { hasText: b.name });
+      await row.waitFor();
+      await expect(row.textContent()).resolves.toContain(`${tableId} seat ${b.seat}`);
+    }
+    await shot(page, 'poker-admin-agents');
+
+    // Observers are refused the admin pages.
+    const anon = await newPage(env);
+    await anon.goto(`${env.url}/admin/tables`);
+    await anon.getByRole('heading', { name: 'Admins only' }).waitFor();
   }, 120_000);
 });
