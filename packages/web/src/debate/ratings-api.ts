@@ -1,35 +1,29 @@
-import { Db8Error, errorFromBody } from '@db8/sdk';
 import {
+  Db8Client,
+  Db8Error,
+  debateRating,
+  debateRatings,
   type RatingHistoryResponse,
-  RatingHistoryResponseSchema,
   type RatingsResponse,
-  RatingsResponseSchema,
-} from '@db8/server/schemas';
+} from '@db8/sdk';
 import { useEffect, useState } from 'react';
 
-// The server's Elo tables (GET /v1/ratings, GET /v1/ratings/:identity), parsed with the server's
-// own zod schemas. Ratings are computed by the server from closed debates; the web never folds them.
+// The server's Elo tables (GET /v1/ratings, GET /v1/ratings/:identity) through the SDK, which
+// parses them with the server's own zod schemas. Ratings are computed by the server from closed
+// debates; the web never folds them.
 
 export type { RatingHistoryResponse, RatingsResponse };
 
-async function getJson<T>(path: string, parse: (v: unknown) => T): Promise<T> {
-  const res = await fetch(path, { headers: { accept: 'application/json' } });
-  const body: unknown = await res.json().catch(() => null);
-  if (!res.ok) throw errorFromBody(res.status, body, res.statusText);
-  return parse(body);
-}
+// Ratings are public: no credential is sent.
+const anon = () => new Db8Client({ baseUrl: location.origin });
 
 export const fetchRatings = (tag?: string): Promise<RatingsResponse> =>
-  getJson(`/v1/ratings${tag ? `?tag=${encodeURIComponent(tag)}` : ''}`, (v) =>
-    RatingsResponseSchema.parse(v),
-  );
+  debateRatings(anon(), tag ? { tag } : {});
 
 /** One identity's history, or null when it has no rated debate (404). */
 export async function fetchRatingHistory(identity: string): Promise<RatingHistoryResponse | null> {
   try {
-    return await getJson(`/v1/ratings/${encodeURIComponent(identity)}`, (v) =>
-      RatingHistoryResponseSchema.parse(v),
-    );
+    return await debateRating(anon(), identity);
   } catch (e) {
     if (e instanceof Db8Error && e.status === 404) return null;
     throw e;
