@@ -34,6 +34,8 @@ export const ServerConfigSchema = z.object({
   /** Public origin used in links (skill_doc_url, ws_url, invite and login links) and as JWT issuer. */
   publicUrl: z.string().optional(),
   databaseUrl: z.string().optional(),
+  /** DB8_PG_SCHEMA: Postgres schema (search_path) with databaseUrl; migrations run in it. */
+  pgSchema: z.string().min(1).optional(),
   natsUrl: z.string().optional(),
   /** DB8_SERVER_KEY: OpenSSH Ed25519 private key (path or text) shared by a cluster; else <dataDir>/server_ed25519. */
   serverKey: z.string().min(1).optional(),
@@ -99,7 +101,7 @@ const list = (s: string | undefined) =>
     .map((x) => x.trim())
     .filter(Boolean);
 
-/** Read the environment (DATABASE_URL, NATS_URL, OIDC_*, SUPABASE_URL, ADMIN_EMAILS, PUBLIC_BASE_URL …). */
+/** Read the environment (DATABASE_URL, DB8_PG_SCHEMA, NATS_URL, OIDC_*, SUPABASE_URL, ADMIN_EMAILS, PUBLIC_BASE_URL …). */
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfigInput {
   const out: ServerConfigInput = {};
   if (env.PORT) out.port = Number(env.PORT);
@@ -107,6 +109,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
   if (env.DB8_DATA_DIR) out.dataDir = env.DB8_DATA_DIR;
   if (env.PUBLIC_BASE_URL) out.publicUrl = env.PUBLIC_BASE_URL;
   if (env.DATABASE_URL) out.databaseUrl = env.DATABASE_URL;
+  if (env.DB8_PG_SCHEMA) out.pgSchema = env.DB8_PG_SCHEMA;
   if (env.NATS_URL) out.natsUrl = env.NATS_URL;
   if (env.DB8_SERVER_KEY) out.serverKey = env.DB8_SERVER_KEY;
   if (env.LOG_LEVEL) out.logLevel = env.LOG_LEVEL as ServerConfigInput['logLevel'];

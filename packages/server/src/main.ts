@@ -17,11 +17,12 @@ import { Runtime, startTimerWatcher, type TimerWatcher } from './runtime/index.t
 import { openStore, resolveDataDir, type Store } from './store/index.ts';
 
 export interface StartOptions extends ServerConfigInput {
-  /** Postgres schema (search_path) when DATABASE_URL is set; tests use a throwaway one. */
-  pgSchema?: string;
   /** Where the startup lines go (default stdout). */
   print?: (line: string) => void;
-  /** Read DATABASE_URL, NATS_URL, OIDC_* … from the environment (default true). */
+  /**
+   * Where settings not given as options come from: DATABASE_URL, NATS_URL, OIDC_* … (default
+   * process.env). `false`: nowhere — the store, bus and links follow the options and defaults only.
+   */
   env?: NodeJS.ProcessEnv | false;
 }
 
@@ -44,7 +45,7 @@ const WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
  * from packages/web/dist when built. In embedded mode prints a one-time admin login link.
  */
 export async function startServer(opts: StartOptions = {}): Promise<RunningServer> {
-  const { print = (l: string) => process.stdout.write(`${l}\n`), pgSchema, env, ...rest } = opts;
+  const { print = (l: string) => process.stdout.write(`${l}\n`), env, ...rest } = opts;
   const fromEnv = env === false ? {} : configFromEnv(env ?? process.env);
   const defined = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined));
   const input = {
@@ -58,12 +59,14 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   if (reserved) config = resolveConfig({ ...input, port: reserved.port });
   const closers: Array<() => Promise<void>> = reserved ? [() => reserved.release()] : [];
   try {
-    const dataDir = resolveDataDir(config.dataDir);
+    const dataDir = resolveDataDir(config.dataDir, false);
     const serverKey = resolveServerKey(dataDir, config.serverKey);
+    // From the resolved config only (env: false), so the store is the one `embedded` below reports.
     const store = await openStore({
+      env: false,
       dataDir,
       ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : {}),
-      ...(pgSchema ? { pgSchema } : {}),
+      ...(config.pgSchema ? { pgSchema: config.pgSchema } : {}),
     });
     closers.unshift(() => store.close());
     const bus: Bus = config.natsUrl ? await NatsBus.connect(config.natsUrl) : new LocalBus();

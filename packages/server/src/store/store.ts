@@ -54,25 +54,31 @@ export interface StoreConfig {
   pgSchema?: string;
   /** Postgres pool size. */
   pgMax?: number;
+  /**
+   * Where the defaults above come from (default process.env, for tools such as the CLI). `false`:
+   * nowhere — a caller that resolved its own config (startServer) gets exactly the store it named.
+   */
+  env?: NodeJS.ProcessEnv | false;
 }
 
-/** The data directory the server uses: config, then DB8_DATA_DIR, then ./.db8 */
-export function resolveDataDir(dataDir?: string): string {
-  return resolve(dataDir ?? process.env.DB8_DATA_DIR ?? '.db8');
+/** The data directory the server uses: config, then DB8_DATA_DIR (unless env is false), then ./.db8 */
+export function resolveDataDir(dataDir?: string, env: NodeJS.ProcessEnv | false = process.env): string {
+  return resolve(dataDir ?? (env === false ? undefined : env.DB8_DATA_DIR) ?? '.db8');
 }
 
 /** Opens the store the config asks for and applies pending migrations. */
 export async function openStore(config: StoreConfig = {}): Promise<Store> {
-  const url = config.databaseUrl ?? process.env.DATABASE_URL;
+  const env = config.env === undefined ? process.env : config.env === false ? {} : config.env;
+  const url = config.databaseUrl ?? env.DATABASE_URL;
   let db: SqlDriver;
   if (url && !config.memory) {
-    const schema = config.pgSchema ?? process.env.DB8_PG_SCHEMA;
+    const schema = config.pgSchema ?? env.DB8_PG_SCHEMA;
     db = postgresDriver(url, {
       ...(schema ? { schema } : {}),
       ...(config.pgMax ? { max: config.pgMax } : {}),
     });
   } else {
-    db = await pgliteDriver(config.memory ? 'memory' : join(resolveDataDir(config.dataDir), 'pglite'));
+    db = await pgliteDriver(config.memory ? 'memory' : join(resolveDataDir(config.dataDir, env), 'pglite'));
   }
   try {
     await migrate(db);
