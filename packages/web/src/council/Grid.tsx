@@ -48,8 +48,9 @@ function CellView(props: { cell: Cell; testId: string; label: string }) {
       return (
         <td {...common} className="cc failed" title={error.message}>
           <span className="cc-head">
-            <span aria-hidden="true">✕ </span>failed · <code>{error.code}</code>
+            <span aria-hidden="true">✕ </span>failed
           </span>
+          <code className="cc-code small">{error.code}</code>
           <span className="cc-text small">{error.message}</span>
           {call && call.attempts > 0 ? (
             <span className="cc-meta small">{call.attempts} attempt(s)</span>
