@@ -99,7 +99,7 @@ export function ScoreForm(props: {
                     />
                   </td>
                 ))}
-                <td className="num mono">{cards[d] ? weighted(cards[d]).toFixed(1) : ''}</td>
+                <td className="num mono">{cards[d] ? weighted(cards[d]).toFixed(2) : ''}</td>
               </tr>
             ))}
           </tbody>
