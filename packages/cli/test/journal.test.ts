@@ -150,24 +150,29 @@ describe('db8 export over REST', { timeout: 180_000 }, () => {
 
   it('--as admin needs a token that grants it; with one, sealed payloads come too', async () => {
     const denied = await db8Async(['export', roomId, '--url', url, '--as', 'admin']);
-    expect(denied.status).toBe(4);
-    expect(oneLine(denied.stderr)).toMatch(/exported the room as public; this token does not grant admin/);
+    expect(denied.status).toBe(5); // EXIT_AUTH: the server refuses ?as=admin without a token that grants it
+    expect(oneLine(denied.stderr)).toMatch(
+      /HTTP 403 FORBIDDEN: this token exports this room as public, not admin/,
+    );
+    const bogus = await db8Async(['export', roomId, '--url', url, '--token', 'not-a-token']);
+    expect(bogus.status).toBe(5); // HTTP 401
+    expect(oneLine(bogus.stderr)).toMatch(/HTTP 401/);
     const e = await db8Async(['export', roomId, '--url', url, '--as', 'admin', '--token', adminToken]);
     expect(e.status, e.stderr).toBe(0);
     const r = verifyBundleText(e.stdout, { pinnedKey: vkey });
     expect(r).toMatchObject({ ok: true, viewerClass: 'admin', sealed: 8 });
   });
 
-  it('an admin token exporting --as public gets exactly the public bundle (narrowed locally)', async () => {
+  it('an admin token exporting --as public gets exactly the public bundle (the server honours ?as=public)', async () => {
     const e = await db8Async(['export', roomId, '--url', url, '--token', adminToken]);
     expect(e.status, e.stderr).toBe(0);
     const strip = (t: string) => records(t).map((x) => ({ ...x, exported_at: undefined }));
     expect(strip(e.stdout)).toEqual(strip(publicText));
   });
 
-  it('an unknown room and an unreachable server are one-line errors (exit 4)', async () => {
+  it('an unknown room (exit 6) and an unreachable server (exit 4) are one-line errors', async () => {
     const nope = await db8Async(['export', 'room_nope', '--url', url]);
-    expect(nope.status).toBe(4);
+    expect(nope.status).toBe(6);
     expect(oneLine(nope.stderr)).toMatch(/HTTP 404 ROOM_NOT_FOUND/);
     const down = await db8Async(['export', roomId, '--url', 'http://127.0.0.1:9']);
     expect(down.status).toBe(4);

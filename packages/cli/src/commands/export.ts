@@ -13,7 +13,7 @@ import {
   viewerOfClass,
 } from '@db8/core';
 import { type Command, InvalidArgumentError } from 'commander';
-import { EXIT_INVALID_INPUT, EXIT_IO_ERROR } from '../exit-codes.ts';
+import { EXIT_AUTH, EXIT_INVALID_INPUT, EXIT_IO_ERROR, EXIT_REJECTED, type ExitCode } from '../exit-codes.ts';
 import { CliError, runAction, writeStdout } from '../io.ts';
 import { localRuntime, openLocalStore, STORE_HELP } from './local-store.ts';
 
@@ -55,8 +55,18 @@ async function fromStore(roomId: string, o: ExportOpts): Promise<string> {
   }
 }
 
+/** 401/403: the credential (missing, expired, or not granting the class); 404 and other refusals; else I/O. */
+export function exitForStatus(status: number): ExitCode {
+  if (status === 401 || status === 403) return EXIT_AUTH;
+  if (status === 404 || status === 409 || status === 426 || status === 429) return EXIT_REJECTED;
+  return EXIT_IO_ERROR;
+}
+
 async function fromServer(roomId: string, o: ExportOpts): Promise<string> {
-  const url = `${o.url.replace(/\/+$/, '')}/v1/rooms/${encodeURIComponent(roomId)}/export`;
+  // ?as= makes the server refuse (403) a class the token does not grant; a server that ignores it
+  // exports what the token may see and narrow() below does the rest.
+  const base = `${o.url.replace(/\/+$/, '')}/v1/rooms/${encodeURIComponent(roomId)}/export`;
+  const url = `${base}?as=${encodeURIComponent(o.as)}`;
   const token = o.token ?? process.env.DB8_TOKEN;
   let res: Response;
   try {
@@ -72,7 +82,7 @@ async function fromServer(roomId: string, o: ExportOpts): Promise<string> {
       const err = (JSON.parse(body) as { error?: { code?: string; message?: string } }).error;
       if (err) why = `${err.code}: ${err.message}`;
     } catch {}
-    throw new CliError(EXIT_IO_ERROR, `GET ${url}: HTTP ${res.status} ${why}`);
+    throw new CliError(exitForStatus(res.status), `GET ${url}: HTTP ${res.status} ${why}`);
   }
   return narrow(body, o.as);
 }
@@ -98,7 +108,7 @@ function narrow(text: string, want: ViewerClass): string {
   if (have === want) return text;
   if (!viewerClassCovers(have, want)) {
     throw new CliError(
-      EXIT_IO_ERROR,
+      EXIT_AUTH,
       `the server exported the room as ${have}; this token does not grant ${want} (give --token)`,
     );
   }
