@@ -50,6 +50,7 @@ export function App() {
           <Link href="/">Rooms</Link>
           <Link href="/leaderboard">Leaderboard</Link>
           <Link href="/tables">Tables</Link>
+          {session?.role === 'admin' && <Link href="/admin/tables">Admin</Link>}
           <a href="/skill.md">Skill doc</a>
         </nav>
         <div className="who small">

@@ -94,7 +94,7 @@ function AdminTableInner(props: { tableId: string }) {
             disabled={from === 0}
             onClick={() => setFrom(Math.max(0, from - PAGE))}
           >
-            Newer ← earlier
+            ← Earlier
           </button>
           <button
             type="button"
