@@ -350,6 +350,13 @@ describe('a debate played in the browser', () => {
     await agentSubmit(grace!, roomId, 'Closing: start with one street and measure.');
     await agentSubmit(alan!, roomId, 'Closing: let the data decide, street by street.');
     await page.locator('#draft-content').fill('Closing: the evidence favours car-free centres.');
+    // A private draft first (drafts are never published; only a submit counts).
+    await page.getByRole('button', { name: 'Save draft' }).click();
+    await page.getByTestId('editor-result').filter({ hasText: 'Draft saved privately' }).waitFor();
+    const finalStatus = page.locator(
+      '[data-testid="round"][data-round="2"] [data-author="anon_1"] [data-testid="submission-status"]',
+    );
+    await expect.poll(() => finalStatus.textContent()).toBe('draft');
     await page.getByLabel('claim 1', { exact: true }).fill('Footfall rose where cars left');
     await page.getByLabel('claim 1 support 1', { exact: true }).fill('https://example.org/footfall-study');
     await page.getByLabel('citation 1 URL').fill('https://example.org/footfall-study');
