@@ -4,154 +4,32 @@
 import { randomBytes } from 'node:crypto';
 import { scriptedDecisions } from '@db8/agents/debate';
 import { ed25519, formatSshPublicKey, signSshsig, toBase64 } from '@db8/core';
-import { createProtocolRegistry } from '@db8/protocols';
-import { type DebateView, type LegalAction, submissionBytes } from '@db8/protocols/debate';
+import { type DebateView, submissionBytes } from '@db8/protocols/debate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.ts';
-import { AdminLinks } from '../src/auth/admin-link.ts';
-import { LocalBus } from '../src/bus/local.ts';
-import { registerDebate } from '../src/debate/index.ts';
-import { serverKeyFromSeed } from '../src/keys/index.ts';
-import { Runtime } from '../src/runtime/index.ts';
-import { openStore, type Store } from '../src/store/index.ts';
-import { TestClock } from './app-harness.ts';
-import { call as callApp } from './routes-fixtures.ts';
+import { DEBATERS, debateServer, type Signer, TIMINGS } from './debate-harness.ts';
 
-const TIMINGS = {
-  research_ms: 0,
-  submit_ms: 10_000,
-  verify_ms: 5_000,
-  continue_vote_ms: 3_000,
-  final_submit_ms: 10_000,
-  final_vote_ms: 6_000,
-  results_ms: 2_000,
-  reveal_ms: 2_000,
-};
-const DEBATERS = ['anon_1', 'anon_2', 'anon_3', 'anon_4', 'anon_5'];
-
-let store: Store;
-let runtime: Runtime;
-let clock: TestClock;
-let h: Parameters<typeof callApp>[0];
-let admin: string;
-const serverKey = serverKeyFromSeed(new Uint8Array(randomBytes(32)), 'db8.test');
-
+let s: Awaited<ReturnType<typeof debateServer>>;
 beforeAll(async () => {
-  store = await openStore({ memory: true });
-  clock = new TestClock();
-  const bus = new LocalBus();
-  runtime = new Runtime({ store, protocols: createProtocolRegistry(), serverKey, bus, clock: clock.fn });
-  const adminLinks = new AdminLinks(clock.fn);
-  const app = await buildApp({
-    runtime,
-    store,
-    bus,
-    serverKey,
-    adminLinks,
-    clock: clock.fn,
-    config: { logLevel: 'silent' },
-  });
-  await registerDebate(app, { runtime });
-  await app.ready();
-  h = { app, store, bus, clock, serverKey, runtime, adminLinks, logs: [], close: () => app.close() };
-  const r = await callApp(h, 'POST', '/v1/auth/login', { body: { token: adminLinks.create(3_600_000) } });
-  admin = r.body.token;
+  s = await debateServer();
 }, 60_000);
-afterAll(async () => {
-  await h.app.close();
-  await store.close();
-});
+afterAll(() => s.close());
 
 const call = (method: 'GET' | 'POST', url: string, opts: { token?: string; body?: unknown } = {}) =>
-  callApp(h, method, url, opts);
-
-async function createDebate(config: Record<string, unknown> = {}) {
-  const r = await call('POST', '/v1/rooms', {
-    token: admin,
-    body: {
-      protocol: 'debate',
-      title: 'test debate',
-      config: { topic: 'Should cities ban cars?', tags: ['urbanism'], judges: 1, viewers: 0, ...config },
-    },
-  });
-  expect(r.status, JSON.stringify(r.body)).toBe(201);
-  return r.body as { room_id: string; config: Record<string, unknown> };
-}
-
-interface Seat {
-  seat: string;
-  token: string;
-  principal: string;
-}
-
-/** Five debater agents, a fact-checker agent and a judge agent, each joined over REST. */
-async function seatEveryone(roomId: string, agents?: Map<string, string>): Promise<Map<string, Seat>> {
-  const seats = new Map<string, Seat>();
-  for (const seat of [...DEBATERS, 'fact_checker', 'judge_1']) {
-    let apiKey = agents?.get(seat);
-    if (!apiKey) {
-      const a = await call('POST', '/v1/agents', { body: { name: `${seat}-bot` } });
-      expect(a.status).toBe(201);
-      apiKey = a.body.api_key as string;
-      agents?.set(seat, apiKey);
-    }
-    const j = await call('POST', `/v1/rooms/${roomId}/join`, { token: apiKey, body: { seat } });
-    expect(j.status, JSON.stringify(j.body)).toBe(200);
-    seats.set(seat, { seat, token: j.body.session_token, principal: j.body.principal });
-  }
-  return seats;
-}
-
-type Signer = (bytes: Uint8Array) => { signature_kind: 'ssh'; signature_b64: string };
-
-/** Every seat acts as the script says until no one has anything left to do at this instant. */
-async function actAll(roomId: string, seats: Map<string, Seat>, signers: Map<string, Signer>) {
-  for (let pass = 0; pass < 5; pass++) {
-    let acted = 0;
-    for (const s of seats.values()) {
-      const st = await call('GET', `/v1/rooms/${roomId}/state`, { token: s.token });
-      expect(st.status).toBe(200);
-      if (st.body.status !== 'open') return;
-      const view = st.body.view as DebateView;
-      const legal = (st.body.legal?.actions ?? []) as LegalAction[];
-      for (const d of scriptedDecisions(s.seat, view, legal, { falseClaim: 'anon_5:1:c2' })) {
-        let action: Record<string, unknown> = d.action;
-        const sign = signers.get(s.seat);
-        if (d.action.type === 'submit' && sign) action = { ...d.action, ...sign(submissionBytes(d.action)) };
-        const r = await call('POST', `/v1/rooms/${roomId}/actions`, {
-          token: s.token,
-          body: { seat: s.seat, action, client_nonce: `${s.seat}:${d.key}` },
-        });
-        expect(r.status, `${s.seat} ${d.key}: ${JSON.stringify(r.body)}`).toBe(200);
-        acted++;
-      }
-    }
-    if (acted === 0) return;
-  }
-}
-
-/** Act, then move the clock to the next deadline and tick, until the room closes. */
-async function playToClose(roomId: string, seats: Map<string, Seat>, signers = new Map<string, Signer>()) {
-  const phases: string[] = [];
-  for (let i = 0; i < 60; i++) {
-    await actAll(roomId, seats, signers);
-    const st = await call('GET', `/v1/rooms/${roomId}/state`, { token: admin });
-    phases.push((st.body.view as DebateView).phase);
-    if (st.body.status === 'closed') return phases;
-    const due: number | null = st.body.deadline_ms;
-    expect(due).not.toBeNull();
-    if (due! > clock.now) clock.now = due!;
-    await runtime.tick(roomId, clock.now);
-  }
-  throw new Error(`the debate did not close: ${phases.join(' ')}`);
-}
+  s.call(method, url, opts);
+const createDebate = (c?: Record<string, unknown>) => s.createDebate(c);
+const seatEveryone = (roomId: string, agents?: Map<string, string>) => s.seatEveryone(roomId, agents);
+const playToClose = (
+  roomId: string,
+  seats: Parameters<typeof s.playToClose>[1],
+  signers?: Map<string, Signer>,
+) => s.playToClose(roomId, seats, signers);
 
 describe('debate rooms on the server', () => {
   it('fills room_id and trusts the room CA at creation; a config naming a room id is refused', async () => {
     const room = await createDebate();
     expect(room.config.room_id).toBe(room.room_id);
     const trust = room.config.trust as { ca_keys: string[] };
-    expect(trust.ca_keys).toEqual([formatSshPublicKey(serverKey.publicKey, 'db8-room-ca')]);
+    expect(trust.ca_keys).toEqual([formatSshPublicKey(s.serverKey.publicKey, 'db8-room-ca')]);
 
     // An admin's own CA is kept, and the room CA is added once.
     const own = formatSshPublicKey(ed25519.keyPairFromSeed(new Uint8Array(32).fill(9)).publicKey);
@@ -159,7 +37,7 @@ describe('debate rooms on the server', () => {
     expect((withOwn.config.trust as { ca_keys: string[] }).ca_keys).toHaveLength(2);
 
     const bad = await call('POST', '/v1/rooms', {
-      token: admin,
+      token: s.admin,
       body: { protocol: 'debate', config: { topic: 't', room_id: 'room_elsewhere' } },
     });
     expect(bad.status).toBe(400);
@@ -174,7 +52,7 @@ describe('debate rooms on the server', () => {
       body: { seat: 'anon_2' },
     });
     expect(j.status).toBe(200);
-    const asAdmin = await call('GET', `/v1/rooms/${room.room_id}/state`, { token: admin });
+    const asAdmin = await call('GET', `/v1/rooms/${room.room_id}/state`, { token: s.admin });
     const view = asAdmin.body.view as DebateView;
     expect(view.debaters.find((d) => d.seat === 'anon_2')?.identity).toBe(j.body.principal);
     // Another seat holder does not see it (sealed until the unmask).
@@ -187,7 +65,7 @@ describe('debate rooms on the server', () => {
       body: { seat: 'anon_2' },
     });
     expect(again.status).toBe(200);
-    const after = await call('GET', `/v1/rooms/${room.room_id}/state`, { token: admin });
+    const after = await call('GET', `/v1/rooms/${room.room_id}/state`, { token: s.admin });
     expect(after.body.seq).toBe(head);
 
     // Judges are not debaters: no binding entry.
@@ -196,7 +74,7 @@ describe('debate rooms on the server', () => {
       token: b.body.api_key,
       body: { seat: 'judge_1' },
     });
-    const judged = await call('GET', `/v1/rooms/${room.room_id}/state`, { token: admin });
+    const judged = await call('GET', `/v1/rooms/${room.room_id}/state`, { token: s.admin });
     expect(judged.body.seq).toBe(head + 1);
   });
 
@@ -230,7 +108,7 @@ describe('debate rooms on the server', () => {
     const phasesA = await playToClose(roomA.room_id, seatsA, new Map([['anon_3', certSigner]]));
     expect(phasesA).toContain('final_vote');
     expect(phasesA.at(-1)).toBe('closed');
-    const endA = await call('GET', `/v1/rooms/${roomA.room_id}/state`, { token: admin });
+    const endA = await call('GET', `/v1/rooms/${roomA.room_id}/state`, { token: s.admin });
     const viewA = endA.body.view as DebateView;
     const signed = viewA.rounds[0]!.submissions.find((s) => s.author === 'anon_3')!;
     expect(signed.signature?.via).toBe('certificate');
