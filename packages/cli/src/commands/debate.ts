@@ -300,6 +300,21 @@ export function register(program: Command): void {
     .option('--url <url>', 'use this server (needs an admin session: db8 login --link …)');
   dd.action(runAction(dd, (o) => demo(o)));
 
+  // `db8 room export`: any room's bundle with this CLI's own credentials (seat or admin), added to
+  // the room client's `room` command when it is there.
+  const room = program.commands.find((x) => x.name() === 'room');
+  if (room) {
+    const re = room
+      .command('export')
+      .description(
+        'the room journal bundle (JSONL) as your seat or admin session may see it; check it with db8 verify',
+      )
+      .argument('[room]', ROOM_HELP)
+      .option('-o, --output <file>', 'write here instead of stdout')
+      .option('--url <url>', URL_HELP);
+    re.action(runAction(re, (id: string | undefined, o) => exportCmd(id, o)));
+  }
+
   registerSubmit(program);
   registerVote(program);
 }
