@@ -74,19 +74,32 @@ async function measure(label: string, store: Store): Promise<BenchRow[]> {
     let first = Number.POSITIVE_INFINITY;
     let last = 0;
     const hands = new Map<string, number>();
+    // The play budget starts at the first deal, so slow joins under load do not eat it.
+    let stopAll: NodeJS.Timeout | undefined;
+    const toppedUp = new Set<string>();
     const off = tables.observe((id, _seq, v) => {
       const now = performance.now();
-      if (v.status === 'playing' && first === Number.POSITIVE_INFINITY) first = now;
+      if (v.status === 'playing' && first === Number.POSITIVE_INFINITY) {
+        first = now;
+        stopAll = setTimeout(() => {
+          for (const t of ids) tables.house(t, { kind: 'stop' }).catch(() => {});
+        }, BUDGET_MS);
+      }
+      // The house tops busted seats back up, so every table keeps all six seats playing.
+      for (const seat of v.seats) {
+        const key = `${id}:${seat.seat}:${v.handsStarted}`;
+        if (seat.sitOutReason !== 'busted' || toppedUp.has(key)) continue;
+        toppedUp.add(key);
+        tables.house(id, { kind: 'topUp', seat: seat.seat, amount: 100_000 }).catch(() => {});
+      }
       const done = v.recent.at(-1)?.number ?? 0;
       if (done > (hands.get(id) ?? 0)) {
         hands.set(id, done);
         last = now;
       }
     });
-    const stopAll = setTimeout(() => {
-      for (const id of ids) tables.house(id, { kind: 'stop' }).catch(() => {});
-    }, BUDGET_MS);
-    const results: AgentRunResult[] = await Promise.all(
+    const failures: string[] = [];
+    const settled = await Promise.all(
       ids.flatMap((tableId, t) =>
         MIX.map((name, i) =>
           runPokerAgent({
@@ -95,13 +108,21 @@ async function measure(label: string, store: Store): Promise<BenchRow[]> {
             strategy: strategyNamed(name),
             name: `${name}-${t}-${i}`,
             seed: t * 10 + i,
-            maxRunMs: BUDGET_MS + 30_000,
+            maxRunMs: BUDGET_MS + 60_000,
+          }).catch((err: Error) => {
+            failures.push(err.message);
+            return null;
           }),
         ),
       ),
     );
     clearTimeout(stopAll);
     off();
+    const results = settled.filter((r): r is AgentRunResult => r !== null);
+    if (failures.length > 0)
+      process.stderr.write(
+        `poker-server (${label}): ${failures.length} agents failed, e.g. ${failures[0]}\n`,
+      );
     const played = [...hands.values()].reduce((a, b) => a + b, 0);
     const seconds = (last - first) / 1000;
     const lat = results.flatMap((r) => r.latencies);
@@ -110,6 +131,7 @@ async function measure(label: string, store: Store): Promise<BenchRow[]> {
     return [
       { area, name: `hands/s (${setup})`, value: played / seconds, unit: 'hands/s' },
       { area, name: `hands played in the run (${label})`, value: played, unit: 'hands' },
+      { area, name: `tables that played (${label})`, value: hands.size, unit: 'tables' },
       { area, name: `action → ack latency p50 (${label})`, value: quantile(lat, 0.5), unit: 'ms' },
       {
         area,
