@@ -46,6 +46,8 @@ export const PublicEntrySchema = z
     payload: JsonValueSchema.optional(),
     commit: Hex64.optional(),
     reveals: z.array(RevealSchema).optional(),
+    /** Public protocol data for this action/tick (Transition.note), recomputed by replay. */
+    note: JsonValueSchema.optional(),
   })
   .strict()
   .refine(

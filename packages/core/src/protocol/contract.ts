@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { JsonValue } from '../json/index.ts';
 import type { Visibility } from '../log/visibility.ts';
 
 /**
@@ -42,12 +43,18 @@ export interface Rejection {
  * (default public); a non-public entry is stored sealed and the public log carries its commitment.
  * `reveal` names earlier sealed entries (by seq) to publish now, atomically, in this entry's reveal.
  * `milestone` asks the runtime for a signed checkpoint after this entry (e.g. a round published).
+ * `note` is public, protocol-chosen data the runtime records on the entry (the public entry's
+ * top-level `note` field, so it is in the leaf hash and stays public even when the payload is
+ * sealed) — e.g. poker's deck commitment at a deal and the deck's reveal at the hand's end. It must
+ * be a pure function of the state and input (JSON only) and is never folded back: replay recomputes
+ * it and refuses a log whose stored note differs.
  */
 export interface Transition<S> {
   state: S;
   visibility?: Visibility;
   reveal?: readonly number[];
   milestone?: string;
+  note?: JsonValue;
 }
 
 export type ApplyResult<S> = ({ ok: true } & Transition<S>) | { ok: false; error: Rejection };

@@ -32,6 +32,8 @@ export interface EntrySpec {
   payload: JsonValue;
   vis: Visibility;
   reveals?: Reveal[];
+  /** Public protocol note (Transition.note): on the public form even when the payload is sealed. */
+  note?: JsonValue;
 }
 
 /**
@@ -58,6 +60,7 @@ export function buildEntry(spec: EntrySpec): BuiltEntry {
     pub = { ...base, commit: commitmentOf(sealed) };
   }
   if (spec.reveals && spec.reveals.length > 0) pub.reveals = spec.reveals;
+  if (spec.note !== undefined) pub.note = spec.note;
   PublicEntrySchema.parse(pub);
   const publicJson = canonicalize(pub);
   const leaf = leafHash(utf8Encode(publicJson));

@@ -159,11 +159,20 @@ async function pushTransition(
   t: Transition<unknown>,
 ): Promise<void> {
   const reveals = await work.reveals(t.reveal ?? []);
+  let note: JsonValue | undefined;
+  if (t.note !== undefined) {
+    try {
+      note = asJson(t.note);
+    } catch (err) {
+      throw runtimeError('PROTOCOL_ERROR', `protocol note is not JSON: ${(err as Error).message}`);
+    }
+  }
   work.push({
     ...e,
     ...(t.visibility ? { vis: t.visibility } : {}),
     ...(reveals.length > 0 ? { reveals } : {}),
     ...(t.milestone !== undefined ? { milestone: t.milestone } : {}),
+    ...(note !== undefined ? { note } : {}),
   });
   work.memo.state = t.state;
 }

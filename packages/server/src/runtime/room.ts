@@ -1,5 +1,6 @@
 import {
   type AnyProtocol,
+  canonicalize,
   entryPayload,
   fromHex,
   hashCanonical,
@@ -77,6 +78,13 @@ function refoldError(entry: StoredEntry, why: string): Error {
   return runtimeError('REFOLD_FAILED', `room ${entry.room} seq ${entry.seq}: ${why}`, { seq: entry.seq });
 }
 
+/** The note is never folded, only recomputed: the stored one must be exactly what the protocol says. */
+function checkNote(entry: StoredEntry, note: unknown): void {
+  const want = note === undefined ? undefined : canonicalize(note);
+  const got = entry.note === undefined ? undefined : canonicalize(entry.note);
+  if (want !== got) throw refoldError(entry, 'stored note differs from the one the protocol recomputes');
+}
+
 /**
  * Folds one stored entry into the memo: exactly what the live path did when it wrote the entry
  * (same protocol call, same payload, same `now` = entry ts, same seq). The leaf hash is the stored
@@ -101,12 +109,14 @@ export function foldEntry(memo: RoomMemo, entry: StoredEntry, leafHashHex: strin
       if (payload === undefined) throw refoldError(entry, 'action payload missing');
       const r = p.apply(memo.state, { seat: entry.actor, action: payload, now: entry.ts, seq: entry.seq });
       if (!r.ok) throw refoldError(entry, `protocol rejected a logged action: ${r.error.code}`);
+      checkNote(entry, r.note);
       memo.state = r.state;
       break;
     }
     case 'tick': {
       const t = p.tick(memo.state, entry.ts, entry.seq);
       if (!t) throw refoldError(entry, 'protocol had nothing to do at a logged tick');
+      checkNote(entry, t.note);
       memo.state = t.state;
       break;
     }

@@ -111,6 +111,7 @@ export class Work {
     vis?: Visibility;
     reveals?: Reveal[];
     milestone?: string;
+    note?: JsonValue;
   }): BuiltEntry {
     const built = buildEntry({
       room: this.roomId,
@@ -121,6 +122,7 @@ export class Work {
       payload: e.payload,
       vis: e.vis ?? PUBLIC,
       ...(e.reveals ? { reveals: e.reveals } : {}),
+      ...(e.note !== undefined ? { note: e.note } : {}),
     });
     this.out.push(built);
     this.memo.frontier.append(built.leaf);

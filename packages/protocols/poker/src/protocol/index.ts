@@ -3,6 +3,7 @@ export * from './actions.ts';
 export * from './config.ts';
 export * from './export.ts';
 export { chipsBought, eligibleSeats, seatToAct, tableChips, turnDeadline } from './hand.ts';
+export * from './notes.ts';
 export { poker, type TableResult } from './protocol.ts';
 export * from './state.ts';
 export { turnTokenOf } from './transitions.ts';

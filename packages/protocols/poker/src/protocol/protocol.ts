@@ -15,11 +15,13 @@ export interface TableResult {
  * `poker`: a no-limit hold'em table (seed 002). Seats sit in, the table deals a hand whenever two
  * or more can play, the button moves a seat each hand, the seat to act has `actionTimeoutMs`
  * (then: check if free, else fold). Hand h's deck is the room seed's `poker/deck/h` shuffle; its
- * commitment is public from the deal, the deck and salt from the hand's end.
+ * commitment is public from the deal, the deck and salt from the hand's end — in the view, and in
+ * the log as entry notes (`{hand, deck_commitment}` on the deal, `{hand, deck, salt}` on the end;
+ * see notes.ts). v2: entries carry those notes.
  */
 export const poker: Protocol<TableConfig, TableState, TableAction, TableView, TableResult> = {
   name: 'poker',
-  version: 1,
+  version: 2,
   configSchema: TableConfigSchema,
   actionSchema: TableActionSchema,
   seats: tableSeats,

@@ -3,6 +3,7 @@ import { legalActions } from '../legal.ts';
 import { BETTING_KINDS, type BettingKind, reject, type TableAction } from './actions.ts';
 import { HOUSE, seatIndex } from './config.ts';
 import { finishHand, playBet, schedule, seatToAct, startHand, turnDeadline } from './hand.ts';
+import { handNote } from './notes.ts';
 import type { SeatState, TableState } from './state.ts';
 
 /**
@@ -14,9 +15,10 @@ export function turnTokenOf(s: TableState, seat: number): string {
   return `h${s.hand?.number ?? 0}.${s.counter}.${seat}`;
 }
 
-function done(s: TableState, now: number, milestone?: string): Transition<TableState> {
+function done(prev: TableState, s: TableState, now: number, milestone?: string): Transition<TableState> {
   const state = schedule({ ...s, counter: s.counter + 1 }, now);
-  return milestone ? { state, milestone } : { state };
+  const note = handNote(prev, state);
+  return { state, ...(milestone ? { milestone } : {}), ...(note ? { note } : {}) };
 }
 
 const handMilestone = (s: TableState) => `hand-${s.recent.at(-1)?.number ?? 0}`;
@@ -58,7 +60,7 @@ export function applyAction(
     if (cur.status !== 'active') return reject('ALREADY_OUT', 'you are not sitting in');
     next = { ...cur, status: 'sittingOut', sitOutReason: 'self' };
   }
-  return { ok: true, ...done(withSeat(s, i, next), now) };
+  return { ok: true, ...done(s, withSeat(s, i, next), now) };
 }
 
 function withSeat(s: TableState, i: number, seat: SeatState): TableState {
@@ -90,13 +92,13 @@ function applyBet(
   const seats = r.state.seats.slice();
   seats[i] = { ...seats[i]!, timeouts: 0 };
   const state = { ...r.state, seats };
-  return { ok: true, ...done(state, now, r.ended ? handMilestone(state) : undefined) };
+  return { ok: true, ...done(s, state, now, r.ended ? handMilestone(state) : undefined) };
 }
 
 function applyHouse(s: TableState, action: TableAction, now: number): ApplyResult<TableState> {
   if (action.kind === 'stop') {
     const ended = s.hand ? finishHand(s, now, true) : s;
-    return { ok: true, ...done({ ...ended, stopped: true, stopReason: 'house', nextHandAt: null }, now) };
+    return { ok: true, ...done(s, { ...ended, stopped: true, stopReason: 'house', nextHandAt: null }, now) };
   }
   if (action.kind !== 'topUp') return reject('PLAYERS_ONLY', 'the house does not play');
   const i = action.seat;
@@ -111,7 +113,7 @@ function applyHouse(s: TableState, action: TableAction, now: number): ApplyResul
   };
   // A seat that sat out because it went broke plays again once it has chips.
   if (next.sitOutReason === 'busted') next = { ...next, status: 'active', sitOutReason: null };
-  return { ok: true, ...done(withSeat(s, i, next), now) };
+  return { ok: true, ...done(s, withSeat(s, i, next), now) };
 }
 
 /** Deadlines: the seat to act timed out (check if free, else fold), or the next hand is due. */
@@ -133,9 +135,9 @@ export function tickTable(s: TableState, now: number): Transition<TableState> | 
       ? { ...prev, timeouts, status: 'sittingOut', sitOutReason: 'timeouts' }
       : { ...prev, timeouts };
     const state = { ...r.state, seats };
-    return done(state, now, r.ended ? handMilestone(state) : undefined);
+    return done(s, state, now, r.ended ? handMilestone(state) : undefined);
   }
   if (s.hand || s.nextHandAt === null || now < s.nextHandAt) return null;
   const { state, finished } = startHand(s, now);
-  return done(state, now, finished ? handMilestone(state) : undefined);
+  return done(s, state, now, finished ? handMilestone(state) : undefined);
 }
