@@ -80,6 +80,11 @@ export interface Protocol<
   actionSchema: z.ZodType<Action>;
   /** Which seats a room with this config has (ids and roles). */
   seats(config: Config): SeatInfo[];
+  /**
+   * Roles whose seats only the server takes (poker's `house`): the server joins them by naming
+   * the seat; the generic join route refuses them (SEAT_RESERVED) and auto-assignment skips them.
+   */
+  reservedRoles?: readonly string[];
   setup(config: Config, ctx: SetupContext): State;
   /**
    * `seq` is the position this input will take in the log, so protocols can refer to sealed

@@ -53,6 +53,15 @@ const info = (x: unknown) => x as RoomInfoWireable;
 export function roomRoutes(root: FastifyInstance, ctx: AppContext): void {
   const app = root.withTypeProvider<ZodTypeProvider>();
   const rt = ctx.runtime;
+
+  /** Seats of a role the protocol reserves for the server (poker's house) are never the client's. */
+  async function refuseReserved(roomId: string, seat: string): Promise<void> {
+    const room = info(await rt.getRoom(roomId));
+    const reserved = rt.protocols?.get(room.protocol)?.reservedRoles ?? [];
+    const role = room.seats.find((s) => s.id === seat)?.role;
+    if (role !== undefined && reserved.includes(role))
+      throw new ApiError(403, 'SEAT_RESERVED', `seat ${seat} is reserved for the server`);
+  }
   const tags = ['rooms'];
 
   app.post(
@@ -126,6 +135,7 @@ export function roomRoutes(root: FastifyInstance, ctx: AppContext): void {
       if (req.body.seat && !room.seats.some((s) => s.id === req.body.seat)) {
         throw new ApiError(404, 'UNKNOWN_SEAT', `this room has no seat ${req.body.seat}`);
       }
+      if (req.body.seat) await refuseReserved(room.id, req.body.seat);
       const ttl = req.body.ttl_sec ?? ctx.config.inviteTtlSec;
       const t = await ctx.tokens.issueInvite(room.id, req.body.seat, ttl);
       return reply.code(201).send({
@@ -176,6 +186,7 @@ export function roomRoutes(root: FastifyInstance, ctx: AppContext): void {
           throw new ApiError(403, 'FORBIDDEN', 'token scoped to another room');
         principal = a.principal;
       }
+      if (seat) await refuseReserved(roomId, seat);
       const joined = await rt.join(roomId, { principal, ...(seat ? { seat } : {}) });
       const t = await ctx.tokens.issueSession(
         { sub: principal, role, room: roomId, seat: joined.seat },

@@ -38,6 +38,8 @@ export type TableConfig = z.infer<typeof TableConfigSchema>;
 export type TableConfigInput = z.input<typeof TableConfigSchema>;
 
 export const HOUSE = 'house';
+/** The house seat's role: reserved for the server (Protocol.reservedRoles). */
+export const HOUSE_ROLE = 'house';
 
 export function seatId(index: number): string {
   return `seat_${index}`;
@@ -54,6 +56,6 @@ export function seatIndex(config: TableConfig, seat: string): number {
 export function tableSeats(config: TableConfig): SeatInfo[] {
   return [
     ...Array.from({ length: config.seats }, (_, i) => ({ id: seatId(i), role: 'player' })),
-    { id: HOUSE, role: 'house' },
+    { id: HOUSE, role: HOUSE_ROLE },
   ];
 }

@@ -1,6 +1,6 @@
 import type { Protocol } from '@db8/core';
 import { type TableAction, TableActionSchema } from './actions.ts';
-import { type TableConfig, TableConfigSchema, tableSeats } from './config.ts';
+import { HOUSE_ROLE, type TableConfig, TableConfigSchema, tableSeats } from './config.ts';
 import type { TableState } from './state.ts';
 import { applyAction, tickTable } from './transitions.ts';
 import { legalFor, nextDeadline, type TableView, viewOf } from './view.ts';
@@ -25,6 +25,8 @@ export const poker: Protocol<TableConfig, TableState, TableAction, TableView, Ta
   configSchema: TableConfigSchema,
   actionSchema: TableActionSchema,
   seats: tableSeats,
+  // The server holds the house seat (top-ups, stop); no client may join it.
+  reservedRoles: [HOUSE_ROLE],
 
   setup(config, ctx) {
     return {

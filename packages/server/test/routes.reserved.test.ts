@@ -1,0 +1,79 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Store } from '../src/store/index.ts';
+import { type Harness, makeApp, sharedStore } from './app-harness.ts';
+import { adminToken, call } from './routes-fixtures.ts';
+
+let store: Store;
+let h: Harness;
+beforeAll(async () => {
+  store = await sharedStore();
+});
+afterEach(async () => {
+  await h?.close();
+});
+afterAll(async () => {
+  await store.close();
+});
+
+describe('reserved seats (Protocol.reservedRoles)', () => {
+  it("the generic join never seats a client in poker's house seat", async () => {
+    h = await makeApp({ store });
+    const admin = await adminToken(h);
+    // A table made through the generic room route: nobody holds the house seat yet.
+    const room = await call(h, 'POST', '/v1/rooms', {
+      token: admin,
+      body: { protocol: 'poker', config: { seats: 2, smallBlind: 1, bigBlind: 2, startingStack: 100 } },
+    });
+    expect(room.status, JSON.stringify(room.body)).toBe(201);
+    const roomId: string = room.body.room_id;
+    const agent = async () => (await call(h, 'POST', '/v1/agents', { body: {} })).body.api_key as string;
+
+    const named = await call(h, 'POST', `/v1/rooms/${roomId}/join`, {
+      token: await agent(),
+      body: { seat: 'house' },
+    });
+    expect(named.status).toBe(403);
+    expect(named.body.error.code).toBe('SEAT_RESERVED');
+
+    // Without a seat, agents get the player seats, then the room is full: the house is never handed out.
+    const seats: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const j = await call(h, 'POST', `/v1/rooms/${roomId}/join`, { token: await agent(), body: {} });
+      expect(j.status, JSON.stringify(j.body)).toBe(200);
+      seats.push(j.body.seat);
+    }
+    expect(seats).toEqual(['seat_0', 'seat_1']);
+    const third = await call(h, 'POST', `/v1/rooms/${roomId}/join`, { token: await agent(), body: {} });
+    expect(third.status).toBe(409);
+    expect(third.body.error.code).toBe('ROOM_FULL');
+
+    // An invite cannot be made for the house seat either.
+    const inv = await call(h, 'POST', `/v1/rooms/${roomId}/invites`, {
+      token: admin,
+      body: { seat: 'house' },
+    });
+    expect(inv.status).toBe(403);
+    expect(inv.body.error.code).toBe('SEAT_RESERVED');
+
+    // The server still takes it by naming it (what the poker service does at creation).
+    expect(await h.runtime.join(roomId, { seat: 'house', principal: 'server:house' })).toMatchObject({
+      seat: 'house',
+    });
+  });
+
+  it('the player seats of a table stay joinable by name', async () => {
+    h = await makeApp({ store });
+    const admin = await adminToken(h);
+    const room = await call(h, 'POST', '/v1/rooms', {
+      token: admin,
+      body: { protocol: 'poker', config: { seats: 2, smallBlind: 1, bigBlind: 2, startingStack: 100 } },
+    });
+    const key = (await call(h, 'POST', '/v1/agents', { body: {} })).body.api_key as string;
+    const j = await call(h, 'POST', `/v1/rooms/${room.body.room_id}/join`, {
+      token: key,
+      body: { seat: 'seat_1' },
+    });
+    expect(j.status).toBe(200);
+    expect(j.body.seat).toBe('seat_1');
+  });
+});
