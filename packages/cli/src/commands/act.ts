@@ -1,61 +1,9 @@
-// `db8 act <room> '<action json>'`: act for your seat. The action is strict-parsed JSON; the turn
-// token of your live turn is sent along, so a move made against a state that has moved on is refused.
-import { JsonError, type JsonValue, parseJson } from '@db8/core';
+// Registers `act` with light imports only; the action loads act-impl.ts when it runs.
 import type { Command } from 'commander';
-import { EXIT_AUTH, EXIT_INVALID_INPUT } from '../exit-codes.ts';
-import { CliError, readTextInput, runAction, writeStdout } from '../io.ts';
-import { Remote } from '../remote.ts';
+import { runAction } from '../io.ts';
+import type { ActOptions } from './act-impl.ts';
 
-interface ActOptions {
-  url?: string;
-  seat?: string;
-  nonce?: string;
-  json?: boolean;
-}
-
-async function parseAction(arg: string): Promise<JsonValue> {
-  const text = arg === '-' ? await readTextInput('-') : arg;
-  try {
-    return parseJson(text) as JsonValue;
-  } catch (e) {
-    const why = e instanceof JsonError ? e.message : String(e);
-    throw new CliError(
-      EXIT_INVALID_INPUT,
-      `action is not JSON (${why}): quote it, e.g. '{"type":"bid","amount":120}'`,
-    );
-  }
-}
-
-async function act(roomId: string, actionArg: string, o: ActOptions): Promise<void> {
-  const action = await parseAction(actionArg);
-  const remote = new Remote(o.url);
-  const c = await remote.roomClient(roomId, { required: true });
-  const ctx = { roomId };
-  const state = await remote.call(() => c.state(roomId), ctx);
-  const seat =
-    o.seat ?? remote.seatIn(roomId)?.seat ?? (state.viewer.kind === 'seat' ? state.viewer.seat : undefined);
-  if (!seat) {
-    throw new CliError(
-      EXIT_AUTH,
-      `you hold no seat in ${roomId}: run db8 room join ${roomId} (or give --seat)`,
-    );
-  }
-  const mine = state.viewer.kind === 'seat' && state.viewer.seat === seat;
-  const ack = await remote.call(
-    () =>
-      c.act(roomId, {
-        seat,
-        action: action as never,
-        ...(mine && state.turn_token ? { turn_token: state.turn_token } : {}),
-        ...(o.nonce ? { client_nonce: o.nonce } : {}),
-      }),
-    ctx,
-  );
-  if (o.json) return writeStdout(`${JSON.stringify(ack)}\n`);
-  await writeStdout(
-    `ok: ${seat} acted at seq ${ack.seq}${ack.duplicate ? ' (a retry: already accepted)' : ''}\n`,
-  );
-}
+const impl = () => import('./act-impl.ts');
 
 export function register(program: Command): void {
   const cmd = program
@@ -67,5 +15,9 @@ export function register(program: Command): void {
     .option('--nonce <key>', 'idempotency key: a retry with the same key returns the first ack')
     .option('--url <url>', 'server base URL (default: $DB8_URL, the saved session, or http://127.0.0.1:8787)')
     .option('--json', 'print the ack as JSON');
-  cmd.action(runAction(cmd, (room: string, action: string, o: ActOptions) => act(room, action, o)));
+  cmd.action(
+    runAction(cmd, async (room: string, action: string, o: ActOptions) =>
+      (await impl()).act(room, action, o),
+    ),
+  );
 }

@@ -3,15 +3,15 @@
 // list, show, search. docs/council.md and docs/providers.md describe the files and the options.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ProviderConfigError } from '@db8/agents';
-import { ARTIFACT_PATHS, type FinalPacket } from '@db8/protocols/council';
+import type { FinalPacket } from '@db8/protocols/council';
 import type { Command } from 'commander';
 import { homeDir, RUN_ID_PATTERN, runDir } from '../council/files.ts';
-import { CouncilIndex, type RunRow } from '../council/index-db.ts';
-import { replayRun } from '../council/replay.ts';
-import { runLocalCouncil, StorageError } from '../council/run.ts';
+import type { CouncilIndex, RunRow } from '../council/index-db.ts';
 import { EXIT_IO_ERROR, EXIT_USAGE, EXIT_VERIFICATION_FAILED } from '../exit-codes.ts';
 import { CliError, readTextInput, runAction, writeStdout } from '../io.ts';
+
+// Agents, the protocol and PGlite load only when a council command runs, so `db8 --help` stays fast.
+const heavy = () => import('./council-deps.ts');
 
 interface CommonOptions {
   home?: string;
@@ -33,7 +33,7 @@ function pct(x: number): string {
   return `${(x * 100).toFixed(0)}%`;
 }
 
-function summary(p: FinalPacket, home: string, dir: string, record: string | null): string {
+function summary(p: FinalPacket, home: string, dir: string, record: string | null, markdown: string): string {
   const flags = [
     p.degradation.degraded ? `degraded: ${p.degradation.markers.length} marker(s)` : null,
     p.scripted ? 'SCRIPTED' : null,
@@ -44,13 +44,14 @@ function summary(p: FinalPacket, home: string, dir: string, record: string | nul
     `run ${p.runId} completed${flags ? ` (${flags})` : ''}`,
     `decision [${p.decision.verdict}] ${p.decision.summary}`,
     `consensus ${pct(p.scores.consensus)} · confidence ${pct(p.scores.confidence)} · lean ${p.lean}`,
-    `packet ${join(dir, ARTIFACT_PATHS.markdown)}`,
+    `packet ${join(dir, markdown)}`,
     `record ${record ? join(home, record) : '-'}`,
     '',
   ].join('\n');
 }
 
 async function withIndex<T>(home: string, fn: (index: CouncilIndex) => Promise<T>): Promise<T> {
+  const { CouncilIndex } = await heavy();
   let index: CouncilIndex;
   try {
     index = await CouncilIndex.open(home);
@@ -91,6 +92,7 @@ export function register(program: Command): void {
   council.action(
     runAction(council, async (question: string | undefined, opts: RunOptions) => {
       if (!question?.trim()) throw new CliError(EXIT_USAGE, 'give a question: db8 council "…"');
+      const { ARTIFACT_PATHS, ProviderConfigError, runLocalCouncil, StorageError } = await heavy();
       const home = homeDir(opts.home);
       const context = opts.contextFile ? await readTextInput(opts.contextFile) : opts.context;
       let res: Awaited<ReturnType<typeof runLocalCouncil>>;
@@ -144,7 +146,7 @@ export function register(program: Command): void {
         };
         await writeStdout(`${JSON.stringify(out, null, 2)}\n`);
       } else {
-        await writeStdout(summary(res.packet, home, res.runDir, res.recordPath));
+        await writeStdout(summary(res.packet, home, res.runDir, res.recordPath, ARTIFACT_PATHS.markdown));
       }
     }),
   );
@@ -160,6 +162,7 @@ export function register(program: Command): void {
       const { home, json } = replay.optsWithGlobals<CommonOptions>();
       if (!RUN_ID_PATTERN.test(runId)) throw new CliError(EXIT_USAGE, `not a run id: ${runId}`);
       const h = homeDir(home);
+      const { replayRun } = await heavy();
       const rep = await withIndex(h, (index) => replayRun(h, runId, index));
       if (json) await writeStdout(`${JSON.stringify({ ...rep, state: undefined }, null, 2)}\n`);
       if (!rep.ok) {
@@ -193,6 +196,7 @@ export function register(program: Command): void {
       const h = homeDir(home);
       const row = await withIndex(h, (index) => index.findRun(id));
       if (!row) throw new CliError(EXIT_USAGE, `no run ${id} in ${h}`);
+      const { ARTIFACT_PATHS } = await heavy();
       const file = join(runDir(h, row.run_id), json ? ARTIFACT_PATHS.packet : ARTIFACT_PATHS.markdown);
       const text = await readFile(file, 'utf8').catch((e: Error) => {
         throw new CliError(EXIT_IO_ERROR, `cannot read ${file}: ${e.message}`);

@@ -18,10 +18,7 @@ import { CliError } from '../io.ts';
 
 export type StoreOpts = { dataDir?: string; databaseUrl?: string };
 
-export const STORE_HELP = `--data-dir / --database-url open the store directly: PGlite in the data directory
-(default $DB8_DATA_DIR or ./.db8), or PostgreSQL; the server key always comes from the data
-directory. Stop an embedded server first: PGlite is single-process, and a second process on the
-same data directory fails or corrupts it.`;
+export { STORE_HELP } from '../help-text.ts';
 
 export async function openLocalStore(o: StoreOpts): Promise<Store> {
   const dir = resolveDataDir(o.dataDir);

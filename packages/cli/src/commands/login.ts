@@ -1,127 +1,12 @@
-// `db8 login` (API key, SSH key or certificate, admin link, or a token), `db8 logout`, `db8 whoami`.
-// The session goes to $DB8_HOME/session.json (default ~/.db8), mode 0600.
-import { existsSync, rmSync } from 'node:fs';
-import type { SessionResponse } from '@db8/sdk';
+// Registers `login` with light imports only; the action loads login-impl.ts when it runs.
+import { rmSync } from 'node:fs';
 import type { Command } from 'commander';
-import { EXIT_IO_ERROR, EXIT_USAGE } from '../exit-codes.ts';
-import { CliError, readTextInput, runAction, writeStdout } from '../io.ts';
-import { absPath, expiresAtMs, normalizeUrl, Remote, sshLogin } from '../remote.ts';
-import { type Credential, emptySession, loadSession, saveSession, sessionPath } from '../session.ts';
+import { EXIT_IO_ERROR } from '../exit-codes.ts';
+import { CliError, runAction, writeStdout } from '../io.ts';
+import { sessionPath } from '../session.ts';
+import type { LoginOptions } from './login-impl.ts';
 
-interface LoginOptions {
-  url?: string;
-  apiKey?: string;
-  sshKey?: string;
-  cert?: string;
-  principal?: string;
-  room?: string;
-  link?: string;
-  token?: string;
-  json?: boolean;
-}
-
-/** `<origin>/login#token=…` -> origin and token; a bare token is returned as is. */
-function parseAdminLink(link: string): { url?: string; token: string } {
-  const m = /^(https?:\/\/[^#]+?)\/login#token=([A-Za-z0-9_-]+)$/.exec(link.trim());
-  if (m) return { url: m[1]!, token: m[2]! };
-  if (/^[A-Za-z0-9_-]{16,}$/.test(link.trim())) return { token: link.trim() };
-  throw new CliError(EXIT_USAGE, '--link: expected the admin login link db8 start printed (…/login#token=…)');
-}
-
-/** `exp` of a JWT in ms, when the token is one (only to know when to stop using it). */
-function jwtExpiry(token: string): number | null {
-  try {
-    const exp = (
-      JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as { exp?: unknown }
-    ).exp;
-    return typeof exp === 'number' ? exp * 1000 : null;
-  } catch {
-    return null;
-  }
-}
-
-/** A secret given as `-` is read from stdin, so it stays out of the process list and shell history. */
-async function secret(v: string): Promise<string> {
-  return v === '-' ? (await readTextInput('-')).trim() : v;
-}
-
-async function login(o: LoginOptions): Promise<void> {
-  const ways = [o.apiKey, o.sshKey, o.link, o.token].filter((x) => x !== undefined).length;
-  if (ways !== 1) {
-    throw new CliError(EXIT_USAGE, 'give exactly one of --api-key, --ssh-key, --link or --token');
-  }
-  const link = o.link !== undefined ? parseAdminLink(o.link) : null;
-  const remote = new Remote(o.url ?? link?.url);
-  const api = remote.api;
-  let credential: Credential;
-  let r: SessionResponse | null = null;
-  if (o.apiKey !== undefined) {
-    const apiKey = await secret(o.apiKey);
-    credential = { kind: 'api_key', apiKey };
-    r = await remote.call(() => api.sessionFromApiKey({ api_key: apiKey }));
-  } else if (o.sshKey !== undefined) {
-    const keyPath = absPath(o.sshKey);
-    // Like ssh: a certificate next to the key (`<key>-cert.pub`) is used for certificate logins.
-    const certPath = o.cert
-      ? absPath(o.cert)
-      : o.principal && existsSync(`${keyPath}-cert.pub`)
-        ? `${keyPath}-cert.pub`
-        : undefined;
-    if (o.principal && !certPath) {
-      throw new CliError(
-        EXIT_USAGE,
-        `--principal needs a certificate: give --cert, or put it at ${keyPath}-cert.pub`,
-      );
-    }
-    // A certificate principal `<seat>@<room>` names the room the challenge must be for.
-    const roomId = o.room ?? (o.principal?.includes('@') ? o.principal.split('@')[1] : undefined);
-    credential = {
-      kind: 'ssh',
-      keyPath,
-      ...(certPath ? { certPath } : {}),
-      ...(o.principal ? { principal: o.principal } : {}),
-      ...(roomId ? { roomId } : {}),
-    };
-    const c = credential;
-    r = await remote.call(() => sshLogin(api, c), roomId ? { roomId } : {});
-  } else if (link) {
-    credential = { kind: 'token' };
-    r = await remote.call(() => api.adminLogin(link.token));
-  } else {
-    credential = { kind: 'token' };
-    const token = await secret(o.token!);
-    const me = await remote.call(() => api.withToken(token).me());
-    r = {
-      token,
-      expires_at: new Date(jwtExpiry(token) ?? Date.now() + 3600_000).toISOString(),
-      principal: me.principal,
-      role: me.role,
-      room_id: me.room_id,
-      seat: me.seat,
-    };
-  }
-  const prev = loadSession();
-  const same = prev && normalizeUrl(prev.url) === remote.url && prev.principal === r.principal;
-  const s = same ? prev : emptySession(remote.url);
-  s.url = remote.url;
-  s.principal = r.principal;
-  s.role = r.role;
-  s.credential = credential;
-  s.session = { token: r.token, expiresAt: expiresAtMs(r) };
-  // A certificate (or room-scoped) login is a seat in that room.
-  if (r.room_id && r.seat) s.rooms[r.room_id] = { seat: r.seat, token: r.token, expiresAt: expiresAtMs(r) };
-  saveSession(s);
-  if (o.json) {
-    await writeStdout(
-      `${JSON.stringify({ url: remote.url, principal: r.principal, role: r.role, room_id: r.room_id, seat: r.seat, session_file: sessionPath() })}\n`,
-    );
-    return;
-  }
-  const seat = r.room_id && r.seat ? `, seat ${r.seat} in ${r.room_id}` : '';
-  await writeStdout(
-    `logged in to ${remote.url} as ${r.principal} (${r.role}${seat}); session saved to ${sessionPath()}\n`,
-  );
-}
+const impl = () => import('./login-impl.ts');
 
 export function register(program: Command): void {
   const cmd = program
@@ -142,7 +27,7 @@ export function register(program: Command): void {
     .option('--link <url>', 'the one-time admin login link printed by db8 start')
     .option('--token <token>', 'a session or OIDC token as is (not renewed); - reads it from stdin')
     .option('--json', 'print the result as JSON');
-  cmd.action(runAction(cmd, (o: LoginOptions) => login(o)));
+  cmd.action(runAction(cmd, async (o: LoginOptions) => (await impl()).login(o)));
 
   const out = program.command('logout').description('forget the saved session (deletes the session file)');
   out.action(
@@ -164,6 +49,7 @@ export function register(program: Command): void {
     .option('--json', 'print as JSON');
   who.action(
     runAction(who, async (o: { url?: string; json?: boolean }) => {
+      const { Remote } = await import('../remote.ts');
       const remote = new Remote(o.url);
       const c = await remote.client();
       const me = await remote.call(() => c.me());

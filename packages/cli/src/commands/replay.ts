@@ -1,6 +1,5 @@
 // `db8 replay <room>`: refold a room's log from entry 0 on this machine's store and check it
 // against every stored hash, snapshot and checkpoint. Exit 3 when anything differs.
-import { defaultProtocolRegistry, openStore, RuntimeError, replayRoom } from '@db8/server';
 import type { Command } from 'commander';
 import { EXIT_INVALID_INPUT, EXIT_VERIFICATION_FAILED } from '../exit-codes.ts';
 import { CliError, runAction, writeStdout } from '../io.ts';
@@ -28,6 +27,8 @@ export function register(program: Command): void {
     );
   cmd.action(
     runAction(cmd, async (room: string, opts: ReplayOptions) => {
+      // @db8/server (PGlite, fastify) loads only when the command runs.
+      const { defaultProtocolRegistry, openStore, RuntimeError, replayRoom } = await import('@db8/server');
       const store = await openStore({
         ...(opts.dataDir !== undefined ? { dataDir: opts.dataDir } : {}),
         ...(opts.databaseUrl !== undefined ? { databaseUrl: opts.databaseUrl } : {}),

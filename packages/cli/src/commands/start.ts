@@ -1,6 +1,5 @@
 // `db8 start`: run the server — embedded store in ./.db8 unless DATABASE_URL, in-process bus unless
 // NATS_URL, web UI and API on one port — and print the one-time admin login link.
-import { startServer } from '@db8/server';
 import { type Command, InvalidArgumentError } from 'commander';
 import { runAction } from '../io.ts';
 
@@ -25,6 +24,7 @@ export function register(program: Command): void {
     .option('--data-dir <dir>', 'embedded store and server key directory (default: $DB8_DATA_DIR or ./.db8)');
   cmd.action(
     runAction(cmd, async (opts: StartOptions) => {
+      const { startServer } = await import('@db8/server');
       const server = await startServer({
         ...(opts.port !== undefined ? { port: opts.port } : {}),
         ...(opts.host !== undefined ? { host: opts.host } : {}),

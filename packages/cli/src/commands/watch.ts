@@ -1,81 +1,14 @@
-// `db8 watch <room>`: tail a room over server-sent events — one line per entry, a banner when the
-// phase, deadline or your turn changes — until the room closes (exit 0) or Ctrl-C (exit 0).
-import type { EntryWire, State } from '@db8/sdk';
+// Registers `watch` with light imports only; the action loads watch-impl.ts when it runs.
 import { type Command, InvalidArgumentError } from 'commander';
-import { EXIT_IO_ERROR } from '../exit-codes.ts';
-import { CliError, runAction, writeStdout } from '../io.ts';
-import { explain, Remote } from '../remote.ts';
-import {
-  type Banner,
-  bannerLine,
-  bannerOf,
-  entryLine,
-  resultLine,
-  resultOf,
-  sameBanner,
-} from '../watch-format.ts';
+import { runAction } from '../io.ts';
+import type { WatchOptions } from './watch-impl.ts';
 
-interface WatchOptions {
-  url?: string;
-  since?: number;
-  live?: boolean;
-  json?: boolean;
-}
+const impl = () => import('./watch-impl.ts');
 
 function seqArg(v: string): number {
   const n = Number(v);
   if (!/^-?\d+$/.test(v) || n < -1) throw new InvalidArgumentError('expected a seq (-1 for the whole log)');
   return n;
-}
-
-async function watch(roomId: string, o: WatchOptions): Promise<void> {
-  const remote = new Remote(o.url);
-  const c = await remote.roomClient(roomId);
-  const ctx = { roomId };
-  const room = await remote.call(() => c.getRoom(roomId), ctx);
-  const since = o.since ?? (o.live ? room.seq : -1);
-  const ac = new AbortController();
-  const stop = () => ac.abort();
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
-  const out = (line: string) => writeStdout(`${line}\n`);
-  if (!o.json) {
-    await out(
-      `── watching ${roomId} (${room.protocol}${room.title ? `, "${room.title}"` : ''}) from seq ${since + 1}; Ctrl-C to stop`,
-    );
-  }
-  let last: Banner | null = null;
-  let result: unknown;
-  try {
-    const events = c.events(roomId, { since, signal: ac.signal, reconnect: true });
-    for await (const ev of events) {
-      if (ev.event === 'entry') {
-        const e = ev.data as EntryWire;
-        const r = resultOf(e);
-        if (r !== undefined) result = r;
-        await out(o.json ? JSON.stringify({ event: 'entry', entry: e }) : entryLine(e));
-      } else if (ev.event === 'state') {
-        const s = ev.data as State;
-        const b = bannerOf(s);
-        if (o.json) await out(JSON.stringify({ event: 'state', state: s }));
-        else if (!sameBanner(last, b)) await out(bannerLine(s, Date.now()));
-        last = b;
-        if (s.status === 'closed') {
-          if (!o.json && result !== undefined) await out(resultLine(result));
-          break;
-        }
-      } else if (ev.event === 'error') {
-        const d = ev.data as { code?: string; message?: string };
-        throw new CliError(EXIT_IO_ERROR, `${d.code ?? 'FEED_FAILED'}: ${d.message ?? 'the feed failed'}`);
-      }
-    }
-  } catch (e) {
-    if (!ac.signal.aborted) throw explain(e, remote.url, ctx);
-  } finally {
-    process.off('SIGINT', stop);
-    process.off('SIGTERM', stop);
-    ac.abort(); // closes the stream, so the process can exit
-  }
 }
 
 export function register(program: Command): void {
@@ -87,5 +20,5 @@ export function register(program: Command): void {
     .option('--live', 'only entries from now on')
     .option('--url <url>', 'server base URL (default: $DB8_URL, the saved session, or http://127.0.0.1:8787)')
     .option('--json', 'print each event as a JSON line: {event:"entry",entry} or {event:"state",state}');
-  cmd.action(runAction(cmd, (id: string, o: WatchOptions) => watch(id, o)));
+  cmd.action(runAction(cmd, async (id: string, o: WatchOptions) => (await impl()).watch(id, o)));
 }

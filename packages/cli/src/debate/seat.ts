@@ -9,8 +9,7 @@ import { CliError } from '../io.ts';
 import { explain, Remote } from '../remote.ts';
 import { clock } from '../watch-format.ts';
 
-export const URL_HELP = 'server base URL (default: $DB8_URL, the saved session, or http://127.0.0.1:8787)';
-export const ROOM_HELP = 'room id (default: $DB8_ROOM, or the one room you joined)';
+export { ROOM_HELP, URL_HELP } from '../help-text.ts';
 
 /** `--room`, else $DB8_ROOM, else the only room this CLI holds a seat in. */
 export function resolveRoom(remote: Remote, flag: string | undefined, fallback?: string): string {

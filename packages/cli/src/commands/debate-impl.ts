@@ -1,0 +1,208 @@
+// `db8 debate create|status|watch|export|verify|ratings` and `db8 demo debate`; also registers the
+// debater commands (`db8 draft`, `submit`, `resubmit`, `vote`, `auth issue-cert`).
+import { writeFile } from 'node:fs/promises';
+import { parseJson, verifyBundleText } from '@db8/core';
+import { DebateConfigSchema } from '@db8/protocols/debate';
+import { type Db8Client, debateRating, debateRatings, exportText } from '@db8/sdk';
+import { statusLines } from '../debate/format.ts';
+import { checkDebateJournal } from '../debate/journal-check.ts';
+import { loadSeat, resolveRoom } from '../debate/seat.ts';
+import { watchDebate } from '../debate/watch.ts';
+import { EXIT_INVALID_INPUT, EXIT_IO_ERROR, EXIT_VERIFICATION_FAILED } from '../exit-codes.ts';
+import { CliError, inputName, readTextInput, writeStdout } from '../io.ts';
+import { explain, Remote } from '../remote.ts';
+
+const out = (line: string) => writeStdout(`${line}\n`);
+
+export interface CreateOpts {
+  url?: string;
+  topic?: string;
+  tags?: string;
+  config?: string;
+  title?: string;
+  debaters?: number;
+  judges?: number;
+  viewers?: number;
+  rounds?: number;
+  json?: boolean;
+}
+
+export async function create(o: CreateOpts) {
+  let config: Record<string, unknown> = {};
+  if (o.config !== undefined) {
+    const text = await readTextInput(o.config);
+    try {
+      config = parseJson(text) as Record<string, unknown>;
+    } catch (e) {
+      throw new CliError(EXIT_INVALID_INPUT, `${inputName(o.config)}: ${(e as Error).message}`);
+    }
+  }
+  if (o.topic !== undefined) config.topic = o.topic;
+  if (o.tags !== undefined)
+    config.tags = o.tags
+      .split(',')
+      .map((t) => t.trim())
+      .filter(Boolean);
+  if (o.debaters !== undefined) config.debaters = o.debaters;
+  if (o.judges !== undefined) config.judges = o.judges;
+  if (o.viewers !== undefined) config.viewers = o.viewers;
+  if (o.rounds !== undefined) config.max_rounds = o.rounds;
+  // Check here first: a bad config is named precisely before anything is sent.
+  const check = DebateConfigSchema.safeParse(config);
+  if (!check.success) {
+    const i = check.error.issues[0]!;
+    const hint = i.path[0] === 'topic' ? ' (give --topic "…")' : '';
+    throw new CliError(
+      EXIT_INVALID_INPUT,
+      `debate config: ${i.path.map(String).join('.') || '(top)'}: ${i.message}${hint}`,
+    );
+  }
+  const remote = new Remote(o.url);
+  const c = await remote.client();
+  const room = await remote.call(() =>
+    c.createRoom({
+      protocol: 'debate',
+      config: config as never,
+      title: o.title ?? check.data.topic.slice(0, 120),
+    }),
+  );
+  if (o.json) return out(JSON.stringify(room));
+  const t = check.data.timings;
+  await out(`created debate ${room.room_id}: "${check.data.topic}"`);
+  await out(
+    `${check.data.debaters} debaters, ${check.data.judges} judges, ${check.data.viewers} viewers; ${check.data.max_rounds} round(s) + final; submit ${t.submit_ms / 1000} s, verify ${t.verify_ms / 1000} s, continue vote ${t.continue_vote_ms / 1000} s`,
+  );
+  await out(`seats: ${room.seats.map((s) => s.seat).join(', ')}`);
+  await out(`next: db8 room join ${room.room_id} --seat anon_1 · db8 debate watch ${room.room_id}`);
+}
+
+export async function status(room: string | undefined, o: { url?: string; json?: boolean }) {
+  const s = await loadSeat(o.url, room, { required: false });
+  if (o.json) return out(JSON.stringify({ room_id: s.roomId, state: s.state }));
+  await out(`room ${s.roomId}`);
+  for (const l of statusLines(s.view, s.legal, Date.now())) await out(l);
+}
+
+export async function watch(room: string | undefined, o: { url?: string }) {
+  const remote = new Remote(o.url);
+  const roomId = resolveRoom(remote, room);
+  const client = await remote.roomClient(roomId);
+  const ac = new AbortController();
+  const stop = () => ac.abort();
+  process.once('SIGINT', stop);
+  try {
+    await out(`── watching debate ${roomId}; Ctrl-C to stop`);
+    await watchDebate(client, roomId, { print: out, signal: ac.signal });
+  } catch (e) {
+    throw explain(e, remote.url, { roomId });
+  } finally {
+    process.off('SIGINT', stop);
+    ac.abort();
+  }
+}
+
+async function fetchBundle(room: string | undefined, o: { url?: string }) {
+  const remote = new Remote(o.url);
+  const roomId = resolveRoom(remote, room);
+  const client = await remote.roomClient(roomId);
+  return { roomId, text: await remote.call(() => exportText(client, roomId), { roomId }) };
+}
+
+export async function exportCmd(room: string | undefined, o: { url?: string; output?: string }) {
+  const { text } = await fetchBundle(room, o);
+  if (!o.output || o.output === '-') return writeStdout(text);
+  try {
+    await writeFile(o.output, text);
+  } catch (e) {
+    throw new CliError(EXIT_IO_ERROR, `cannot write ${o.output}: ${(e as NodeJS.ErrnoException).code ?? e}`);
+  }
+}
+
+export async function verify(
+  room: string | undefined,
+  o: { url?: string; key?: string; output?: string; json?: boolean },
+) {
+  const { roomId, text } = await fetchBundle(room, o);
+  if (o.output) await writeFile(o.output, text);
+  const pin = o.key
+    ? /^ssh-ed25519\s/.test(o.key)
+      ? o.key
+      : (await readTextInput(o.key)).trim()
+    : undefined;
+  const generic = verifyBundleText(text, pin ? { pinnedKey: pin } : {});
+  const debate = checkDebateJournal(text);
+  if (o.json) await out(JSON.stringify({ journal: generic, debate }));
+  if (generic.firstFailure) {
+    throw new CliError(EXIT_VERIFICATION_FAILED, `${roomId}: journal: ${generic.firstFailure.message}`);
+  }
+  if (!debate.ok) throw new CliError(EXIT_VERIFICATION_FAILED, `${roomId}: debate: ${debate.failures[0]}`);
+  if (o.json) return;
+  const trust = generic.keyPinned
+    ? 'signed by the pinned key'
+    : 'self-consistent (pin the server key with --key)';
+  await out(
+    `ok ${roomId}: ${generic.entries} entries, ${generic.checkpoints} signed checkpoints, ${generic.reveals} reveals; ${trust}`,
+  );
+  await out(
+    `debate: ${debate.submissions} published submissions in ${debate.rounds} round(s): ${debate.signedByKey} signed by key, ${debate.signedByCertificate} by room certificate, ${debate.unsigned} server-attested — all re-verified offline; chain ${debate.chain.slice(0, 16)}${debate.resultChain ? " = the results' chain" : ' (room not closed yet)'}`,
+  );
+}
+
+export async function ratings(
+  identity: string | undefined,
+  o: { url?: string; tag?: string; limit?: number; json?: boolean },
+) {
+  const remote = new Remote(o.url);
+  if (identity) {
+    const r = await remote.call(() => debateRating(remote.api, identity));
+    if (o.json) return out(JSON.stringify(r));
+    await out(`${r.identity}: ${r.global?.rating ?? '-'} over ${r.global?.matches ?? 0} debate(s)`);
+    for (const h of r.history)
+      await out(
+        `  ${h.match} ${h.scope}: place ${h.place}, ${h.before} → ${h.after} (${h.delta >= 0 ? '+' : ''}${h.delta})`,
+      );
+    return;
+  }
+  const r = await remote.call(() =>
+    debateRatings(remote.api, { ...(o.tag ? { tag: o.tag } : {}), ...(o.limit ? { limit: o.limit } : {}) }),
+  );
+  if (o.json) return out(JSON.stringify(r));
+  await out(`${r.matches} rated debate(s)`);
+  const table = (name: string, rows: typeof r.global) => [
+    `${name}:`,
+    ...rows.map(
+      (x, i) =>
+        `  ${i + 1}. ${x.rating.toFixed(2)}  ${x.identity}  (${x.matches} debates, ${x.wins}-${x.losses}-${x.draws})`,
+    ),
+  ];
+  if (!o.tag) for (const l of table('global', r.global)) await out(l);
+  for (const [t, rows] of Object.entries(r.tags)) for (const l of table(`tag ${t}`, rows)) await out(l);
+}
+
+export async function demo(o: { url?: string; rounds?: number; pace?: number }) {
+  const { runDemo } = await import('../debate/demo.ts');
+  let admin: Db8Client | undefined;
+  let api: Db8Client | undefined;
+  if (o.url) {
+    const remote = new Remote(o.url);
+    if (remote.session?.role !== 'admin') {
+      throw new CliError(
+        EXIT_INVALID_INPUT,
+        `db8 demo debate --url needs an admin session for ${remote.url}: db8 login --link <admin link>`,
+      );
+    }
+    admin = await remote.client();
+    api = remote.api;
+  }
+  const r = await runDemo({
+    ...(admin && api ? { admin, api } : {}),
+    ...(o.rounds ? { rounds: o.rounds } : {}),
+    ...(o.pace ? { pace: o.pace } : {}),
+    print: out,
+  });
+  if (r.view?.phase !== 'closed')
+    throw new CliError(EXIT_IO_ERROR, `the demo debate ${r.roomId} did not close`);
+  await out(
+    `done: ${r.acts} scripted actions over the API (${r.failed} refused); room ${r.roomId} is closed`,
+  );
+}

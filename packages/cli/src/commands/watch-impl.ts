@@ -1,0 +1,72 @@
+// `db8 watch <room>`: tail a room over server-sent events — one line per entry, a banner when the
+// phase, deadline or your turn changes — until the room closes (exit 0) or Ctrl-C (exit 0).
+import type { EntryWire, State } from '@db8/sdk';
+import { EXIT_IO_ERROR } from '../exit-codes.ts';
+import { CliError, writeStdout } from '../io.ts';
+import { explain, Remote } from '../remote.ts';
+import {
+  type Banner,
+  bannerLine,
+  bannerOf,
+  entryLine,
+  resultLine,
+  resultOf,
+  sameBanner,
+} from '../watch-format.ts';
+
+export interface WatchOptions {
+  url?: string;
+  since?: number;
+  live?: boolean;
+  json?: boolean;
+}
+
+export async function watch(roomId: string, o: WatchOptions): Promise<void> {
+  const remote = new Remote(o.url);
+  const c = await remote.roomClient(roomId);
+  const ctx = { roomId };
+  const room = await remote.call(() => c.getRoom(roomId), ctx);
+  const since = o.since ?? (o.live ? room.seq : -1);
+  const ac = new AbortController();
+  const stop = () => ac.abort();
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  const out = (line: string) => writeStdout(`${line}\n`);
+  if (!o.json) {
+    await out(
+      `── watching ${roomId} (${room.protocol}${room.title ? `, "${room.title}"` : ''}) from seq ${since + 1}; Ctrl-C to stop`,
+    );
+  }
+  let last: Banner | null = null;
+  let result: unknown;
+  try {
+    const events = c.events(roomId, { since, signal: ac.signal, reconnect: true });
+    for await (const ev of events) {
+      if (ev.event === 'entry') {
+        const e = ev.data as EntryWire;
+        const r = resultOf(e);
+        if (r !== undefined) result = r;
+        await out(o.json ? JSON.stringify({ event: 'entry', entry: e }) : entryLine(e));
+      } else if (ev.event === 'state') {
+        const s = ev.data as State;
+        const b = bannerOf(s);
+        if (o.json) await out(JSON.stringify({ event: 'state', state: s }));
+        else if (!sameBanner(last, b)) await out(bannerLine(s, Date.now()));
+        last = b;
+        if (s.status === 'closed') {
+          if (!o.json && result !== undefined) await out(resultLine(result));
+          break;
+        }
+      } else if (ev.event === 'error') {
+        const d = ev.data as { code?: string; message?: string };
+        throw new CliError(EXIT_IO_ERROR, `${d.code ?? 'FEED_FAILED'}: ${d.message ?? 'the feed failed'}`);
+      }
+    }
+  } catch (e) {
+    if (!ac.signal.aborted) throw explain(e, remote.url, ctx);
+  } finally {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+    ac.abort(); // closes the stream, so the process can exit
+  }
+}
