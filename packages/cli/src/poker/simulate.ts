@@ -1,7 +1,9 @@
 import { writeFile } from 'node:fs/promises';
+import type { AgentRunResult } from '@db8/agents/poker';
 import { runAgentProcess, strategyNamed } from '@db8/agents/poker';
+import type { HandSummary } from '@db8/protocols/poker';
 import { loadTableExport, startLocalPokerServer, toJsonl } from '@db8/server/poker';
-import { quantile, type WinRate, winRate } from './stats.ts';
+import { quantile, seatNets, type WinRate, winRate } from './stats.ts';
 
 export interface SimulateOptions {
   agents: string[];
@@ -27,6 +29,24 @@ export interface SimulateResult {
   replayOk: boolean;
   problems: string[];
   agentErrors: string[];
+}
+
+/**
+ * Win rates per agent from the replayed log, not from the hands each agent saw: a seat that joined
+ * just before a hand was folded to it never gets that hand's `hand_complete`, and its own tally
+ * would leave the blinds that moved unaccounted (heads-up nets not summing to zero).
+ */
+export function agentRows(
+  results: readonly AgentRunResult[],
+  hands: readonly HandSummary[],
+  bigBlind: number,
+): SimulateResult['agents'] {
+  return results.map((r) => ({
+    name: r.agent,
+    strategy: r.strategy,
+    seat: r.seat,
+    ...winRate(seatNets(hands, r.seat), bigBlind),
+  }));
 }
 
 /**
@@ -106,15 +126,7 @@ export async function simulate(opts: SimulateOptions): Promise<SimulateResult> {
       tableId: id,
       hands: x.replay.hands.length,
       seconds,
-      agents: results.map((r) => ({
-        name: r.agent,
-        strategy: r.strategy,
-        seat: r.seat,
-        ...winRate(
-          r.hands.map((h) => h.net),
-          bb,
-        ),
-      })),
+      agents: agentRows(results, x.replay.hands, bb),
       latencyMs: {
         p50: quantile(
           results.flatMap((r) => r.latencies),

@@ -1,3 +1,5 @@
+import type { HandSummary } from '@db8/protocols/poker';
+
 /** Win rates in big blinds per 100 hands, with a normal-approximation 95% confidence interval. */
 export interface WinRate {
   hands: number;
@@ -25,4 +27,19 @@ export function quantile(samples: readonly number[], q: number): number {
   if (samples.length === 0) return Number.NaN;
   const s = [...samples].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))]!;
+}
+
+/**
+ * One seat's net per hand, from the table's settled log. An agent's own `hand_complete` list can miss
+ * hands: the server sends them only for hands that end after the agent's socket is open, and a hand
+ * can be dealt (and folded) between a seat's REST join and its WebSocket connect. Called-off hands
+ * returned every chip, so they are not counted.
+ */
+export function seatNets(hands: readonly HandSummary[], seat: number): number[] {
+  const nets: number[] = [];
+  for (const h of hands) {
+    const k = h.seats.indexOf(seat);
+    if (k >= 0 && !h.cancelled) nets.push(h.net[k] ?? 0);
+  }
+  return nets;
 }
