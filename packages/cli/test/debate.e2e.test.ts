@@ -52,7 +52,7 @@ function db8(home: string, args: string[]): Promise<Run> {
     const t = setTimeout(() => {
       p.kill('SIGKILL');
       reject(new Error(`db8 ${args.join(' ')} timed out\n${stdout}\n${stderr}`));
-    }, 180_000);
+    }, 900_000);
     p.on('exit', (status) => {
       clearTimeout(t);
       resolve({ status, stdout, stderr });
@@ -144,10 +144,11 @@ describe('a debate end to end: CLI and SDK debaters, real ssh-keygen, a room cer
   timeout: 900_000,
 }, () => {
   it('runs from creation to closed; its export verifies; the ratings reflect it', async () => {
-    // Windows sized to this machine: a spawned CLI command takes T seconds here.
-    const t0 = Date.now();
+    // Windows sized to this machine: three CLI commands at once (as the debaters run them) take T.
     await ok('admin', ['login', '--link', server.adminLink!]);
-    const T = Math.max(1_500, Date.now() - t0);
+    const t0 = Date.now();
+    await Promise.all(['d1', 'd2', 'd3'].map((h) => ok(h, ['--version'])));
+    const T = Math.max(2_000, Date.now() - t0);
     // The link is single-use: the test's own SDK admin client shares the CLI admin's session.
     admin = api.withToken(JSON.parse(readFileSync(join(dir, 'admin', 'session.json'), 'utf8')).session.token);
     const cfgPath = join(dir, 'admin', 'debate.json');
@@ -161,13 +162,15 @@ describe('a debate end to end: CLI and SDK debaters, real ssh-keygen, a room cer
         max_rounds: 2,
         final_voters: ['judge', 'viewer', 'debater'],
         timings: {
-          // Each window holds the spawned commands that must land in it (three debaters at once).
-          research_ms: Math.max(12_000, 5 * T),
-          submit_ms: Math.max(12_000, 6 * T),
+          // Each window holds the rounds of commands that must land in it, with room to spare:
+          // research 2 (join; certificate and refusals), round 1 up to 3 (draft, canon, submit),
+          // the continue vote 1, the final round 3 (draft, submit, resubmit), the final vote 2.
+          research_ms: Math.max(15_000, 4 * T),
+          submit_ms: Math.max(20_000, 5 * T),
           verify_ms: 15_000,
-          continue_vote_ms: Math.max(8_000, 4 * T),
-          final_submit_ms: Math.max(12_000, 6 * T),
-          final_vote_ms: Math.max(8_000, 4 * T),
+          continue_vote_ms: Math.max(10_000, 3 * T),
+          final_submit_ms: Math.max(20_000, 5 * T),
+          final_vote_ms: Math.max(10_000, 4 * T),
           results_ms: 1_500,
           reveal_ms: 1_500,
         },
@@ -259,6 +262,9 @@ describe('a debate end to end: CLI and SDK debaters, real ssh-keygen, a room cer
     expect(again.status).toBe(6);
     expect(again.stderr).toContain('you already submitted version 1 of round');
 
+    // A watcher from here to the close (it prints every published round and the results).
+    const watcher = db8('d3', ['debate', 'watch', R]);
+
     // ---- continue vote (CLI debaters: two yes, one no; scripted anon_5 yes, anon_4 no) ----
     await until(R, 'round 1 published', (v) => v.phase === 'published' || v.round > 1, 180_000);
     const votes = await Promise.all([
@@ -308,12 +314,28 @@ describe('a debate end to end: CLI and SDK debaters, real ssh-keygen, a room cer
         ...ROOM,
       ]),
     ).toMatch(/^anon_1 approved anon_3, anon_2, ranked anon_3 > anon_2 > anon_5 > anon_4/);
-    const selfVote = await db8('d2', ['vote', 'final', '--approve', 'anon_2', ...ROOM]);
+    const [selfVote, status] = await Promise.all([
+      db8('d2', ['vote', 'final', '--approve', 'anon_2', ...ROOM]),
+      ok('d3', ['debate', 'status', R]),
+    ]);
+    expect(status).toMatch(/^── final round final_vote · until \d\d:\d\d:\d\dZ/m);
+    expect(status).toMatch(/^round 1 OPENING \(published\): anon_1 verified, anon_2 verified/m);
+    expect(status).toContain('you may: db8 vote final --approve');
     expect(selfVote.status).toBe(6);
     expect(selfVote.stderr).toContain('anon_2 is not a candidate for you');
 
-    const end = await until(R, 'closed', (_v, status) => status === 'closed', 180_000);
+    const end = await until(R, 'closed', (_v, st) => st === 'closed', 180_000);
     await drivers;
+    const watched = await watcher;
+    expect(watched.status, watched.stderr).toBe(0);
+    expect(watched.stdout).toMatch(
+      /^══ round 1 \(OPENING\) published at \d\d:\d\d:\d\dZ · chain [0-9a-f]{16}$/m,
+    );
+    expect(watched.stdout).toContain('anon_2: verified v1 · ssh via certificate');
+    expect(watched.stdout).toContain('── continue vote: 3 continue, 2 end → continue (majority)');
+    expect(watched.stdout).toMatch(/^══ final round \(FINAL\) published/m);
+    expect(watched.stdout).toMatch(/^══ results: ".*" after 3 round\(s\)/m);
+    expect(watched.stdout).toMatch(/^── closed$/m);
     expect(end.phase).toBe('closed');
     expect(end.rounds.map((r) => r.label)).toEqual(['OPENING', 'ARGUMENT', 'FINAL']);
     expect(end.rounds[0]!.continue_vote!.tally).toMatchObject({ continue: 3, end: 2, outcome: 'continue' });
