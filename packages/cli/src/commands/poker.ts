@@ -33,6 +33,10 @@ export function register(program: Command): void {
     .option('--stack <chips>', 'starting stack (default 100 big blinds)', int('--stack'))
     .option('--timeout-ms <ms>', 'action timeout', int('--timeout-ms'), 5000)
     .option('--export <file>', 'write the table export (JSONL) for db8 poker replay')
+    .option(
+      '--journal <file>',
+      'write the room journal bundle (admin view) for db8 verify and db8 poker replay',
+    )
     .option('--json', 'print the result as JSON');
   sim.action(
     runAction(
@@ -45,6 +49,7 @@ export function register(program: Command): void {
         stack?: number;
         timeoutMs: number;
         export?: string;
+        journal?: string;
         json?: boolean;
       }) => {
         const [sb, bb] = o.blinds.split('/').map(Number);
@@ -63,6 +68,7 @@ export function register(program: Command): void {
           ...(o.stack !== undefined ? { stack: o.stack } : {}),
           actionTimeoutMs: o.timeoutMs,
           ...(o.export ? { exportPath: o.export } : {}),
+          ...(o.journal ? { journalPath: o.journal } : {}),
           log: (line) => process.stderr.write(`${line}\n`),
         });
         await writeStdout(o.json ? `${JSON.stringify(r)}\n` : formatSimulation(r));
@@ -77,7 +83,10 @@ export function register(program: Command): void {
     .description(
       're-run the rules over a table export: chip conservation, legality, deals; says where a log diverges',
     )
-    .argument('<export>', 'JSONL export (GET /v1/admin/tables/:id/export or simulate --export)')
+    .argument(
+      '<export>',
+      'JSONL table export (GET /v1/admin/tables/:id/export, simulate --export) or journal bundle (db8 export, simulate --journal)',
+    )
     .option('--json', 'print the report as JSON');
   rep.action(
     runAction(rep, async (file: string, o: { json?: boolean }) => {
@@ -86,7 +95,7 @@ export function register(program: Command): void {
       if (o.json) await writeStdout(`${JSON.stringify(r)}\n`);
       else if (r.ok)
         await writeStdout(
-          `ok: ${r.entries} entries, ${r.hands} hands; chips conserved, every action legal, every deal matches its commitment\n`,
+          `ok: ${r.entries} entries, ${r.hands} hands; chips conserved, every action legal, every deal matches its commitment${r.format === 'journal' ? '; journal hashes, signatures and deck notes verify' : ''}\n`,
         );
       if (!r.ok) {
         const where =

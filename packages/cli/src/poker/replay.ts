@@ -1,11 +1,13 @@
-import { canonicalize, parseJson } from '@db8/core';
+import { canonicalize, formatFailure, JOURNAL_TYPE, parseJson, verifyBundleText } from '@db8/core';
 import {
+  entriesOfJournal,
   type HandSummary,
   rebuildHand,
   replayEntriesOf,
   replayTable,
   type TableConfig,
   TableConfigSchema,
+  verifyDeckNotes,
 } from '@db8/protocols/poker';
 
 /** What `db8 poker replay` found in an export. */
@@ -17,6 +19,8 @@ export interface ReplayReport {
   /** Where the log stops agreeing with the rules (or the record), and why. */
   divergence: { seq?: number; hand?: number; reason: string } | null;
   problems: string[];
+  /** 'table' (the admin table export) or 'journal' (a db8-journal bundle, e.g. simulate --journal). */
+  format: 'table' | 'journal';
 }
 
 interface ExportLines {
@@ -34,16 +38,58 @@ interface ExportLines {
   hands: HandSummary[];
 }
 
+function parseLine(line: string, i: number): Record<string, unknown> {
+  try {
+    return parseJson(line) as Record<string, unknown>;
+  } catch (e) {
+    throw new Error(`line ${i + 1}: ${(e as Error).message}`);
+  }
+}
+
+/** A journal bundle starts with a `db8-journal` header; a table export with a `table` line. */
+function isJournal(text: string): boolean {
+  const first = text.split('\n').find((l) => l.trim() !== '');
+  return first !== undefined && parseLine(first, 0).type === JOURNAL_TYPE;
+}
+
+/**
+ * A journal bundle as replay input: its entries (an admin bundle's sealed payloads put back beside
+ * their public form, so replayEntriesOf can read them). The seed comes from the close entry and
+ * there are no recorded hands to compare: the bundle's own checks stand in for them.
+ */
+function readJournal(text: string): ExportLines {
+  const out: ExportLines = { tableId: null, seed: undefined, config: null, entries: [], hands: [] };
+  text.split('\n').forEach((line, i) => {
+    if (line.trim() === '') return;
+    const rec = parseLine(line, i);
+    if (rec.type === JOURNAL_TYPE) out.tableId = typeof rec.room === 'string' ? rec.room : null;
+    else if (rec.type === 'entry' && rec.entry && typeof rec.entry === 'object') {
+      const entry = rec.entry as ExportLines['entries'][number];
+      const sealed = rec.sealed as { payload: unknown } | undefined;
+      out.entries.push(sealed ? { ...entry, sealed } : entry);
+    }
+  });
+  return out;
+}
+
+/** Signatures, hashes and deck notes of a journal bundle, as problems (empty when all hold). */
+function journalProblems(text: string): string[] {
+  const v = verifyBundleText(text);
+  const out = v.failures.map((f) => `journal: ${formatFailure(f)}`);
+  const records = text
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l, i) => parseLine(l, i));
+  const deck = verifyDeckNotes(entriesOfJournal(records));
+  out.push(...deck.problems.map((p) => `deck notes: ${p}`));
+  return out;
+}
+
 function readExport(text: string): ExportLines {
   const out: ExportLines = { tableId: null, seed: undefined, config: null, entries: [], hands: [] };
   text.split('\n').forEach((line, i) => {
     if (line.trim() === '') return;
-    let rec: Record<string, unknown>;
-    try {
-      rec = parseJson(line) as Record<string, unknown>;
-    } catch (e) {
-      throw new Error(`line ${i + 1}: ${(e as Error).message}`);
-    }
+    const rec = parseLine(line, i);
     if (rec.type === 'table') {
       out.tableId = typeof rec.table_id === 'string' ? rec.table_id : null;
       out.seed = typeof rec.seed === 'string' && rec.seed !== '' ? rec.seed : undefined;
@@ -56,13 +102,15 @@ function readExport(text: string): ExportLines {
 }
 
 /**
- * Re-runs a table export (JSONL from /v1/admin/tables/:id/export or `db8 poker simulate --export`):
- * refolds every entry through the protocol (chips conserved after each, every deal verified
- * against its commitment and the seed), compares each hand with the recorded one, and re-plays
- * each hand's actions through the engine alone.
+ * Re-runs a table export (JSONL from /v1/admin/tables/:id/export or `db8 poker simulate --export`)
+ * or a journal bundle (`db8 export`, `db8 poker simulate --journal`): refolds every entry through
+ * the protocol (chips conserved after each, every deal verified against its commitment and the
+ * seed), compares each hand with the recorded one (table export) or checks the bundle's hashes,
+ * signatures and deck notes (journal), and re-plays each hand's actions through the engine alone.
  */
 export function replayExport(text: string): ReplayReport {
-  const x = readExport(text);
+  const journal = isJournal(text);
+  const x = journal ? readJournal(text) : readExport(text);
   const report: ReplayReport = {
     ok: false,
     tableId: x.tableId,
@@ -70,6 +118,7 @@ export function replayExport(text: string): ReplayReport {
     hands: 0,
     divergence: null,
     problems: [],
+    format: journal ? 'journal' : 'table',
   };
   const r = replayTable(replayEntriesOf(x.entries), x.seed);
   report.hands = r.hands.length;
@@ -82,9 +131,11 @@ export function replayExport(text: string): ReplayReport {
     return report;
   }
   const config = r.state?.config ?? x.config;
-  for (let i = 0; i < Math.max(r.hands.length, x.hands.length); i++) {
+  // A journal records no hands of its own: the replayed ones stand for both sides of the comparison.
+  const recorded = journal ? r.hands : x.hands;
+  for (let i = 0; i < Math.max(r.hands.length, recorded.length); i++) {
     const mine = r.hands[i];
-    const theirs = x.hands[i];
+    const theirs = recorded[i];
     if (!mine || !theirs || canonicalize(mine) !== canonicalize(theirs)) {
       const n = (mine ?? theirs)?.number;
       report.divergence = {
@@ -106,6 +157,7 @@ export function replayExport(text: string): ReplayReport {
       }
     }
   }
+  if (journal) report.problems.push(...journalProblems(text));
   report.ok = report.problems.length === 0;
   if (!report.ok) report.divergence = { reason: report.problems[0]! };
   return report;

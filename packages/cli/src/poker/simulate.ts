@@ -1,8 +1,9 @@
 import { writeFile } from 'node:fs/promises';
 import type { AgentRunResult } from '@db8/agents/poker';
 import { runAgentProcess, strategyNamed } from '@db8/agents/poker';
+import { canonicalize } from '@db8/core';
 import type { HandSummary } from '@db8/protocols/poker';
-import { loadTableExport, startLocalPokerServer, toJsonl } from '@db8/server/poker';
+import { type LocalPokerServer, loadTableExport, startLocalPokerServer, toJsonl } from '@db8/server/poker';
 import { quantile, seatNets, type WinRate, winRate } from './stats.ts';
 
 export interface SimulateOptions {
@@ -15,6 +16,8 @@ export interface SimulateOptions {
   actionTimeoutMs?: number;
   /** Write the table's JSONL export here (for `db8 poker replay`). */
   exportPath?: string;
+  /** Write the room's journal bundle (admin view) here: `db8 verify` and `db8 poker replay` read it. */
+  journalPath?: string;
   /** Progress lines (stderr). */
   log?: (line: string) => void;
 }
@@ -47,6 +50,18 @@ export function agentRows(
     seat: r.seat,
     ...winRate(seatNets(hands, r.seat), bigBlind),
   }));
+}
+
+/**
+ * The room's journal bundle as an admin sees it (sealed actions included, so it replays), one
+ * canonical JSON record a line like `db8 export`. The room has closed by now, so its close entry
+ * reveals the seed every deck came from.
+ */
+async function journalText(server: LocalPokerServer, roomId: string): Promise<string> {
+  let text = '';
+  for await (const record of server.runtime.export(roomId, { kind: 'admin' }))
+    text += `${canonicalize(record)}\n`;
+  return text;
 }
 
 /**
@@ -121,6 +136,7 @@ export async function simulate(opts: SimulateOptions): Promise<SimulateResult> {
     off();
     const x = await loadTableExport(server.app.db8, tables, id);
     if (opts.exportPath) await writeFile(opts.exportPath, toJsonl(id, table.title, x));
+    if (opts.journalPath) await writeFile(opts.journalPath, await journalText(server, id));
     const chipsConserved = !x.replay.problems.some((p) => p.includes('chips not conserved'));
     return {
       tableId: id,
