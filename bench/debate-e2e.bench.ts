@@ -11,6 +11,7 @@
 // No peer exists for a whole debate; figures only, nothing asserts.
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import { createConnection } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { Db8Client } from '@db8/sdk';
@@ -195,15 +196,32 @@ async function manyRooms(server: Server, store: string): Promise<BenchRow[]> {
   const s0 = performance.now();
   let setupMs = 0;
   const rooms: Array<{ roomId: string; handles: SeatHandle[] }> = [];
-  const plays: Promise<ActRecord[]>[] = [];
+  const plays: Promise<unknown>[] = [];
+  const errors: string[] = [];
   await pool(Array.from({ length: ROOMS }), 16, async () => {
     if (ac.signal.aborted) return;
-    const r = await seatRoom(api, admin, agents, many);
+    let r: { roomId: string; handles: SeatHandle[] };
+    try {
+      r = await seatRoom(api, admin, agents, many);
+    } catch (e) {
+      errors.push(`setup: ${(e as Error).message}`);
+      return;
+    }
     rooms.push(r);
-    plays.push(playCast(r.roomId, r.handles, { signal: ac.signal, onAct }));
+    // One signal per room (chained to the budget), so reconnect waits do not pile listeners on one.
+    const room = new AbortController();
+    setMaxListeners(64, room.signal); // seven seats, each with its stream and reconnect wait
+    ac.signal.addEventListener('abort', () => room.abort(), { once: true });
+    plays.push(
+      playCast(r.roomId, r.handles, { signal: room.signal, onAct }).catch((e: Error) => {
+        errors.push(`${r.roomId}: ${e.message}`);
+      }),
+    );
     setupMs = performance.now() - s0;
   });
   await Promise.all(plays);
+  if (errors.length > 0)
+    process.stderr.write(`bench: ${AREA} (${store}): ${errors.length} failures, first: ${errors[0]}\n`);
   const runMs = performance.now() - s0;
   clearTimeout(cut);
   const infos = await pool(rooms, 16, (r) => admin.getRoom(r.roomId));
