@@ -97,12 +97,19 @@ export async function* sseEvents(opts: EventsOptions): AsyncGenerator<SseEvent> 
   }
 }
 
+// Resolves after `ms` or on abort; removes its abort listener either way, so a long-lived
+// reconnecting stream does not pile up listeners on the caller's signal.
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
-    const t = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
+    if (signal?.aborted) return resolve();
+    const onAbort = () => {
       clearTimeout(t);
       resolve();
-    });
+    };
+    const t = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
   });
 }
