@@ -4,6 +4,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { conformancePath } from '../../../test/conformance.ts';
 import {
   canonicalBytes,
   canonicalize,
@@ -15,8 +16,8 @@ import {
   utf8Decode,
 } from '../src/index.ts';
 
-const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
-const JCS = resolve(repo, '../shared/conformance/jcs');
+const _repo = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+const JCS = conformancePath('jcs');
 
 function jcsDir(): string {
   if (!existsSync(join(JCS, 'input'))) {

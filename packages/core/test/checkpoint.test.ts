@@ -1,7 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { conformancePath } from '../../../test/conformance.ts';
 import { leafHash, MerkleLog, verifyConsistency, verifyInclusion } from '../src/merkle/index.ts';
 import {
   type Checkpoint,
@@ -17,10 +16,7 @@ import {
   verifyCheckpoint,
 } from '../src/note/index.ts';
 
-const SPEC = resolve(
-  fileURLToPath(import.meta.url),
-  '../../../../../shared/conformance/merkle/signed-note/tlog-checkpoint.md',
-);
+const SPEC = conformancePath('merkle', 'signed-note', 'tlog-checkpoint.md');
 if (!existsSync(SPEC)) throw new Error(`conformance data missing: ${SPEC}`);
 // The first fenced block of tlog-checkpoint.md is its example signed checkpoint (key not published).
 const example = /```\n([\s\S]*?)```/.exec(readFileSync(SPEC, 'utf8'))?.[1];

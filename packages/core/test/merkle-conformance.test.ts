@@ -1,14 +1,14 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { conformancePath } from '../../../test/conformance.ts';
 import { fromBase64 } from '../src/crypto/bytes.ts';
 import { leafHash, nodeHash, rootOf, verifyConsistency, verifyInclusion } from '../src/merkle/index.ts';
 
 // Vectors from transparency-dev/merkle testdata (see SOURCES.txt there): every file in
 // inclusion/** and consistency/**, including the wantErr probes, which must be rejected.
-const ROOT = resolve(fileURLToPath(import.meta.url), '../../../../../shared/conformance/merkle');
+const ROOT = conformancePath('merkle');
 if (!existsSync(ROOT)) {
   throw new Error(`conformance data missing: ${ROOT} (expected /work/shared/conformance/merkle)`);
 }

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { conformancePath } from '../../../test/conformance.ts';
 import {
   ed25519Signer,
   formatSignerKey,
@@ -16,10 +16,7 @@ import {
   signNote,
 } from '../src/note/index.ts';
 
-const SPEC_DIR = resolve(
-  fileURLToPath(import.meta.url),
-  '../../../../../shared/conformance/merkle/signed-note',
-);
+const SPEC_DIR = conformancePath('merkle', 'signed-note');
 if (!existsSync(SPEC_DIR)) throw new Error(`conformance data missing: ${SPEC_DIR}`);
 const specMd = readFileSync(join(SPEC_DIR, 'signed-note.md'), 'utf8');
 const fenced = (md: string) => [...md.matchAll(/```\n([\s\S]*?)```/g)].map((m) => m[1]!);

@@ -2,8 +2,8 @@
 // and match the recorded final stacks, checking at each step that the acting seat is the one the engine
 // expects. Judgement calls are the README's and are listed in docs/poker.md.
 import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { conformancePath } from '../../../../test/conformance.ts';
 import {
   applyAction,
   finish,
@@ -21,7 +21,7 @@ import {
   toPhh,
 } from '../src/index.ts';
 
-const ROOT = fileURLToPath(new URL('../../../../../shared/conformance/phh/', import.meta.url));
+const ROOT = `${conformancePath('phh')}/`;
 
 type ManifestEntry = { file: string; tags: string[]; pokerkit_final_stacks: string[] };
 
