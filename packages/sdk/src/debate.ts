@@ -5,7 +5,7 @@ import {
   RatingsResponseSchema,
 } from '@db8/server/schemas';
 import type { z } from 'zod';
-import { Db8Error, errorFromBody } from './errors.ts';
+import { Db8Error } from './errors.ts';
 import type { Db8Client } from './rest.ts';
 
 /**
@@ -20,33 +20,11 @@ async function send<S extends z.ZodType>(
   path: string,
   body?: unknown,
 ): Promise<z.output<S>> {
-  const res = await fetchRaw(client, method, path, body);
+  const res = await client.raw(method, path, body);
   const r = schema.safeParse(await res.json());
   if (!r.success)
     throw new Db8Error(res.status, 'BAD_RESPONSE', `unexpected response from ${path}`, r.error.issues);
   return r.data;
-}
-
-async function fetchRaw(client: Db8Client, method: 'GET' | 'POST', path: string, body?: unknown) {
-  const headers: Record<string, string> = {};
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  if (client.token) headers.authorization = `Bearer ${client.token}`;
-  const res = await fetch(`${client.baseUrl}${path}`, {
-    method,
-    headers,
-    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-  });
-  if (!res.ok) {
-    const text = await res.text();
-    let parsed: unknown = null;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      // keep the status
-    }
-    throw errorFromBody(res.status, parsed, res.statusText || text.slice(0, 200));
-  }
-  return res;
 }
 
 const room = (id: string) => `/v1/rooms/${encodeURIComponent(id)}`;
@@ -72,5 +50,5 @@ export function debateRating(client: Db8Client, identity: string) {
 
 /** The room's journal bundle (JSONL) exactly as the server sent it, as this client may see it. */
 export async function exportText(client: Db8Client, roomId: string): Promise<string> {
-  return (await fetchRaw(client, 'GET', `${room(roomId)}/export`)).text();
+  return (await client.raw('GET', `${room(roomId)}/export`)).text();
 }

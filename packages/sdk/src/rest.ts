@@ -62,7 +62,8 @@ export class Db8Client {
     return new Db8Client({ baseUrl: this.baseUrl, token, fetch: this.fetchImpl });
   }
 
-  private async raw(method: Method, path: string, body?: unknown, token = this.token): Promise<Response> {
+  /** One request with this client's credential (errors as Db8Error); for routes without a typed method. */
+  async raw(method: Method, path: string, body?: unknown, token = this.token): Promise<Response> {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (token) headers.authorization = `Bearer ${token}`;
