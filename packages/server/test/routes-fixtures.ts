@@ -1,5 +1,31 @@
-import { expect } from 'vitest';
-import { bearer, type Harness, json } from './app-harness.ts';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import type { Store } from '../src/store/index.ts';
+import { bearer, type Harness, json, makeApp, sharedStore } from './app-harness.ts';
+
+/**
+ * The route suites' lifecycle: one shared in-memory store per file and a fresh app per test, closed
+ * after it. `const apps = routeApps();` at file level, then `const h = await apps.make();` in a test.
+ */
+export function routeApps() {
+  let store: Store;
+  const open: Harness[] = [];
+  beforeAll(async () => {
+    store = await sharedStore();
+  });
+  afterEach(async () => {
+    for (const h of open.splice(0)) await h.close();
+  });
+  afterAll(async () => {
+    await store.close();
+  });
+  return {
+    async make(opts: Omit<NonNullable<Parameters<typeof makeApp>[0]>, 'store'> = {}): Promise<Harness> {
+      const h = await makeApp({ ...opts, store });
+      open.push(h);
+      return h;
+    },
+  };
+}
 
 export const AUCTION = {
   item: 'lamp',

@@ -1,23 +1,11 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Store } from '../src/store/index.ts';
-import { type Harness, makeApp, sharedStore } from './app-harness.ts';
-import { AUCTION, auctionWithBidders, call } from './routes-fixtures.ts';
+import { describe, expect, it } from 'vitest';
+import { AUCTION, auctionWithBidders, call, routeApps } from './routes-fixtures.ts';
 
-let store: Store;
-let h: Harness;
-beforeAll(async () => {
-  store = await sharedStore();
-});
-afterEach(async () => {
-  await h?.close();
-});
-afterAll(async () => {
-  await store.close();
-});
+const apps = routeApps();
 
 describe('an admin holding a seat', () => {
   it('acts and sees as that seat in that room, and stays admin elsewhere', async () => {
-    h = await makeApp({ store });
+    const h = await apps.make();
     const { admin, roomId, seats } = await auctionWithBidders(h);
     const j = await call(h, 'POST', `/v1/rooms/${roomId}/join`, {
       token: admin,

@@ -1,24 +1,12 @@
 import { verifyBundleText } from '@db8/core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Store } from '../src/store/index.ts';
-import { type Harness, makeApp, sharedStore } from './app-harness.ts';
-import { auctionWithBidders, call } from './routes-fixtures.ts';
+import { describe, expect, it } from 'vitest';
+import { auctionWithBidders, call, routeApps } from './routes-fixtures.ts';
 
-let store: Store;
-let h: Harness;
-beforeAll(async () => {
-  store = await sharedStore();
-});
-afterEach(async () => {
-  await h?.close();
-});
-afterAll(async () => {
-  await store.close();
-});
+const apps = routeApps();
 
 describe('GET /v1/rooms/:id/export?as=', () => {
   it('exports as the asked class, never more than the token grants (403)', async () => {
-    h = await makeApp({ store });
+    const h = await apps.make();
     const { admin, roomId, seats } = await auctionWithBidders(h);
     for (const [seat, amount] of [
       ['bidder_1', 61],

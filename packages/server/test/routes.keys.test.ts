@@ -1,25 +1,14 @@
 import { ed25519Verifier, parseVerifierKey, verifyCheckpoint } from '@db8/core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { KeysResponseSchema } from '../src/schemas/keys.ts';
-import type { Store } from '../src/store/index.ts';
-import { type Harness, makeApp, sharedStore } from './app-harness.ts';
-import { auctionWithBidders, call } from './routes-fixtures.ts';
+import type { Harness } from './app-harness.ts';
+import { auctionWithBidders, call, routeApps } from './routes-fixtures.ts';
 
-let store: Store;
-let h: Harness;
-beforeAll(async () => {
-  store = await sharedStore();
-});
-afterEach(async () => {
-  await h?.close();
-});
-afterAll(async () => {
-  await store.close();
-});
+const apps = routeApps();
 
 describe('GET /v1/keys', () => {
   it("publishes the same key record as every export, and it verifies the room's checkpoints", async () => {
-    h = await makeApp({ store });
+    const h = await apps.make();
     const { roomId } = await auctionWithBidders(h);
     const r = await call(h, 'GET', '/v1/keys');
     expect(r.status, JSON.stringify(r.body)).toBe(200);
@@ -45,9 +34,9 @@ describe('GET /v1/keys', () => {
   });
 
   it('answers 503 when the runtime does not publish its key', async () => {
-    h = await makeApp({ store });
+    const h = await apps.make();
     const bare = bareRuntime(h);
-    const h2 = await makeApp({ store, runtime: bare });
+    const h2 = await apps.make({ runtime: bare });
     try {
       const r = await call(h2, 'GET', '/v1/keys');
       expect(r.status).toBe(503);

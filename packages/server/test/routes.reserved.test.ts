@@ -1,23 +1,11 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Store } from '../src/store/index.ts';
-import { type Harness, makeApp, sharedStore } from './app-harness.ts';
-import { adminToken, call } from './routes-fixtures.ts';
+import { describe, expect, it } from 'vitest';
+import { adminToken, call, routeApps } from './routes-fixtures.ts';
 
-let store: Store;
-let h: Harness;
-beforeAll(async () => {
-  store = await sharedStore();
-});
-afterEach(async () => {
-  await h?.close();
-});
-afterAll(async () => {
-  await store.close();
-});
+const apps = routeApps();
 
 describe('reserved seats (Protocol.reservedRoles)', () => {
   it("the generic join never seats a client in poker's house seat", async () => {
-    h = await makeApp({ store });
+    const h = await apps.make();
     const admin = await adminToken(h);
     // A table made through the generic room route: nobody holds the house seat yet.
     const room = await call(h, 'POST', '/v1/rooms', {
@@ -62,7 +50,7 @@ describe('reserved seats (Protocol.reservedRoles)', () => {
   });
 
   it('the player seats of a table stay joinable by name', async () => {
-    h = await makeApp({ store });
+    const h = await apps.make();
     const admin = await adminToken(h);
     const room = await call(h, 'POST', '/v1/rooms', {
       token: admin,

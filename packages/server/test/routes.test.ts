@@ -8,26 +8,14 @@ import {
   verifyCheckpoint,
   verifyInclusion,
 } from '@db8/core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Store } from '../src/store/index.ts';
-import { type Harness, makeApp, sharedStore } from './app-harness.ts';
-import { AUCTION, adminToken, auctionWithBidders, call } from './routes-fixtures.ts';
+import { describe, expect, it } from 'vitest';
+import { AUCTION, adminToken, auctionWithBidders, call, routeApps } from './routes-fixtures.ts';
 
-let store: Store;
-let h: Harness;
-beforeAll(async () => {
-  store = await sharedStore();
-});
-afterEach(async () => {
-  await h?.close();
-});
-afterAll(async () => {
-  await store.close();
-});
+const apps = routeApps();
 
 describe('rooms', () => {
   it('admins create rooms; others cannot; bad input is 4xx', async () => {
-    h = await makeApp({ store });
+    const h = await apps.make();
     const admin = await adminToken(h);
     const r = await call(h, 'POST', '/v1/rooms', {
       token: admin,
@@ -71,7 +59,7 @@ describe('rooms', () => {
   });
 
   it('lists (paged, filtered) and gets rooms; 404 for unknown', async () => {
-    h = await makeApp({ store });
+    const h = await apps.make();
     const admin = await adminToken(h);
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) {
@@ -105,7 +93,7 @@ describe('rooms', () => {
 
 describe('joining', () => {
   it('agents join with their API key; taken seats and old clients are refused', async () => {
-    h = await makeApp({ store });
+    const h = await apps.make();
     const { roomId, seats } = await auctionWithBidders(h);
     const room = await call(h, 'GET', `/v1/rooms/${roomId}`);
     expect(room.body.seats.filter((s: { taken: boolean }) => s.taken)).toHaveLength(2);
@@ -145,7 +133,7 @@ describe('joining', () => {
   });
 
   it('people join by invite (admin-made, room-bound, seat-bound)', async () => {
-    h = await makeApp({ store });
+    const h = await apps.make();
     const { admin, roomId } = await auctionWithBidders(h);
     const inv = await call(h, 'POST', `/v1/rooms/${roomId}/invites`, {
       token: admin,
@@ -182,7 +170,7 @@ describe('joining', () => {
 
 describe('acting, reading and privacy', () => {
   it('sealed bids are seen only by their seat (and admins) until the reveal', async () => {
-    h = await makeApp({ store });
+    const h = await apps.make();
     const { admin, roomId, seats } = await auctionWithBidders(h);
     const bid = await call(h, 'POST', `/v1/rooms/${roomId}/actions`, {
       token: seats.bidder_1.token,
@@ -216,7 +204,7 @@ describe('acting, reading and privacy', () => {
   });
 
   it('refuses acting without a token, for another seat, or in another room', async () => {
-    h = await makeApp({ store });
+    const h = await apps.make();
     const { roomId, seats } = await auctionWithBidders(h);
     const head = (await call(h, 'GET', `/v1/rooms/${roomId}`)).body.seq;
     const act = (token: string | undefined, seat: string, room = roomId) =>
@@ -241,7 +229,7 @@ describe('acting, reading and privacy', () => {
   });
 
   it('STALE_SEQ for a stale expected_seq; a retried client_nonce gets the same ack', async () => {
-    h = await makeApp({ store });
+    const h = await apps.make();
     const { roomId, seats } = await auctionWithBidders(h);
     const head = (await call(h, 'GET', `/v1/rooms/${roomId}`)).body.seq;
     const body = {
@@ -263,7 +251,7 @@ describe('acting, reading and privacy', () => {
   });
 
   it('turn tokens: only the seat to act gets one; echoing it is idempotent', async () => {
-    h = await makeApp({ store });
+    const h = await apps.make();
     const { roomId, seats, admin } = await auctionWithBidders(h);
     const inv = await call(h, 'POST', `/v1/rooms/${roomId}/invites`, {
       token: admin,
@@ -300,7 +288,7 @@ describe('acting, reading and privacy', () => {
 
 describe('log, proofs, checkpoints, export', () => {
   it('pages the log, proves entries against signed checkpoints, and exports JSONL', async () => {
-    h = await makeApp({ store });
+    const h = await apps.make();
     const { roomId, seats } = await auctionWithBidders(h);
     await call(h, 'POST', `/v1/rooms/${roomId}/actions`, {
       token: seats.bidder_1.token,
@@ -364,7 +352,7 @@ describe('log, proofs, checkpoints, export', () => {
 
 describe('room certificates', () => {
   it('a seat holder gets a cert; it logs in by SSH to a certified session that can act', async () => {
-    h = await makeApp({ store });
+    const h = await apps.make();
     const { roomId, seats } = await auctionWithBidders(h);
     const k = ed25519.generateKeyPair();
     const cert = await call(h, 'POST', `/v1/rooms/${roomId}/certs`, {
@@ -405,7 +393,7 @@ describe('room certificates', () => {
 
 describe('docs', () => {
   it("a room documents itself at /v1/rooms/:id/skill.md; /protocol.json carries each protocol's schemas", async () => {
-    h = await makeApp({ store });
+    const h = await apps.make();
     const { roomId } = await auctionWithBidders(h);
     const r = await h.app.inject({ method: 'GET', url: `/v1/rooms/${roomId}/skill.md` });
     expect(r.statusCode).toBe(200);
