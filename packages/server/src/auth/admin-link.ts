@@ -1,6 +1,7 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { sha256Hex, utf8Encode } from '@db8/core';
 
-const h = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex');
+const h = (s: string) => sha256Hex(utf8Encode(s));
 
 /**
  * One-time admin login tokens for embedded mode: printed as `<origin>/login#token=…` (a fragment, so
