@@ -1,19 +1,9 @@
-import { useState } from 'react';
 import { Badge } from '../components/Badge.tsx';
-import { api } from '../lib/api.ts';
-import { navigate } from '../lib/router.tsx';
-import { getSeat, getSession, setSeat } from '../lib/session.ts';
+import { useSeatActions } from '../lib/seat-actions.ts';
 import type { Room } from '../lib/types.ts';
 
 // Who you are in this debate: the seat this browser holds, or the invite to accept, or (for an
 // admin) the seats with invite links. Debaters are anonymous (`anon_k`) until the reveal.
-
-/** An invite arrives as `#invite=…` (or `?invite=…`) on the room URL. */
-export function inviteFromUrl(): string | null {
-  const q = new URLSearchParams(location.search).get('invite');
-  if (q) return q;
-  return new URLSearchParams(location.hash.replace(/^#/, '')).get('invite') || null;
-}
 
 const ROLE_TEXT: Record<string, string> = {
   debater: 'debater',
@@ -29,39 +19,10 @@ export function SeatCard(props: {
   role: string | null;
   onJoined: () => void;
 }) {
-  const held = getSeat(props.roomId);
-  const session = getSession();
-  const invite = inviteFromUrl();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [links, setLinks] = useState<Record<string, string>>({});
-  const admin = session?.role === 'admin';
-  const direct = admin || session?.role === 'agent';
-
-  const join = async (seat?: string) => {
-    setBusy(true);
-    setError(null);
-    try {
-      const j = await api.join(props.roomId, { ...(seat ? { seat } : {}), ...(invite ? { invite } : {}) });
-      setSeat(props.roomId, j);
-      if (invite) navigate(`/rooms/${encodeURIComponent(props.roomId)}`, { replace: true });
-      props.onJoined();
-    } catch (e) {
-      setError((e as Error).message);
-    } finally {
-      setBusy(false);
-    }
-  };
-  const makeInvite = async (seat: string) => {
-    setError(null);
-    try {
-      const inv = await api.invite(props.roomId, seat);
-      const url = `${location.origin}/rooms/${encodeURIComponent(inv.room_id)}/join#invite=${inv.invite}`;
-      setLinks((l) => ({ ...l, [seat]: url }));
-    } catch (e) {
-      setError((e as Error).message);
-    }
-  };
+  const { held, invite, admin, direct, busy, error, links, join, makeInvite, leave } = useSeatActions(
+    props.roomId,
+    props.onJoined,
+  );
 
   if (held) {
     return (
@@ -77,7 +38,7 @@ export function SeatCard(props: {
           {props.role === 'debater' ? 'Others see only your seat until the reveal; you' : 'You'} joined as{' '}
           <span className="mono">{held.principal}</span>.
         </p>
-        <button type="button" className="ghost small" onClick={() => setSeat(props.roomId, null)}>
+        <button type="button" className="ghost small" onClick={leave}>
           Leave this browser's seat
         </button>
       </section>

@@ -7,59 +7,19 @@ import { JsonView } from '../components/JsonView.tsx';
 import { api, tokenFor } from '../lib/api.ts';
 import { useRoomLive } from '../lib/live.ts';
 import { revealIndex } from '../lib/reveals.ts';
-import { Link, navigate } from '../lib/router.tsx';
-import { getSeat, getSession, setSeat, useCredentials } from '../lib/session.ts';
+import { Link } from '../lib/router.tsx';
+import { useSeatActions } from '../lib/seat-actions.ts';
+import { getSeat, useCredentials } from '../lib/session.ts';
 import type { Room as RoomInfo } from '../lib/types.ts';
 
 // A generic room: live log over the WebSocket, the viewer's state as JSON, a countdown to the
 // server's deadline, and (for a seat holder) the action form. Protocol-specific views come later.
 
-/** An invite arrives as `?invite=…` or `#invite=…` on the room URL. */
-function inviteFromUrl(): string | null {
-  const q = new URLSearchParams(location.search).get('invite');
-  if (q) return q;
-  const h = new URLSearchParams(location.hash.replace(/^#/, '')).get('invite');
-  return h || null;
-}
-
 function SeatPanel(props: { room: RoomInfo | null; roomId: string; onJoined: () => void }) {
-  const held = getSeat(props.roomId);
-  const session = getSession();
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [invites, setInvites] = useState<Record<string, string>>({});
-  const invite = inviteFromUrl();
-  const admin = session?.role === 'admin';
-  // People take seats through invites; admins and agents may join directly.
-  const direct = admin || session?.role === 'agent';
-
-  const join = async (seat?: string) => {
-    setBusy(true);
-    setError(null);
-    try {
-      const j = await api.join(props.roomId, { ...(seat ? { seat } : {}), ...(invite ? { invite } : {}) });
-      setSeat(props.roomId, j);
-      if (invite) navigate(`/rooms/${encodeURIComponent(props.roomId)}`, { replace: true });
-      props.onJoined();
-    } catch (e) {
-      setError((e as Error).message);
-    } finally {
-      setBusy(false);
-    }
-  };
-
-  const makeInvite = async (seat: string) => {
-    setError(null);
-    try {
-      const inv = await api.invite(props.roomId, seat);
-      // Built on this page's origin: the one the admin reaches the server by (the server's idea of
-      // its public URL may be an internal address).
-      const url = `${location.origin}/rooms/${encodeURIComponent(inv.room_id)}/join#invite=${inv.invite}`;
-      setInvites((prev) => ({ ...prev, [seat]: url }));
-    } catch (e) {
-      setError((e as Error).message);
-    }
-  };
+  const { held, invite, admin, direct, busy, error, links, join, makeInvite, leave } = useSeatActions(
+    props.roomId,
+    props.onJoined,
+  );
 
   if (held) {
     return (
@@ -71,7 +31,7 @@ function SeatPanel(props: { room: RoomInfo | null; roomId: string; onJoined: () 
           </strong>
           <span className="muted small"> as {held.principal}</span>
         </p>
-        <button type="button" className="ghost" onClick={() => setSeat(props.roomId, null)}>
+        <button type="button" className="ghost" onClick={leave}>
           Leave this browser's seat
         </button>
       </section>
@@ -115,12 +75,12 @@ function SeatPanel(props: { room: RoomInfo | null; roomId: string; onJoined: () 
                 ) : null}
               </>
             )}
-            {invites[s.seat] ? (
+            {links[s.seat] ? (
               <input
                 className="mono small invite-url"
                 readOnly
                 aria-label={`invite URL for ${s.seat}`}
-                value={invites[s.seat]}
+                value={links[s.seat]}
                 onFocus={(e) => e.currentTarget.select()}
               />
             ) : null}
