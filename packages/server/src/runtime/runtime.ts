@@ -160,13 +160,14 @@ export class Runtime {
 
   async listRooms(filter: RoomListFilter = {}): Promise<RoomInfo[]> {
     const { rooms } = await this.store.rooms.list(filter);
-    const seats = await this.store.rooms.seatsIn(rooms.map((r) => r.id));
-    return rooms.map((r) =>
-      toRoomInfo(
-        r,
-        seats.filter((s) => s.roomId === r.id),
-      ),
-    );
+    // Group once: a per-room filter is quadratic on a full page (500 rooms).
+    const byRoom = new Map<string, SeatRow[]>();
+    for (const s of await this.store.rooms.seatsIn(rooms.map((r) => r.id))) {
+      const list = byRoom.get(s.roomId);
+      if (list) list.push(s);
+      else byRoom.set(s.roomId, [s]);
+    }
+    return rooms.map((r) => toRoomInfo(r, byRoom.get(r.id) ?? []));
   }
 
   async getRoom(roomId: string): Promise<RoomInfo> {
