@@ -1,6 +1,8 @@
 // Shared plumbing for commands: read a file or stdin, write exact bytes, turn any failure into one
 // `db8: …` line on stderr with the documented exit code (exit-codes.ts) — never a stack trace.
 import { readFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 import { JsonError, utf8Decode } from '@db8/core';
 import type { Command } from 'commander';
 import { EXIT_INVALID_INPUT, EXIT_IO_ERROR, EXIT_USAGE, type ExitCode } from './exit-codes.ts';
@@ -13,6 +15,11 @@ export class CliError extends Error {
   ) {
     super(message);
   }
+}
+
+/** `~` or `~/…` resolved against the home directory (the shell does not do it for option values). */
+export function expandHome(p: string): string {
+  return p === '~' || p.startsWith('~/') ? join(homedir(), p.slice(1)) : p;
 }
 
 /** `-` or no argument means stdin; names the input in messages. */

@@ -1,8 +1,7 @@
 // Talking to a db8 server from the CLI: which URL, which credential (renewed when it runs out), and
 // every failure turned into one line that says what to do next, with the exit code scripts expect.
 import { readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { parseOpenSshPrivateKey, signSshsig, utf8Encode } from '@db8/core';
 import { Db8Client, Db8Error, type SessionResponse } from '@db8/sdk';
 import {
@@ -13,7 +12,7 @@ import {
   EXIT_USAGE,
   type ExitCode,
 } from './exit-codes.ts';
-import { CliError } from './io.ts';
+import { CliError, expandHome } from './io.ts';
 import {
   type Credential,
   DEFAULT_URL,
@@ -27,10 +26,6 @@ import {
 const RENEW_MARGIN_MS = 60_000;
 
 export const LOGIN_HINT = 'run db8 login --api-key <key> (or --ssh-key <file>, or --link <admin link>)';
-
-export function expandHome(p: string): string {
-  return p === '~' || p.startsWith('~/') ? join(homedir(), p.slice(1)) : p;
-}
 
 export function normalizeUrl(url: string): string {
   let u: URL;

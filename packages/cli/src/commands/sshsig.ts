@@ -1,7 +1,5 @@
 // `db8 sshsig sign|verify`: SSHSIG signatures (as `ssh-keygen -Y`) made and checked in-process.
 import { writeFile } from 'node:fs/promises';
-import { homedir } from 'node:os';
-import { join } from 'node:path';
 import {
   formatSshPublicKey,
   parseOpenSshPrivateKey,
@@ -15,7 +13,7 @@ import {
 } from '@db8/core';
 import { type Command, Option } from 'commander';
 import { EXIT_INVALID_INPUT, EXIT_IO_ERROR, EXIT_USAGE, EXIT_VERIFICATION_FAILED } from '../exit-codes.ts';
-import { CliError, readInput, readTextInput, runAction, writeStdout } from '../io.ts';
+import { CliError, expandHome, readInput, readTextInput, runAction, writeStdout } from '../io.ts';
 
 // Malformed or unsupported input is "invalid input"; everything else parsed fine and failed to verify.
 const INVALID_INPUT_CODES: ReadonlySet<SshVerifyCode> = new Set([
@@ -24,10 +22,6 @@ const INVALID_INPUT_CODES: ReadonlySet<SshVerifyCode> = new Set([
   'UNSUPPORTED_KEY_TYPE',
   'UNSUPPORTED_HASH',
 ]);
-
-function expandHome(p: string): string {
-  return p === '~' || p.startsWith('~/') ? join(homedir(), p.slice(1)) : p;
-}
 
 /** Keys from a literal `ssh-ed25519 AAAA…` or a file of such lines (blank lines and # comments skipped). */
 async function loadKeys(spec: string, what: string): Promise<Uint8Array[]> {
