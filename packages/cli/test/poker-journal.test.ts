@@ -1,32 +1,15 @@
 // `db8 poker simulate --journal`: one file that both `db8 poker replay` and `db8 verify` accept,
 // and that both refuse once an entry is changed.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { spawnDb8 } from './helpers.ts';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const BIN = join(here, '..', 'bin', 'db8.js');
 const dir = mkdtempSync(join(tmpdir(), 'db8-poker-journal-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function db8(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: dir });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => {
-      stdout += String(d);
-    });
-    child.stderr.on('data', (d) => {
-      stderr += String(d);
-    });
-    child.on('error', reject);
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
-}
+const db8 = (args: string[]) => spawnDb8(args, dir);
 
 /** The journal with line `i` rewritten by `edit`, saved under `name`. */
 function tampered(lines: string[], i: number, edit: (l: string) => string, name: string): string {

@@ -1,31 +1,14 @@
 // `db8 poker simulate` and `db8 poker replay`, spawned as a user would run them.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { spawnDb8 } from './helpers.ts';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const BIN = join(here, '..', 'bin', 'db8.js');
 const dir = mkdtempSync(join(tmpdir(), 'db8-poker-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function db8(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: dir });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => {
-      stdout += String(d);
-    });
-    child.stderr.on('data', (d) => {
-      stderr += String(d);
-    });
-    child.on('error', reject);
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
-}
+const db8 = (args: string[]) => spawnDb8(args, dir);
 
 describe('db8 poker', () => {
   it('simulate plays agent processes to the end and reports win rates; replay checks the export', {

@@ -1,0 +1,25 @@
+// Spawning the real CLI from tests, shared so each test file does not carry its own copy.
+import { spawn } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const BIN = join(dirname(fileURLToPath(import.meta.url)), '..', 'bin', 'db8.js');
+
+export type CliRun = { status: number | null; stdout: string; stderr: string };
+
+/** Run `db8 <args>` in `cwd` without blocking the test's event loop; resolves when it exits. */
+export function spawnDb8(args: string[], cwd: string): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => {
+      stdout += String(d);
+    });
+    child.stderr.on('data', (d) => {
+      stderr += String(d);
+    });
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
