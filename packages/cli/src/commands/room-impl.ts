@@ -2,9 +2,7 @@
 
 import { writeFileSync } from 'node:fs';
 import { parseJson } from '@db8/core';
-import type { Room, State } from '@db8/sdk';
-import { errorFromBody } from '@db8/sdk';
-import { IssueCertResponseSchema } from '@db8/server/schemas';
+import { issueRoomCert, type Room, type State } from '@db8/sdk';
 import { EXIT_INVALID_INPUT, EXIT_IO_ERROR } from '../exit-codes.ts';
 import { CliError, inputName, readTextInput, writeStdout } from '../io.ts';
 import { absPath, expiresAtMs, Remote } from '../remote.ts';
@@ -154,16 +152,7 @@ export async function cert(
   const remote = new Remote(o.url);
   const c = await remote.roomClient(roomId, { required: true });
   const r = await remote.call(
-    async () => {
-      const res = await fetch(`${remote.url}/v1/rooms/${encodeURIComponent(roomId)}/certs`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${c.token}` },
-        body: JSON.stringify({ public_key: publicKey, ...(o.ttlSec ? { ttl_sec: o.ttlSec } : {}) }),
-      });
-      const body: unknown = await res.json().catch(() => null);
-      if (!res.ok) throw errorFromBody(res.status, body, res.statusText);
-      return IssueCertResponseSchema.parse(body);
-    },
+    () => issueRoomCert(c, roomId, { public_key: publicKey, ...(o.ttlSec ? { ttl_sec: o.ttlSec } : {}) }),
     { roomId },
   );
   const out = `${keyPath}-cert.pub`;
