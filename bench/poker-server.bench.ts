@@ -4,7 +4,7 @@
 // the last hand's end) and the action → ack round trip at p50/p99. Bounded: tables are stopped by the
 // house after BUDGET_MS whatever they have played; each store (PGlite, then Postgres) takes < 60 s.
 import { type AgentRunResult, runPokerAgent, strategyNamed } from '../packages/agents/src/poker/index.ts';
-import { startLocalPokerServer } from '../packages/server/src/poker/index.ts';
+import { startLocalPokerServer } from '../packages/server/src/protocols/poker/index.ts';
 import { migrate, openStore, postgresDriver, Store } from '../packages/server/src/store/index.ts';
 import type { BenchRow } from './types.ts';
 

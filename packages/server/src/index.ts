@@ -23,6 +23,6 @@ export {
 export { ApiError, toHttpError } from './errors.ts';
 export * from './keys/index.ts';
 export { type RunningServer, type StartOptions, startServer } from './main.ts';
-export * from './protocols.ts';
+export * from './protocols/registry.ts';
 export * from './runtime/index.ts';
 export * from './store/index.ts';

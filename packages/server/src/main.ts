@@ -7,12 +7,12 @@ import { LocalBus } from './bus/local.ts';
 import { NatsBus } from './bus/nats.ts';
 import type { Bus } from './bus/types.ts';
 import { configFromEnv, resolveConfig, type ServerConfigInput } from './config.ts';
-import { registerDebate } from './debate/index.ts';
+import { registerDebate } from './protocols/debate/index.ts';
 import { registerDrivers } from './drivers/index.ts';
 import { resolveServerKey } from './keys/configured.ts';
 import { reservePort } from './listen-port.ts';
-import { registerPoker } from './poker/index.ts';
-import { defaultProtocolRegistry } from './protocols.ts';
+import { registerPoker } from './protocols/poker/index.ts';
+import { defaultProtocolRegistry } from './protocols/registry.ts';
 import { Runtime, startTimerWatcher, type TimerWatcher } from './runtime/index.ts';
 import { openStore, resolveDataDir, type Store } from './store/index.ts';
 

@@ -8,7 +8,7 @@ import { expect } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { AdminLinks } from '../src/auth/admin-link.ts';
 import { LocalBus } from '../src/bus/local.ts';
-import { type DebatePlugin, registerDebate } from '../src/debate/index.ts';
+import { type DebatePlugin, registerDebate } from '../src/protocols/debate/index.ts';
 import { serverKeyFromSeed } from '../src/keys/index.ts';
 import { Runtime } from '../src/runtime/index.ts';
 import { openStore } from '../src/store/index.ts';

@@ -17,7 +17,7 @@ import {
 } from '@db8/core';
 import type { DebateView } from '@db8/protocols/debate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { JOURNAL_NAMESPACE, journalRef } from '../src/debate/index.ts';
+import { JOURNAL_NAMESPACE, journalRef } from '../src/protocols/debate/index.ts';
 import { debateServer, type Signer, TIMINGS } from './debate-harness.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'db8-journal-git-'));

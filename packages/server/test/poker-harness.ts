@@ -8,7 +8,7 @@ import { buildApp } from '../src/app.ts';
 import { AdminLinks } from '../src/auth/admin-link.ts';
 import { LocalBus } from '../src/bus/local.ts';
 import { serverKeyFromSeed } from '../src/keys/index.ts';
-import { type PokerPlugin, registerPoker } from '../src/poker/index.ts';
+import { type PokerPlugin, registerPoker } from '../src/protocols/poker/index.ts';
 import { Runtime } from '../src/runtime/index.ts';
 import type { Store } from '../src/store/index.ts';
 

@@ -15,7 +15,7 @@ import {
   startLocalPokerServer,
   toJsonl,
   toPhhs,
-} from '../src/poker/index.ts';
+} from '../src/protocols/poker/index.ts';
 
 let server: LocalPokerServer;
 beforeAll(async () => {

@@ -2,9 +2,9 @@ import { Budget, type BudgetLimits, type Provider } from '@db8/agents';
 import type { Bus } from '../bus/types.ts';
 import type { Runtime } from '../runtime/index.ts';
 import type { SeatAgent } from './agent.ts';
-import { councilAgent } from './agents/council.ts';
-import { debateAgent } from './agents/debate.ts';
-import { pokerAgent } from './agents/poker.ts';
+import { councilAgent } from '../protocols/council/agent.ts';
+import { debateAgent } from '../protocols/debate/agent.ts';
+import { pokerAgent } from '../protocols/poker/agent.ts';
 import { type DriverSpec, type ProviderFactoryOptions, providerFor } from './spec.ts';
 import type { DriverStore } from './store.ts';
 

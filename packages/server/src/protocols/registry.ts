@@ -1,6 +1,6 @@
 import type { AnyProtocol } from '@db8/core';
 import { builtinProtocols, createProtocolRegistry, type ProtocolRegistry } from '@db8/protocols';
-import { runtimeError } from './runtime/errors.ts';
+import { runtimeError } from '../runtime/errors.ts';
 
 export { createProtocolRegistry, type ProtocolRegistry };
 

@@ -7,7 +7,7 @@ import {
   type TableConfig,
   type TableReplay,
 } from '@db8/protocols/poker';
-import type { AppContext } from '../routes/context.ts';
+import type { AppContext } from '../../routes/context.ts';
 import type { PokerTables } from './service.ts';
 
 const PAGE = 1000;

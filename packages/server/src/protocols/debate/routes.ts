@@ -1,14 +1,14 @@
 import { type Rating, standings } from '@db8/protocols/debate';
 import type { FastifyInstance } from 'fastify';
-import { ApiError } from '../errors.ts';
-import type { ZodTypeProvider } from '../routes/zod.ts';
+import { ApiError } from '../../errors.ts';
+import type { ZodTypeProvider } from '../../routes/zod.ts';
 import {
   IdentityParamsSchema,
   RatingHistoryResponseSchema,
   type RatingRow,
   RatingsQuerySchema,
   RatingsResponseSchema,
-} from '../schemas/ratings.ts';
+} from '../../schemas/ratings.ts';
 import type { DebateRatings } from './ratings.ts';
 
 const row = (r: Rating): RatingRow => ({

@@ -12,11 +12,11 @@ import {
 } from '@db8/protocols/poker';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { AuthContext } from '../auth/types.ts';
-import { ApiError, toHttpError, zodDetails } from '../errors.ts';
-import { actorFor, viewerIn } from '../routes/access.ts';
-import type { AppContext } from '../routes/context.ts';
-import { isSupportedVersion } from '../schemas/common.ts';
+import type { AuthContext } from '../../auth/types.ts';
+import { ApiError, toHttpError, zodDetails } from '../../errors.ts';
+import { actorFor, viewerIn } from '../../routes/access.ts';
+import type { AppContext } from '../../routes/context.ts';
+import { isSupportedVersion } from '../../schemas/common.ts';
 import type { TableFeeds } from './feeds.ts';
 import type { Presence } from './presence.ts';
 import { type PokerTables, seatName, seatNumber } from './service.ts';

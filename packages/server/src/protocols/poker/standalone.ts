@@ -1,13 +1,13 @@
 import { createServer } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../app.ts';
-import { AdminLinks } from '../auth/admin-link.ts';
-import { LocalBus } from '../bus/local.ts';
-import { generateServerKey } from '../keys/server-key.ts';
-import { defaultProtocolRegistry } from '../protocols.ts';
-import { Runtime } from '../runtime/runtime.ts';
-import { startTimerWatcher } from '../runtime/timers.ts';
-import { openStore, type Store } from '../store/index.ts';
+import { buildApp } from '../../app.ts';
+import { AdminLinks } from '../../auth/admin-link.ts';
+import { LocalBus } from '../../bus/local.ts';
+import { generateServerKey } from '../../keys/server-key.ts';
+import { defaultProtocolRegistry } from '../registry.ts';
+import { Runtime } from '../../runtime/runtime.ts';
+import { startTimerWatcher } from '../../runtime/timers.ts';
+import { openStore, type Store } from '../../store/index.ts';
 import { type PokerPlugin, registerPoker } from './index.ts';
 
 export interface LocalPokerServer {

@@ -12,10 +12,10 @@ import {
 } from '@db8/protocols/poker';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { ApiError } from '../errors.ts';
-import { type AppContext, requireAdmin, requireAuth } from '../routes/context.ts';
-import type { ZodTypeProvider } from '../routes/zod.ts';
-import { isSupportedVersion } from '../schemas/common.ts';
+import { ApiError } from '../../errors.ts';
+import { type AppContext, requireAdmin, requireAuth } from '../../routes/context.ts';
+import type { ZodTypeProvider } from '../../routes/zod.ts';
+import { isSupportedVersion } from '../../schemas/common.ts';
 import { loadTableExport, toJsonl, toPhhs } from './export.ts';
 import type { Presence } from './presence.ts';
 import { pokerProtocolJson } from './protocol-json.ts';

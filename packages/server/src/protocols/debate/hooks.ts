@@ -1,6 +1,6 @@
 import { normalizeKey } from '@db8/protocols/debate';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Runtime } from '../runtime/index.ts';
+import type { Runtime } from '../../runtime/index.ts';
 
 /**
  * Debate rooms on the generic room routes, without touching them:

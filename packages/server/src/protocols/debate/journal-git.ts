@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { canonicalize, utf8Encode } from '@db8/core';
 import type { DebateView, RoundView } from '@db8/protocols/debate';
-import type { Runtime } from '../runtime/index.ts';
+import type { Runtime } from '../../runtime/index.ts';
 
 /**
  * The debate journal as a git ref (seed §5 "Commit to ShipLog"): when a round is published, one

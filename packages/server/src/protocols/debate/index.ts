@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Runtime } from '../runtime/index.ts';
+import type { Runtime } from '../../runtime/index.ts';
 import { debateRoomHooks } from './hooks.ts';
 import { DebateJournalGit } from './journal-git.ts';
 import { DebateRatings } from './ratings.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { clip, modelDecision, type SeatAgent, withPersona } from '../agent.ts';
+import { clip, modelDecision, type SeatAgent, withPersona } from '../../drivers/agent.ts';
 
 /**
  * A poker seat played by a model: on its turn it picks one of the legal betting actions (raise-to

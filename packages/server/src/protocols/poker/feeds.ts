@@ -1,6 +1,6 @@
 import type { PublicEntry } from '@db8/core';
-import type { Bus } from '../bus/types.ts';
-import type { Store } from '../store/index.ts';
+import type { Bus } from '../../bus/types.ts';
+import type { Store } from '../../store/index.ts';
 
 export interface TableListener {
   /** Something was appended to the table (or maybe was): pull the new state. */

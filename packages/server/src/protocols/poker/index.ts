@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../routes/context.ts';
+import type { AppContext } from '../../routes/context.ts';
 import { TableFeeds } from './feeds.ts';
 import { Presence } from './presence.ts';
 import { pokerRoutes } from './routes.ts';

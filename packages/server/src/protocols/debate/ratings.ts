@@ -5,7 +5,7 @@ import {
   type Ratings,
   ResultsSchema,
 } from '@db8/protocols/debate';
-import type { Runtime } from '../runtime/index.ts';
+import type { Runtime } from '../../runtime/index.ts';
 
 /**
  * Elo ratings across closed debate rooms (GET /v1/ratings). A closed room's result never changes,

@@ -7,10 +7,10 @@ import {
   type TableSummary,
   type TableView,
 } from '@db8/protocols/poker';
-import type { Bus } from '../bus/types.ts';
-import { ApiError } from '../errors.ts';
-import type { RuntimeApi } from '../routes/runtime-api.ts';
-import type { RoomInfo } from '../runtime/types.ts';
+import type { Bus } from '../../bus/types.ts';
+import { ApiError } from '../../errors.ts';
+import type { RuntimeApi } from '../../routes/runtime-api.ts';
+import type { RoomInfo } from '../../runtime/types.ts';
 
 /** The principal that holds every table's `house` seat: the server itself (acts without a principal). */
 export const HOUSE_PRINCIPAL = 'server:house';
