@@ -1,0 +1,77 @@
+import type { Script } from '@db8/agents';
+import type { AnyProtocol, SeatInfo } from '@db8/core';
+import type { FastifyInstance } from 'fastify';
+import type { z } from 'zod';
+import type { SeatAgent } from '../drivers/agent.ts';
+import type { Drivers } from '../drivers/spec.ts';
+import type { AppContext } from '../routes/context.ts';
+import type { Runtime } from '../runtime/index.ts';
+import type { WireCodec } from './wire.ts';
+
+/**
+ * A protocol module: everything the server needs to know about one protocol beyond its pure rules,
+ * in one object (Colyseus' room definitions and Fastify plugins are the models). The server core
+ * iterates the registry (registry.ts) and never names a protocol; adding a protocol is one folder
+ * here and one line in the registry (docs/protocols.md).
+ */
+export interface ProtocolModule {
+  /** The pure rules (packages/protocols/<name>). `protocol.name` is the registry key. */
+  protocol: AnyProtocol;
+  /**
+   * The create-room `config` this protocol accepts, as documented in the OpenAPI at /docs
+   * (defaults to `protocol.configSchema`; the runtime still validates with the protocol's own).
+   */
+  createSchema?: z.ZodType;
+  /** Fills server-side parts of a new room's config before the protocol validates it. */
+  prepareConfig?(config: unknown, ctx: PrepareContext): unknown;
+  /**
+   * Actions written in the join's own commit, right after the join entry (e.g. debate binds the
+   * principal's identity to its anonymous seat). A rejoin of a held seat calls nothing.
+   */
+  onJoin?(input: JoinInput): readonly JoinEffect[];
+  /** The model agent that plays a driver-held seat of this protocol. */
+  agent?: SeatAgent;
+  /**
+   * What the `scripted` provider plays for a seat with this role (labelled scripted in every
+   * record). Every role the protocol has must be covered, so a scripted seat of any role works.
+   */
+  scripted?(role: string, env: Env): Script;
+  /** A Fastify plugin for the protocol's own routes (/v1/<protocol>/…, or a seed's fixed paths). */
+  routes?(app: FastifyInstance, ctx: ModuleContext): Promise<void> | void;
+  /** Markdown for agents: how to play this protocol (served per protocol and linked from /skill.md). */
+  skillDoc?(ctx: { publicUrl: string }): string;
+  /** A wire codec on the generic realtime connection (poker's seed-002 frames). */
+  wire?: WireCodec;
+}
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+export interface PrepareContext {
+  /** `ssh-ed25519 …` line of the server's room CA. */
+  caPublicLine: string;
+  /** Driven seats asked for at creation (already validated), or {}. */
+  drivers: Drivers;
+  env: Env;
+}
+
+export interface JoinInput {
+  roomId: string;
+  config: unknown;
+  seat: SeatInfo;
+  principal: string;
+  /** The protocol state before the join. */
+  state: unknown;
+}
+
+export interface JoinEffect {
+  seat: string;
+  action: unknown;
+  /** Idempotency key of the action (a rejoin after a crash must not write it twice). */
+  clientNonce: string;
+}
+
+export interface ModuleContext {
+  app: AppContext;
+  runtime: Runtime;
+  env: Env;
+}
