@@ -18,6 +18,8 @@ import type { AuthStore } from './auth/types.ts';
 import type { Bus } from './bus/types.ts';
 import { resolveConfig, type ServerConfig, type ServerConfigInput } from './config.ts';
 import { ApiError, toHttpError } from './errors.ts';
+import type { ProtocolModule } from './protocols/module.ts';
+import { builtinModules, createModuleRegistry } from './protocols/registry.ts';
 import { RealtimeHub } from './realtime/hub.ts';
 import { sseRoutes } from './realtime/sse.ts';
 import { wsRoutes } from './realtime/ws.ts';
@@ -49,6 +51,10 @@ export interface AppDeps {
   feedPollMs?: number;
   /** Where pino writes (tests capture logs here); stdout by default. */
   logStream?: NodeJS.WritableStream;
+  /** The protocol modules (default: the built-in ones). Their routes are mounted by mountModules. */
+  modules?: readonly ProtocolModule[];
+  /** Provider keys and module options (default process.env). */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 /** Our JWT issuer: derived from the server key, so every node sharing the key agrees without config. */
@@ -90,6 +96,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     wsUrl: `${config.publicUrl.replace(/^http/, 'ws')}/v1/ws`,
     serverKey: deps.serverKey,
     caPublicLine: formatSshPublicKey(deps.serverKey.publicKey, 'db8-room-ca'),
+    modules: createModuleRegistry(deps.modules ?? builtinModules),
+    drivers: null,
+    env: deps.env ?? process.env,
   };
 
   const app = Fastify({

@@ -7,12 +7,10 @@ import { LocalBus } from './bus/local.ts';
 import { NatsBus } from './bus/nats.ts';
 import type { Bus } from './bus/types.ts';
 import { configFromEnv, resolveConfig, type ServerConfigInput } from './config.ts';
-import { registerDebate } from './protocols/debate/index.ts';
-import { registerDrivers } from './drivers/index.ts';
 import { resolveServerKey } from './keys/configured.ts';
 import { reservePort } from './listen-port.ts';
-import { registerPoker } from './protocols/poker/index.ts';
-import { defaultProtocolRegistry } from './protocols/registry.ts';
+import { mountModules } from './protocols/mount.ts';
+import { builtinModules, defaultProtocolRegistry, joinEffectsOf } from './protocols/registry.ts';
 import { Runtime, startTimerWatcher, type TimerWatcher } from './runtime/index.ts';
 import { openStore, resolveDataDir, type Store } from './store/index.ts';
 
@@ -73,19 +71,27 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     closers.unshift(() => bus.close());
     const runtime = new Runtime({
       store,
-      protocols: defaultProtocolRegistry(),
+      protocols: defaultProtocolRegistry([], builtinModules),
+      joinEffects: joinEffectsOf(builtinModules),
       serverKey,
       bus,
       origin: new URL(config.publicUrl).host,
     });
     const adminLinks = new AdminLinks();
-    const app = await buildApp({ runtime, store, bus, serverKey, config, adminLinks });
+    const providerEnv = env === false ? {} : (env ?? process.env);
+    const app = await buildApp({
+      runtime,
+      store,
+      bus,
+      serverKey,
+      config,
+      adminLinks,
+      modules: builtinModules,
+      env: providerEnv,
+    });
     closers.unshift(() => app.close());
-    // Poker tables (seed 002): /v1/tables, /v1/poker/ws, their timers and skill doc.
-    await registerPoker(app, { runtime });
-    await registerDebate(app, { runtime }); // debate (seed 000): room CA, identities, /v1/ratings
-    // Model-driven seats (docs/drivers.md): `drivers` at room creation, council packet routes.
-    await registerDrivers(app, { runtime, store, bus, env: env === false ? {} : (env ?? process.env) });
+    // Each protocol module's routes and background work, then the model drivers (docs/protocols.md).
+    await mountModules(app, { runtime, store, bus });
     const watcher: TimerWatcher = startTimerWatcher(runtime, {
       onError: (err) => app.log.error({ err }, 'timer watcher'),
     });

@@ -8,6 +8,7 @@ import { LocalBus } from '../src/bus/local.ts';
 import type { Bus } from '../src/bus/types.ts';
 import type { ServerConfigInput } from '../src/config.ts';
 import { type ServerKey, serverKeyFromSeed } from '../src/keys/index.ts';
+import { joinEffectsOf } from '../src/protocols/registry.ts';
 import type { RuntimeApi } from '../src/routes/runtime-api.ts';
 import { Runtime } from '../src/runtime/index.ts';
 import { openStore, type Store } from '../src/store/index.ts';
@@ -54,6 +55,7 @@ export async function makeApp(
   const runtime = new Runtime({
     store,
     protocols: createProtocolRegistry(),
+    joinEffects: joinEffectsOf(),
     serverKey,
     bus,
     clock: clock.fn,

@@ -8,8 +8,9 @@ import { expect } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { AdminLinks } from '../src/auth/admin-link.ts';
 import { LocalBus } from '../src/bus/local.ts';
-import { type DebatePlugin, registerDebate } from '../src/protocols/debate/index.ts';
 import { serverKeyFromSeed } from '../src/keys/index.ts';
+import { type DebatePlugin, registerDebate } from '../src/protocols/debate/index.ts';
+import { joinEffectsOf } from '../src/protocols/registry.ts';
 import { Runtime } from '../src/runtime/index.ts';
 import { openStore } from '../src/store/index.ts';
 import { TestClock } from './app-harness.ts';
@@ -43,6 +44,7 @@ export async function debateServer(opts: { journalGit?: string } = {}) {
   const runtime = new Runtime({
     store,
     protocols: createProtocolRegistry(),
+    joinEffects: joinEffectsOf(),
     serverKey,
     bus,
     clock: clock.fn,

@@ -1,11 +1,9 @@
-import { Budget, type BudgetLimits, type Provider } from '@db8/agents';
+import { Budget, type BudgetLimits, type Provider, ProviderConfigError, resolveProvider } from '@db8/agents';
 import type { Bus } from '../bus/types.ts';
+import { ApiError } from '../errors.ts';
+import type { ProtocolModule } from '../protocols/module.ts';
 import type { Runtime } from '../runtime/index.ts';
-import type { SeatAgent } from './agent.ts';
-import { councilAgent } from '../protocols/council/agent.ts';
-import { debateAgent } from '../protocols/debate/agent.ts';
-import { pokerAgent } from '../protocols/poker/agent.ts';
-import { type DriverSpec, type ProviderFactoryOptions, providerFor } from './spec.ts';
+import { type DriverSpec, type Drivers, type ProviderFactoryOptions, providerFor } from './spec.ts';
 import type { DriverStore } from './store.ts';
 
 /**
@@ -16,12 +14,6 @@ import type { DriverStore } from './store.ts';
  * and a log line. A failure submits nothing (or the protocol's own failure record, for the
  * council); the protocol's deadline decides what happens next.
  */
-
-export const AGENTS: Readonly<Record<string, SeatAgent>> = {
-  council: councilAgent,
-  debate: debateAgent,
-  poker: pokerAgent,
-};
 
 type Log = { info(o: object, m: string): void; warn(o: object, m: string): void };
 
@@ -34,7 +26,8 @@ interface Seat {
 }
 
 interface Room {
-  protocol: string;
+  module: ProtocolModule;
+  roles: ReadonlyMap<string, string>;
   seats: Map<string, Seat>;
   abort: AbortController;
 }
@@ -43,6 +36,8 @@ export interface DriverHostOptions extends ProviderFactoryOptions {
   runtime: Runtime;
   bus: Pick<Bus, 'subscribe'>;
   drivers: DriverStore;
+  /** The protocol modules by name: each driven room is played by its module's agent and cast. */
+  modules: ReadonlyMap<string, ProtocolModule>;
   log: Log;
   /** Ask the runtime to tick after each action, so a stage that is complete moves at once. */
   tickAfterAct?: boolean;
@@ -60,9 +55,29 @@ export class DriverHost {
     });
   }
 
-  /** Whether `protocol` has a driver (room creation refuses drivers for one that has none). */
-  static supports(protocol: string): boolean {
-    return protocol in AGENTS;
+  /**
+   * Refuses (BAD_DRIVERS, 400) before a room exists: a protocol without an agent, a provider this
+   * server cannot configure, a scripted seat of a protocol without a scripted cast.
+   */
+  check(protocol: string, specs: Drivers): void {
+    const module = this.opts.modules.get(protocol);
+    if (!module?.agent) throw new ApiError(400, 'BAD_DRIVERS', `no drivers for protocol ${protocol}`);
+    for (const [seat, spec] of Object.entries(specs)) {
+      try {
+        const r = resolveProvider({
+          env: this.opts.env,
+          provider: spec.provider,
+          ...(spec.model ? { model: spec.model } : {}),
+          ...(spec.base_url ? { baseUrl: spec.base_url } : {}),
+        });
+        if (r.kind === 'scripted' && !module.scripted)
+          throw new ApiError(400, 'BAD_DRIVERS', `${seat}: protocol ${protocol} has no scripted cast`);
+      } catch (err) {
+        if (err instanceof ProviderConfigError)
+          throw new ApiError(400, 'BAD_DRIVERS', `${seat}: ${err.message}`);
+        throw err;
+      }
+    }
   }
 
   /** Store the specs (new room) and start driving. */
@@ -73,6 +88,9 @@ export class DriverHost {
     persist = true,
   ): Promise<void> {
     const room = await this.opts.runtime.getRoom(roomId);
+    const module = this.opts.modules.get(room.protocol);
+    if (!module?.agent) return;
+    const roles = new Map(room.seats.map((s) => [s.id, s.role]));
     if (persist) {
       const now = this.opts.runtime.now();
       for (const [seat, spec] of Object.entries(specs)) await this.opts.drivers.put(roomId, seat, spec, now);
@@ -87,13 +105,18 @@ export class DriverHost {
     for (const [seat, spec] of Object.entries(specs)) {
       seats.set(seat, {
         spec,
-        provider: providerFor(spec, budget, this.opts),
+        provider: providerFor(
+          spec,
+          budget,
+          this.opts,
+          module.scripted?.(roles.get(seat) ?? '', this.opts.env),
+        ),
         done: new Set(),
         busy: false,
         dirty: false,
       });
     }
-    this.#rooms.set(roomId, { protocol: room.protocol, seats, abort: new AbortController() });
+    this.#rooms.set(roomId, { module, roles, seats, abort: new AbortController() });
     this.poke(roomId);
   }
 
@@ -141,7 +164,7 @@ export class DriverHost {
 
   async #drive(roomId: string, room: Room, seat: string, s: Seat): Promise<void> {
     const { runtime, log } = this.opts;
-    const agent = AGENTS[room.protocol];
+    const agent = room.module.agent;
     if (!agent) return;
     for (let guard = 0; guard < 64 && !this.#closed; guard++) {
       let st: Awaited<ReturnType<Runtime['stateFor']>>;
@@ -159,7 +182,7 @@ export class DriverHost {
       const decisions = agent({
         roomId,
         seat,
-        role: null,
+        role: room.roles.get(seat) ?? null,
         view: st.view,
         legal: legal.actions as unknown[],
         turnToken: legal.turnToken ?? null,

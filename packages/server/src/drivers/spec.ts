@@ -1,48 +1,13 @@
-import {
-  type Budget,
-  BudgetLimitsSchema,
-  councilScript,
-  createProvider,
-  type Db8Config,
-  type Provider,
-  type Script,
-} from '@db8/agents';
-import { z } from 'zod';
+import { type Budget, createProvider, type Db8Config, type Provider, type Script } from '@db8/agents';
+import type { DriverSpec } from '../schemas/drivers.ts';
 
-/**
- * What room creation may say about drivers: `drivers: { <seat>: { driver: 'model', provider,
- * model?, base_url?, persona?, budget? } }`. A spec names a provider profile, never a key: keys
- * come only from the server's environment (docs/providers.md), so a stored spec is safe to show.
- */
-
-export const DriverSpecSchema = z
-  .object({
-    driver: z.literal('model'),
-    /** A provider profile: openai, anthropic, openrouter, ollama, vllm, llamacpp, scripted, … */
-    provider: z.string().min(1).max(80),
-    model: z.string().min(1).max(200).optional(),
-    base_url: z
-      .url({ protocol: /^https?$/ })
-      .max(2000)
-      .optional(),
-    /** A line or two added to the system prompt ("a cautious economist"). */
-    persona: z.string().max(2000).optional(),
-    /** Limits for this seat; the room's total is `room_budget`. */
-    budget: BudgetLimitsSchema.optional(),
-  })
-  .strict();
-export type DriverSpec = z.infer<typeof DriverSpecSchema>;
-
-export const DriversSchema = z
-  .record(z.string().min(1).max(64), DriverSpecSchema)
-  .refine((r) => Object.keys(r).length <= 64, 'at most 64 driven seats');
-export type Drivers = z.infer<typeof DriversSchema>;
-
-/** The `drivers` part of POST /v1/rooms (and an optional room-wide budget). */
-export const DriversBodySchema = z.object({
-  drivers: DriversSchema.optional(),
-  room_budget: BudgetLimitsSchema.optional(),
-});
+export {
+  type DriverSpec,
+  DriverSpecSchema,
+  type Drivers,
+  DriversBodySchema,
+  DriversSchema,
+} from '../schemas/drivers.ts';
 
 export interface ProviderFactoryOptions {
   env: Readonly<Record<string, string | undefined>>;
@@ -50,21 +15,33 @@ export interface ProviderFactoryOptions {
 }
 
 /**
- * `DB8_SCRIPTED_DELAY_MS` (tests and demos only): the scripted council script waits this long per
- * call, so a watcher can see a scripted council fill in rather than finish within one frame.
+ * `DB8_SCRIPTED_DELAY_MS` (tests and demos only): a scripted seat waits this long per call, so a
+ * watcher can see a scripted room fill in rather than finish within one frame.
  */
-export function scriptedCouncil(env: ProviderFactoryOptions['env']): Script {
+export function delayedScript(script: Script, env: ProviderFactoryOptions['env']): Script {
   const ms = Number(env.DB8_SCRIPTED_DELAY_MS ?? 0);
-  if (!Number.isFinite(ms) || ms <= 0 || typeof councilScript !== 'function') return councilScript;
-  const play = councilScript;
+  if (!Number.isFinite(ms) || ms <= 0) return script;
+  const step = (req: Parameters<Extract<Script, (...a: never[]) => unknown>>[0], i: number) =>
+    typeof script === 'function' ? script(req) : script[i];
+  let i = 0;
   return async (req) => {
     await new Promise((r) => setTimeout(r, Math.min(ms, 60_000)));
-    return play(req);
+    const s = await step(req, i++);
+    if (s === undefined) throw new Error('the script has no more steps');
+    return s;
   };
 }
 
-/** The provider a spec asks for; the scripted profile plays the council script (labelled scripted). */
-export function providerFor(spec: DriverSpec, budget: Budget, opts: ProviderFactoryOptions): Provider {
+/**
+ * The provider a spec asks for. `script` is what the scripted profile plays for this seat (its
+ * protocol module's labelled cast); every record of it says scripted.
+ */
+export function providerFor(
+  spec: DriverSpec,
+  budget: Budget,
+  opts: ProviderFactoryOptions,
+  script?: Script,
+): Provider {
   return createProvider({
     env: opts.env,
     ...(opts.config ? { config: opts.config } : {}),
@@ -72,6 +49,6 @@ export function providerFor(spec: DriverSpec, budget: Budget, opts: ProviderFact
     provider: spec.provider,
     ...(spec.model ? { model: spec.model } : {}),
     ...(spec.base_url ? { baseUrl: spec.base_url } : {}),
-    ...(spec.provider === 'scripted' ? { script: scriptedCouncil(opts.env) } : {}),
+    ...(spec.provider === 'scripted' && script ? { script: delayedScript(script, opts.env) } : {}),
   });
 }

@@ -1,11 +1,12 @@
 import type { Script } from '@db8/agents';
-import type { AnyProtocol, SeatInfo } from '@db8/core';
+import type { AnyProtocol } from '@db8/core';
 import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import type { SeatAgent } from '../drivers/agent.ts';
 import type { Drivers } from '../drivers/spec.ts';
 import type { AppContext } from '../routes/context.ts';
 import type { Runtime } from '../runtime/index.ts';
+import type { JoinEffect, JoinInput } from '../runtime/types.ts';
 import type { WireCodec } from './wire.ts';
 
 /**
@@ -36,8 +37,12 @@ export interface ProtocolModule {
    * record). Every role the protocol has must be covered, so a scripted seat of any role works.
    */
   scripted?(role: string, env: Env): Script;
-  /** A Fastify plugin for the protocol's own routes (/v1/<protocol>/…, or a seed's fixed paths). */
-  routes?(app: FastifyInstance, ctx: ModuleContext): Promise<void> | void;
+  /**
+   * A Fastify plugin for the protocol's own routes (/v1/<protocol>/…, or a seed's fixed paths) and
+   * its background work (bus subscriptions, closed with the app). What it returns is the module's
+   * handle (tests reach the poker tables or the debate ratings through it).
+   */
+  routes?(app: FastifyInstance, ctx: ModuleContext): Promise<unknown> | unknown;
   /** Markdown for agents: how to play this protocol (served per protocol and linked from /skill.md). */
   skillDoc?(ctx: { publicUrl: string }): string;
   /** A wire codec on the generic realtime connection (poker's seed-002 frames). */
@@ -54,21 +59,7 @@ export interface PrepareContext {
   env: Env;
 }
 
-export interface JoinInput {
-  roomId: string;
-  config: unknown;
-  seat: SeatInfo;
-  principal: string;
-  /** The protocol state before the join. */
-  state: unknown;
-}
-
-export interface JoinEffect {
-  seat: string;
-  action: unknown;
-  /** Idempotency key of the action (a rejoin after a crash must not write it twice). */
-  clientNonce: string;
-}
+export type { JoinEffect, JoinInput };
 
 export interface ModuleContext {
   app: AppContext;

@@ -1,12 +1,49 @@
 import type { AnyProtocol } from '@db8/core';
-import { builtinProtocols, createProtocolRegistry, type ProtocolRegistry } from '@db8/protocols';
+import { createProtocolRegistry, type ProtocolRegistry } from '@db8/protocols';
 import { runtimeError } from '../runtime/errors.ts';
+import type { RuntimeOptions } from '../runtime/types.ts';
+import { councilModule } from './council/index.ts';
+import { debateModule } from './debate/index.ts';
+import type { ProtocolModule } from './module.ts';
+import { pokerModule } from './poker/index.ts';
+import { sealedBidModule } from './sealed-bid/index.ts';
 
 export { createProtocolRegistry, type ProtocolRegistry };
 
-/** The registry a server runs with: the built-in protocols, plus any extra (tests, plugins). */
-export function defaultProtocolRegistry(extra: readonly AnyProtocol[] = []): ProtocolRegistry {
-  return createProtocolRegistry([...builtinProtocols, ...extra]);
+/** Every protocol module a server runs out of the box: adding a protocol is one line here. */
+export const builtinModules: readonly ProtocolModule[] = [
+  sealedBidModule,
+  pokerModule,
+  councilModule,
+  debateModule,
+];
+
+/** name → module; two modules for one protocol name is a programming error, so it throws. */
+export function createModuleRegistry(
+  modules: readonly ProtocolModule[] = builtinModules,
+): ReadonlyMap<string, ProtocolModule> {
+  const out = new Map<string, ProtocolModule>();
+  for (const m of modules) {
+    if (out.has(m.protocol.name)) throw new Error(`duplicate protocol module: ${m.protocol.name}`);
+    out.set(m.protocol.name, m);
+  }
+  return out;
+}
+
+/** The registry a runtime folds with: the modules' protocols, plus any extra (tests, plugins). */
+export function defaultProtocolRegistry(
+  extra: readonly AnyProtocol[] = [],
+  modules: readonly ProtocolModule[] = builtinModules,
+): ProtocolRegistry {
+  return createProtocolRegistry([...modules.map((m) => m.protocol), ...extra]);
+}
+
+/** The runtime's join hook: each module's `onJoin`, written in the join's own commit. */
+export function joinEffectsOf(
+  modules: readonly ProtocolModule[] = builtinModules,
+): RuntimeOptions['joinEffects'] {
+  const byName = createModuleRegistry(modules);
+  return (protocol, input) => byName.get(protocol)?.onJoin?.(input) ?? [];
 }
 
 /** The protocol called `name`, or RuntimeError UNKNOWN_PROTOCOL (400) listing the known ones. */

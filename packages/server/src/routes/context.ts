@@ -8,6 +8,8 @@ import type { AuthContext, AuthStore } from '../auth/types.ts';
 import type { Bus } from '../bus/types.ts';
 import type { ServerConfig } from '../config.ts';
 import { ApiError } from '../errors.ts';
+import type { ProtocolModule } from '../protocols/module.ts';
+import type { DriverSpec, Drivers } from '../schemas/drivers.ts';
 import type { Store } from '../store/index.ts';
 import type { RuntimeApi } from './runtime-api.ts';
 
@@ -37,6 +39,23 @@ export interface AppContext {
   serverKey: { seed: Uint8Array; publicKey: Uint8Array };
   /** `ssh-ed25519 …` line of the room CA (the server key). */
   caPublicLine: string;
+  /** The protocol modules this server runs, by protocol name (protocols/registry.ts). */
+  modules: ReadonlyMap<string, ProtocolModule>;
+  /** The model-driver host once registered (drivers/), else null: rooms with `drivers` are refused. */
+  drivers: RoomDrivers | null;
+  /** Where provider settings and module options come from (process.env unless given). */
+  env: Readonly<Record<string, string | undefined>>;
+}
+
+/** What room creation needs of the driver host. */
+export interface RoomDrivers {
+  /** Throws a 400 (BAD_DRIVERS) for specs this server cannot play; called before the room exists. */
+  check(protocol: string, specs: Drivers): void;
+  attach(
+    roomId: string,
+    specs: Record<string, DriverSpec>,
+    roomBudget: { maxTokens?: number; maxCostUsd?: number; maxCalls?: number } | undefined,
+  ): Promise<void>;
 }
 
 export function requireAuth(req: FastifyRequest): AuthContext {

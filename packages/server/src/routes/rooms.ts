@@ -13,6 +13,7 @@ import type { z } from 'zod';
 import { ApiError, badRequest } from '../errors.ts';
 import { isSupportedVersion, MIN_SUPPORTED_PROTOCOL_VERSION, PROTOCOL_VERSION } from '../schemas/common.ts';
 import { ExportQuerySchema } from '../schemas/export.ts';
+import { toJsonSchema } from '../schemas/protocol-json.ts';
 import {
   AckSchema,
   ActionBodySchema,
@@ -50,6 +51,23 @@ export function outdatedClient(ctx: AppContext, got: string): ApiError {
 
 const info = (x: unknown) => x as RoomInfoWireable;
 
+/**
+ * POST /v1/rooms as /docs shows it: `config` documented per protocol (each module's create schema,
+ * one `anyOf` branch titled by protocol name). Validation of `config` stays the runtime's, after the
+ * module has prepared it, so the error is BAD_CONFIG with the protocol's own issues.
+ */
+function createRoomBodyFor(modules: AppContext['modules']) {
+  const names = [...modules.keys()];
+  const configs = [...modules.values()].map((m) => {
+    const { $schema: _drop, ...js } = toJsonSchema(m.createSchema ?? m.protocol.configSchema);
+    return { title: m.protocol.name, ...js };
+  });
+  return CreateRoomBodySchema.extend({
+    protocol: CreateRoomBodySchema.shape.protocol.meta({ examples: names }),
+    config: CreateRoomBodySchema.shape.config.meta({ anyOf: configs }),
+  });
+}
+
 export function roomRoutes(root: FastifyInstance, ctx: AppContext): void {
   const app = root.withTypeProvider<ZodTypeProvider>();
   const rt = ctx.runtime;
@@ -70,19 +88,38 @@ export function roomRoutes(root: FastifyInstance, ctx: AppContext): void {
       schema: {
         tags,
         summary: 'Create a room (admin)',
-        body: CreateRoomBodySchema,
+        body: createRoomBodyFor(ctx.modules),
         response: { 201: RoomSchema },
       },
     },
     async (req, reply) => {
       const admin = requireAdmin(req);
-      const room = await rt.createRoom({
-        protocol: req.body.protocol,
-        config: req.body.config,
-        ...(req.body.title !== undefined ? { title: req.body.title } : {}),
-        createdBy: admin.principal,
-      });
-      return reply.code(201).send(roomToWire(info(room)));
+      const { protocol, drivers = {}, room_budget: roomBudget } = req.body;
+      const driven = Object.keys(drivers).length > 0;
+      if (driven) {
+        if (!ctx.drivers) throw new ApiError(400, 'BAD_DRIVERS', 'this server runs no model drivers');
+        ctx.drivers.check(protocol, drivers);
+      }
+      const module = ctx.modules.get(protocol);
+      const config = module?.prepareConfig
+        ? module.prepareConfig(req.body.config, { caPublicLine: ctx.caPublicLine, drivers, env: ctx.env })
+        : req.body.config;
+      const room = info(
+        await rt.createRoom({
+          protocol,
+          config,
+          ...(req.body.title !== undefined ? { title: req.body.title } : {}),
+          createdBy: admin.principal,
+        }),
+      );
+      if (driven && ctx.drivers) {
+        const known = new Set(room.seats.map((s) => s.id));
+        const unknown = Object.keys(drivers).filter((s) => !known.has(s));
+        if (unknown.length) req.log.warn({ roomId: room.id, unknown }, 'drivers: no such seats, ignored');
+        const specs = Object.fromEntries(Object.entries(drivers).filter(([seat]) => known.has(seat)));
+        await ctx.drivers.attach(room.id, specs, roomBudget);
+      }
+      return reply.code(201).send(roomToWire(room));
     },
   );
 

@@ -1,6 +1,6 @@
 import { hashCanonical, type JsonValue, type Transition } from '@db8/core';
 import { RuntimeError, rejectionError, runtimeError } from './errors.ts';
-import type { Ack, ActInput } from './types.ts';
+import type { Ack, ActInput, RuntimeOptions } from './types.ts';
 import { asJson, type Work } from './work.ts';
 
 /**
@@ -106,6 +106,7 @@ export async function planAct(work: Work, input: ActInput): Promise<Ack> {
 export async function planJoin(
   work: Work,
   input: { seat?: string; principal: string },
+  joinEffects?: RuntimeOptions['joinEffects'],
 ): Promise<{ seat: string; entrySeq: number }> {
   const memo = work.memo;
   const held = memo.seatOf(input.principal);
@@ -136,6 +137,28 @@ export async function planJoin(
   const seq = built.stored.seq;
   work.memo.holders[seat] = { principal: input.principal, seq };
   work.seatTakes.push({ seat, principal: input.principal, seq, ts });
+  const info = memo.core.seats.find((s) => s.id === seat)!;
+  const effects = joinEffects
+    ? protocolCall('onJoin', () =>
+        joinEffects(memo.protocol.name, {
+          roomId: work.roomId,
+          config: memo.core.config,
+          seat: info,
+          principal: input.principal,
+          state: work.memo.state,
+        }),
+      )
+    : [];
+  for (const e of effects) {
+    try {
+      await planAct(work, { seat: e.seat, action: e.action, clientNonce: e.clientNonce });
+    } catch (err) {
+      // Refused (e.g. too late in the room to bind an identity): nothing was appended; the seat is
+      // taken either way. A server fault still fails the whole join.
+      if (err instanceof RuntimeError && err.status < 500) continue;
+      throw err;
+    }
+  }
   return { seat, entrySeq: seq };
 }
 

@@ -63,6 +63,7 @@ export class Runtime {
   /** Another process may append to the same rooms: fold their entries before each write. */
   private readonly shared: boolean;
   private readonly onPublishError: (err: unknown, roomId: string, seq: number) => void;
+  private readonly joinEffects: RuntimeOptions['joinEffects'];
   /** Counters for tests and benchmarks: write batches committed, entries written, seq races lost. */
   readonly stats = { batches: 0, entries: 0, conflicts: 0 };
   private readonly memos = new Map<string, RoomMemo>();
@@ -85,6 +86,7 @@ export class Runtime {
     this.maxRetries = opts.maxRetries ?? 16;
     this.shared = opts.store.kind === 'postgres';
     this.onPublishError = opts.onPublishError ?? (() => {});
+    this.joinEffects = opts.joinEffects;
   }
 
   now(): number {
@@ -181,7 +183,7 @@ export class Runtime {
     roomId: string,
     input: { seat?: string; principal: string },
   ): Promise<{ seat: string; entrySeq: number }> {
-    return this.write(roomId, { plan: (w) => planJoin(w, input) });
+    return this.write(roomId, { plan: (w) => planJoin(w, input, this.joinEffects) });
   }
 
   act(roomId: string, input: ActInput): Promise<Ack> {

@@ -1,4 +1,4 @@
-import type { Legal, PublicEntry } from '@db8/core';
+import type { Legal, PublicEntry, SeatInfo } from '@db8/core';
 import { JsonValueSchema } from '@db8/core';
 /** name → protocol, as @db8/protocols' createProtocolRegistry builds it. */
 import type { ProtocolRegistry } from '@db8/protocols';
@@ -32,6 +32,27 @@ export interface RuntimeOptions {
   maxRetries?: number;
   /** Called when publishing to the bus fails (the entry is durable; subscribers resync). */
   onPublishError?: (err: unknown, roomId: string, seq: number) => void;
+  /**
+   * Actions a protocol writes in a join's own commit, right after the join entry (protocol modules'
+   * `onJoin`). A refused action is skipped: the seat is taken either way.
+   */
+  joinEffects?: (protocol: string, input: JoinInput) => readonly JoinEffect[];
+}
+
+/** What a join hook sees: the room, the seat being taken, its new holder and the state before. */
+export interface JoinInput {
+  roomId: string;
+  config: unknown;
+  seat: SeatInfo;
+  principal: string;
+  state: unknown;
+}
+
+/** An action written in the join's commit; `clientNonce` makes a retried join write it once. */
+export interface JoinEffect {
+  seat: string;
+  action: unknown;
+  clientNonce: string;
 }
 
 export const SeatSummarySchema = z.object({ id: z.string(), role: z.string(), held: z.boolean() });

@@ -1,4 +1,5 @@
 export * from './common.ts';
+export * from './drivers.ts';
 export * from './export.ts';
 export * from './keys.ts';
 export * from './protocol-json.ts';

@@ -7,6 +7,7 @@ import {
   RoomIdSchema,
   SeatIdSchema,
 } from './common.ts';
+import { BudgetLimitsSchema, DriversSchema } from './drivers.ts';
 
 /** Request and response bodies of every REST route. Unknown keys in requests are stripped. */
 
@@ -125,8 +126,13 @@ export type Room = z.infer<typeof RoomSchema>;
 
 export const CreateRoomBodySchema = z.object({
   protocol: IdSchema,
+  /** The protocol's config; /docs lists each protocol's schema (the runtime checks it: BAD_CONFIG). */
   config: Json.default({}),
   title: Short(200).optional(),
+  /** Seats played by the server's model drivers (docs/drivers.md). */
+  drivers: DriversSchema.optional(),
+  /** Limits across every driven seat of the room. */
+  room_budget: BudgetLimitsSchema.optional(),
 });
 export type CreateRoomBody = z.input<typeof CreateRoomBodySchema>;
 

@@ -1,11 +1,15 @@
+import { debate } from '@db8/protocols/debate';
 import type { FastifyInstance } from 'fastify';
 import type { Runtime } from '../../runtime/index.ts';
-import { debateRoomHooks } from './hooks.ts';
+import type { ProtocolModule } from '../module.ts';
+import { debateAgent } from './agent.ts';
+import { identityBinding, withRoomCa } from './hooks.ts';
 import { DebateJournalGit } from './journal-git.ts';
 import { DebateRatings } from './ratings.ts';
 import { ratingRoutes } from './routes.ts';
+import { debateScript } from './scripted.ts';
 
-export { bindIdentity, withRoomCa } from './hooks.ts';
+export { identityBinding, withRoomCa } from './hooks.ts';
 export { DebateJournalGit, JOURNAL_NAMESPACE, journalRef } from './journal-git.ts';
 export { DebateRatings, type RatingsSnapshot } from './ratings.ts';
 
@@ -16,11 +20,9 @@ export interface DebatePlugin {
 }
 
 /**
- * The debate protocol's server side (docs/debate.md, "Running a debate"), added to an app built by
- * buildApp before it listens: the room CA in every debate room's trust, identity binding on join,
- * the ratings API, refolded whenever a room closes, and — with `journalGit` (default
- * $DB8_JOURNAL_GIT), a git repository path — each published round committed to
- * `refs/_db8/journal/<room>`.
+ * Debate's background side (docs/debate.md, "Running a debate"): the ratings API, refolded
+ * whenever a room closes, and — with `journalGit` (default $DB8_JOURNAL_GIT), a git repository
+ * path — each published round committed to `refs/_db8/journal/<room>`.
  */
 export async function registerDebate(
   app: FastifyInstance,
@@ -30,7 +32,6 @@ export async function registerDebate(
   },
 ): Promise<DebatePlugin> {
   const ratings = new DebateRatings(opts.runtime);
-  debateRoomHooks(app, opts.runtime);
   ratingRoutes(app, ratings);
   const repo = opts.journalGit ?? (process.env.DB8_JOURNAL_GIT || undefined);
   const journal = repo
@@ -49,3 +50,17 @@ export async function registerDebate(
   });
   return { ratings, journal };
 }
+
+/** Seed 000's structured debate. */
+export const debateModule: ProtocolModule = {
+  protocol: debate,
+  prepareConfig: (config, ctx) => withRoomCa(config, ctx.caPublicLine),
+  onJoin: identityBinding,
+  agent: debateAgent,
+  scripted: () => debateScript,
+  routes: (app, ctx) =>
+    registerDebate(app, {
+      runtime: ctx.runtime,
+      ...(ctx.env.DB8_JOURNAL_GIT ? { journalGit: ctx.env.DB8_JOURNAL_GIT } : {}),
+    }),
+};

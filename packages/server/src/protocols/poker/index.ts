@@ -1,9 +1,14 @@
+import { poker } from '@db8/protocols/poker';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../routes/context.ts';
+import type { ProtocolModule } from '../module.ts';
+import { pokerAgent } from './agent.ts';
 import { TableFeeds } from './feeds.ts';
 import { Presence } from './presence.ts';
 import { pokerRoutes } from './routes.ts';
+import { pokerScript } from './scripted.ts';
 import { type PokerRuntime, PokerTables } from './service.ts';
+import { pokerSkillDoc } from './skill.ts';
 import { pokerWsRoutes } from './ws.ts';
 
 export { HOUSE_PRINCIPAL, type PokerRuntime, PokerTables } from './service.ts';
@@ -49,3 +54,12 @@ export async function registerPoker(
 }
 export { allEntries, loadTableExport, type TableExport, toJsonl, toPhhs } from './export.ts';
 export { freePort, type LocalPokerServer, startLocalPokerServer } from './standalone.ts';
+
+/** Seed 002's no-limit hold'em tables (REST /v1/tables, WebSocket /v1/poker/ws, skill doc). */
+export const pokerModule: ProtocolModule = {
+  protocol: poker,
+  agent: pokerAgent,
+  scripted: () => pokerScript,
+  routes: (app, ctx) => registerPoker(app, { runtime: ctx.runtime }),
+  skillDoc: ({ publicUrl }) => pokerSkillDoc(publicUrl),
+};

@@ -1,0 +1,28 @@
+import { randomBytes } from 'node:crypto';
+import { resolveProvider } from '@db8/agents';
+import { ROLES, seatOf } from '@db8/protocols/council';
+import type { PrepareContext } from '../module.ts';
+
+/**
+ * A council created with drivers gets a run id and a roster that says who plays each role (seed
+ * 001's run artifacts name them). Without drivers the config is the caller's, unchanged.
+ */
+export function councilConfig(config: unknown, ctx: Pick<PrepareContext, 'drivers'>): unknown {
+  const drivers = ctx.drivers;
+  if (Object.keys(drivers).length === 0) return config;
+  if (config === null || typeof config !== 'object' || Array.isArray(config)) return config;
+  const c = config as Record<string, unknown>;
+  const roster =
+    c.roster ??
+    ROLES.map((role) => {
+      const spec = drivers[seatOf(role)];
+      if (!spec) return { role, provider: 'remote', model: 'remote', scripted: false };
+      const r = resolveProvider({
+        provider: spec.provider,
+        ...(spec.model ? { model: spec.model } : {}),
+        ...(spec.base_url ? { baseUrl: spec.base_url } : {}),
+      });
+      return { role, provider: r.profile, model: r.model, scripted: r.kind === 'scripted' };
+    });
+  return { ...c, runId: c.runId ?? `run_${randomBytes(8).toString('hex')}`, roster };
+}
