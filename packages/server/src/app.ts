@@ -18,6 +18,7 @@ import type { AuthStore } from './auth/types.ts';
 import type { Bus } from './bus/types.ts';
 import { resolveConfig, type ServerConfig, type ServerConfigInput } from './config.ts';
 import { ApiError, toHttpError } from './errors.ts';
+import { mcpRoutes } from './mcp/index.ts';
 import type { ProtocolModule } from './protocols/module.ts';
 import { builtinModules, createModuleRegistry } from './protocols/registry.ts';
 import { RealtimeHub } from './realtime/hub.ts';
@@ -198,6 +199,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const hub = new RealtimeHub(ctx, deps.feedPollMs);
   wsRoutes(app, ctx, hub);
   sseRoutes(app, ctx, hub);
+  mcpRoutes(app, ctx);
   app.addHook('preClose', async () => hub.close());
 
   if (web) await app.register(fastifyStatic, { root: web, wildcard: false });
