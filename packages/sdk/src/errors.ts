@@ -14,7 +14,33 @@ export class Db8Error extends Error {
 export function errorFromBody(status: number, body: unknown, fallback: string): Db8Error {
   const e = (body as { error?: { code?: unknown; message?: unknown; details?: unknown } } | null)?.error;
   if (e && typeof e.code === 'string') {
+    const message = typeof e.message === 'string' ? e.message : e.code;
+    if (e.code === 'OUTDATED_CLIENT')
+      return new OutdatedClientError(status, message, e.details as OutdatedClientDetails);
     return new Db8Error(status, e.code, typeof e.message === 'string' ? e.message : e.code, e.details);
   }
   return new Db8Error(status, `HTTP_${status}`, fallback);
+}
+
+/** What the server says with `OUTDATED_CLIENT` (HTTP 426 or a socket error): where to upgrade. */
+export interface OutdatedClientDetails {
+  protocol_version?: string;
+  min_supported_protocol_version?: string;
+  skill_doc_url?: string;
+}
+
+/** The server refuses this client's protocol version; reconnecting will not help, upgrading will. */
+export class OutdatedClientError extends Db8Error {
+  declare readonly details: OutdatedClientDetails | undefined;
+  constructor(status: number, message: string, details?: OutdatedClientDetails) {
+    super(status, 'OUTDATED_CLIENT', message, details);
+    this.name = 'OutdatedClientError';
+  }
+}
+
+/** A socket `error` frame's payload as a typed error. */
+export function socketError(p: { code: string; message: string; details?: unknown }): Db8Error {
+  if (p.code === 'OUTDATED_CLIENT')
+    return new OutdatedClientError(426, p.message, p.details as OutdatedClientDetails);
+  return new Db8Error(0, p.code, p.message, p.details);
 }

@@ -9,13 +9,38 @@ export {
   ServerMessageSchema,
 } from '@db8/server/schemas';
 export { debateRating, debateRatings, exportText, issueRoomCert } from './debate.ts';
-export { Db8Error, errorFromBody } from './errors.ts';
-export { type ClientOptions, Db8Client, lines } from './rest.ts';
-export { type EventsOptions, parseSse, type SseEvent, sseEvents } from './sse.ts';
 export {
-  Db8Socket,
-  DEFAULT_SOCKET_HISTORY,
-  type SocketOptions,
-  type WebSocketCtor,
-  type WebSocketLike,
-} from './ws.ts';
+  Db8Error,
+  errorFromBody,
+  type OutdatedClientDetails,
+  OutdatedClientError,
+  socketError,
+} from './errors.ts';
+export { type ClientOptions, Db8Client, lines } from './rest.ts';
+export { type CloseInfo, Connection, type ConnectionOptions, type Frame } from './socket/connection.ts';
+export {
+  type Dialect,
+  type LiveOptions,
+  LiveSocket,
+  type LiveStatus,
+  type Placement,
+} from './socket/live.ts';
+export {
+  type PokerAck,
+  type PokerAction,
+  PokerSocket,
+  type PokerSocketOptions,
+  type PokerWelcome,
+  pokerDialect,
+} from './socket/poker.ts';
+export {
+  db8Dialect,
+  type RoomEvent,
+  RoomSocket,
+  type RoomSocketOptions,
+  type Subscribed,
+  type Welcome,
+} from './socket/rooms.ts';
+export { toWsUrl, type WebSocketCtor, type WebSocketLike } from './socket/websocket.ts';
+export { type EventsOptions, parseSse, type SseEvent, sseEvents } from './sse.ts';
+export { Db8Socket, DEFAULT_SOCKET_HISTORY, type SocketOptions } from './ws.ts';

@@ -29,6 +29,8 @@ import {
 } from '@db8/server/schemas';
 import type { z } from 'zod';
 import { Db8Error, errorFromBody } from './errors.ts';
+import { RoomSocket, type RoomSocketOptions } from './socket/rooms.ts';
+import { toWsUrl } from './socket/websocket.ts';
 import { type EventsOptions, type SseEvent, sseEvents } from './sse.ts';
 import { Db8Socket, type SocketOptions } from './ws.ts';
 
@@ -207,10 +209,14 @@ export class Db8Client {
     }) as AsyncGenerator<SseEvent>;
   }
 
-  /** Open the WebSocket, say hello, and resolve on `welcome`. */
+  /** One recording WebSocket (no reconnect): say hello and resolve on `welcome`. */
   socket(opts: Omit<SocketOptions, 'url'> = {}) {
-    const url = `${this.baseUrl.replace(/^http/, 'ws')}/v1/ws`;
-    return Db8Socket.connect({ url, token: this.token, ...opts });
+    return Db8Socket.connect({ url: `${toWsUrl(this.baseUrl)}/v1/ws`, token: this.token, ...opts });
+  }
+
+  /** The reconnecting room socket: resolves once welcomed; follow rooms with `subscribe`/`follow`. */
+  live(opts: Omit<RoomSocketOptions, 'url'> = {}) {
+    return RoomSocket.connect({ url: `${toWsUrl(this.baseUrl)}/v1/ws`, token: this.token, ...opts });
   }
 }
 

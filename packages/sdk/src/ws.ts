@@ -8,15 +8,8 @@ import {
   type ServerMessageType,
 } from '@db8/server/schemas';
 import { Db8Error } from './errors.ts';
-
-/** The part of the WHATWG WebSocket API we use; browsers' WebSocket and the `ws` package both fit. */
-export interface WebSocketLike {
-  readonly readyState: number;
-  send(data: string): void;
-  close(code?: number, reason?: string): void;
-  addEventListener(type: string, fn: (ev: { data?: unknown; code?: number; reason?: string }) => void): void;
-}
-export type WebSocketCtor = new (url: string) => WebSocketLike;
+import { Connection } from './socket/connection.ts';
+import type { WebSocketCtor } from './socket/websocket.ts';
 
 export interface SocketOptions {
   /** `ws://host:port/v1/ws` */
@@ -39,27 +32,13 @@ export const DEFAULT_SOCKET_HISTORY = 1000;
 const TRIM_BATCH = 256;
 
 type Listener = (msg: ServerMessage) => void;
-type Pending = {
-  resolve: (m: ServerMessage) => void;
-  reject: (e: Error) => void;
-  timer: ReturnType<typeof setTimeout>;
-};
 
-async function defaultCtor(): Promise<WebSocketCtor> {
-  const g = (globalThis as { WebSocket?: WebSocketCtor }).WebSocket;
-  if (g) return g;
-  // A variable specifier keeps bundlers from pulling `ws` into browser builds.
-  const name = 'ws';
-  const mod = (await import(/* @vite-ignore */ name)) as {
-    default: WebSocketCtor;
-    WebSocket?: WebSocketCtor;
-  };
-  return mod.WebSocket ?? mod.default;
-}
+const PUSHES: ReadonlySet<string> = new Set(['state', 'entry']);
 
 /**
- * One WebSocket to /v1/ws: hello/welcome, subscriptions, actions answered by `ack` or `error`
- * (matched by request id), and pushes (`state`, `entry`) to listeners or an async iterator.
+ * One `/v1/ws` connection that records what it receives, without reconnecting: server tests read
+ * every frame of it (`received`, `waitFor`, `messages()`). Applications use `RoomSocket`, which
+ * reconnects and resumes.
  *
  * Memory stays bounded on a long-lived socket: it keeps the last `history` messages, plus whatever
  * a running `messages()` iterator has not read yet (a consumer that stops reading but never ends
@@ -67,58 +46,35 @@ async function defaultCtor(): Promise<WebSocketCtor> {
  */
 export class Db8Socket {
   private readonly listeners = new Set<Listener>();
-  private readonly pending = new Map<string, Pending>();
   /** Retained messages; buf[0] is message number `base` since connect. */
   private buf: ServerMessage[] = [];
   private base = 0;
   /** Absolute read positions of running messages() iterators. */
   private readonly cursors = new Set<{ i: number }>();
   private readonly wakers = new Set<() => void>();
-  private nextId = 1;
-  private closedWith: { code: number; reason: string } | null = null;
   welcome!: ServerMessageOf<'welcome'>['payload'];
-  /** Messages that did not match the server schema (should stay 0). */
-  invalid = 0;
 
   private constructor(
-    private readonly ws: WebSocketLike,
-    private readonly timeoutMs: number,
+    private readonly conn: Connection<ServerMessage>,
     private readonly history: number = DEFAULT_SOCKET_HISTORY,
   ) {
-    ws.addEventListener('message', (ev) => this.onMessage(ev.data));
-    ws.addEventListener('close', (ev) => {
-      this.closedWith = { code: ev.code ?? 1006, reason: ev.reason ?? '' };
-      for (const [, p] of this.pending) {
-        clearTimeout(p.timer);
-        p.reject(new Db8Error(0, 'CLOSED', `socket closed (${this.closedWith.code})`));
-      }
-      this.pending.clear();
-      this.wakeAll();
-    });
+    conn.on((m) => this.onMessage(m));
+    conn.onClose(() => this.wakeAll());
   }
 
   static async connect(opts: SocketOptions): Promise<Db8Socket> {
-    const Ctor = opts.WebSocket ?? (await defaultCtor());
-    const url = opts.token ? `${opts.url}?token=${encodeURIComponent(opts.token)}` : opts.url;
-    const ws = new Ctor(url);
-    const timeoutMs = opts.timeoutMs ?? 10_000;
-    const history = Math.max(0, Math.floor(opts.history ?? DEFAULT_SOCKET_HISTORY));
-    const sock = new Db8Socket(ws, timeoutMs, history);
-    await new Promise<void>((resolve, reject) => {
-      const t = setTimeout(() => reject(new Db8Error(0, 'TIMEOUT', 'WebSocket open timed out')), timeoutMs);
-      ws.addEventListener('open', () => {
-        clearTimeout(t);
-        resolve();
-      });
-      ws.addEventListener('error', () => {
-        clearTimeout(t);
-        reject(new Db8Error(0, 'CONNECT_FAILED', `cannot connect to ${opts.url}`));
-      });
-      ws.addEventListener('close', (ev) => {
-        clearTimeout(t);
-        reject(new Db8Error(0, 'CLOSED', `socket closed before open (${ev.code})`));
-      });
+    const conn = await Connection.open<ServerMessage>({
+      url: opts.token ? `${opts.url}?token=${encodeURIComponent(opts.token)}` : opts.url,
+      parse: (text) => {
+        const r = ServerMessageSchema.safeParse(JSON.parse(text));
+        return r.success ? r.data : null;
+      },
+      pushTypes: PUSHES,
+      ...(opts.WebSocket ? { WebSocket: opts.WebSocket } : {}),
+      ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}),
     });
+    const history = Math.max(0, Math.floor(opts.history ?? DEFAULT_SOCKET_HISTORY));
+    const sock = new Db8Socket(conn, history);
     try {
       const w = await sock.request('hello', {
         client_protocol_version: opts.clientProtocolVersion ?? PROTOCOL_VERSION,
@@ -131,27 +87,12 @@ export class Db8Socket {
     return sock;
   }
 
-  private onMessage(data: unknown): void {
-    let msg: ServerMessage;
-    try {
-      const r = ServerMessageSchema.safeParse(JSON.parse(String(data)));
-      if (!r.success) {
-        this.invalid++;
-        return;
-      }
-      msg = r.data;
-    } catch {
-      this.invalid++;
-      return;
-    }
-    if (msg.id !== undefined && this.pending.has(msg.id) && msg.type !== 'state' && msg.type !== 'entry') {
-      const p = this.pending.get(msg.id)!;
-      this.pending.delete(msg.id);
-      clearTimeout(p.timer);
-      if (msg.type === 'error')
-        p.reject(new Db8Error(0, msg.payload.code, msg.payload.message, msg.payload.details));
-      else p.resolve(msg);
-    }
+  /** Messages that did not match the server schema (should stay 0). */
+  get invalid(): number {
+    return this.conn.invalid;
+  }
+
+  private onMessage(msg: ServerMessage): void {
     this.buf.push(msg);
     this.trim(false);
     this.wakeAll();
@@ -181,26 +122,12 @@ export class Db8Socket {
 
   /** Send a request and wait for the reply carrying its id. */
   request(type: string, payload: unknown): Promise<ServerMessage> {
-    const id = `r${this.nextId++}`;
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.pending.delete(id);
-        reject(new Db8Error(0, 'TIMEOUT', `no reply to ${type} within ${this.timeoutMs} ms`));
-      }, this.timeoutMs);
-      this.pending.set(id, { resolve, reject, timer });
-      try {
-        this.ws.send(JSON.stringify({ type, id, payload }));
-      } catch (e) {
-        clearTimeout(timer);
-        this.pending.delete(id);
-        reject(e as Error);
-      }
-    });
+    return this.conn.request(type, payload);
   }
 
   /** Send text as is (tests of hostile input). */
   sendRaw(text: string): void {
-    this.ws.send(text);
+    this.conn.sendRaw(text);
   }
 
   async subscribe(roomId: string, opts: { since?: number; token?: string } = {}) {
@@ -242,7 +169,7 @@ export class Db8Socket {
           cur.i++;
           yield m;
         }
-        if (this.closedWith) return;
+        if (this.conn.closed) return;
         await new Promise<void>((r) => this.wakers.add(r));
       }
     } finally {
@@ -255,7 +182,7 @@ export class Db8Socket {
   async waitFor<T extends ServerMessageType>(
     type: T,
     pred: (m: ServerMessageOf<T>) => boolean = () => true,
-    timeoutMs = this.timeoutMs,
+    timeoutMs = this.conn.timeoutMs,
   ): Promise<ServerMessageOf<T>> {
     const found = this.recent().find((m) => m.type === type && pred(m as ServerMessageOf<T>));
     if (found) return found as ServerMessageOf<T>;
@@ -280,14 +207,10 @@ export class Db8Socket {
   }
 
   get closed(): { code: number; reason: string } | null {
-    return this.closedWith;
+    return this.conn.closed;
   }
 
   close(code = 1000, reason = ''): void {
-    try {
-      this.ws.close(code, reason);
-    } catch {
-      // already closed
-    }
+    this.conn.close(code, reason);
   }
 }
