@@ -24,8 +24,8 @@ import {
   registerAgents,
   type SeatHandle,
   takeSeats,
-} from '../packages/cli/src/debate/cast.ts';
-import type { ActRecord } from '../packages/cli/src/debate/driver.ts';
+} from '../packages/cli/src/protocols/debate/cast.ts';
+import type { ActRecord } from '../packages/cli/src/protocols/debate/driver.ts';
 import type { DebateConfigInput } from '../packages/protocols/debate/src/index.ts';
 import type { BenchRow } from './types.ts';
 

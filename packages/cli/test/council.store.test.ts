@@ -4,9 +4,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DecisionRecordSchema } from '../src/council/artifacts.ts';
-import { replayRun } from '../src/council/replay.ts';
-import { runLocalCouncil, StorageError } from '../src/council/run.ts';
+import { DecisionRecordSchema } from '../src/protocols/council/artifacts.ts';
+import { replayRun } from '../src/protocols/council/replay.ts';
+import { runLocalCouncil, StorageError } from '../src/protocols/council/run.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'db8-council-store-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

@@ -14,9 +14,9 @@ import type { DebateView } from '@db8/protocols/debate';
 import { Db8Client, debateRatings } from '@db8/sdk';
 import { type RunningServer, startServer } from '@db8/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { castSeats, registerAgents, takeSeats } from '../src/debate/cast.ts';
-import { driveSeat } from '../src/debate/driver.ts';
-import { checkDebateJournal } from '../src/debate/journal-check.ts';
+import { castSeats, registerAgents, takeSeats } from '../src/protocols/debate/cast.ts';
+import { driveSeat } from '../src/protocols/debate/driver.ts';
+import { checkDebateJournal } from '../src/protocols/debate/journal-check.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const BIN = join(here, '..', 'bin', 'db8.js');

@@ -7,8 +7,8 @@ import { runPokerAgent, strategyNamed } from '@db8/agents/poker';
 import { JoinTableResponseSchema, POKER_PROTOCOL_VERSION } from '@db8/protocols/poker';
 import { type LocalPokerServer, loadTableExport, startLocalPokerServer } from '@db8/server/poker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentRows } from '../src/poker/simulate.ts';
-import { seatNets } from '../src/poker/stats.ts';
+import { agentRows } from '../src/protocols/poker/simulate.ts';
+import { seatNets } from '../src/protocols/poker/stats.ts';
 
 let server: LocalPokerServer;
 beforeAll(async () => {

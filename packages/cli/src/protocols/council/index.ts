@@ -5,13 +5,13 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FinalPacket } from '@db8/protocols/council';
 import type { Command } from 'commander';
-import { homeDir, RUN_ID_PATTERN, runDir } from '../council/files.ts';
-import type { CouncilIndex, RunRow } from '../council/index-db.ts';
-import { EXIT_IO_ERROR, EXIT_USAGE, EXIT_VERIFICATION_FAILED } from '../exit-codes.ts';
-import { CliError, readTextInput, runAction, writeStdout } from '../io.ts';
+import { EXIT_IO_ERROR, EXIT_USAGE, EXIT_VERIFICATION_FAILED } from '../../exit-codes.ts';
+import { CliError, readTextInput, runAction, writeStdout } from '../../io.ts';
+import { homeDir, RUN_ID_PATTERN, runDir } from './files.ts';
+import type { CouncilIndex, RunRow } from './index-db.ts';
 
 // Agents, the protocol and PGlite load only when a council command runs, so `db8 --help` stays fast.
-const heavy = () => import('./council-deps.ts');
+const heavy = () => import('./deps.ts');
 
 interface CommonOptions {
   home?: string;

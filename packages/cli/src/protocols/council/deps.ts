@@ -1,6 +1,6 @@
 // The council's heavy modules (agents, protocol, PGlite index), loaded only when a council command runs.
 export { ProviderConfigError } from '@db8/agents';
 export { ARTIFACT_PATHS } from '@db8/protocols/council';
-export { CouncilIndex } from '../council/index-db.ts';
-export { replayRun } from '../council/replay.ts';
-export { runLocalCouncil, StorageError } from '../council/run.ts';
+export { CouncilIndex } from './index-db.ts';
+export { replayRun } from './replay.ts';
+export { runLocalCouncil, StorageError } from './run.ts';

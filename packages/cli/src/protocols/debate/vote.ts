@@ -1,9 +1,9 @@
-// Registers `debate-vote` with light imports only; the action loads debate-vote-impl.ts when it runs.
+// Registers `vote` with light imports only; the action loads vote-impl.ts when it runs.
 import { type Command, InvalidArgumentError } from 'commander';
-import { ROOM_HELP, URL_HELP } from '../help-text.ts';
-import { runAction } from '../io.ts';
+import { ROOM_HELP, URL_HELP } from '../../help-text.ts';
+import { runAction } from '../../io.ts';
 
-const impl = () => import('./debate-vote-impl.ts');
+const impl = () => import('./vote-impl.ts');
 
 function seatList(v: string): string[] {
   const list = v

@@ -2,8 +2,8 @@
 // a table export (seed 002 §11).
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { EXIT_USAGE, EXIT_VERIFICATION_FAILED } from '../exit-codes.ts';
-import { CliError, runAction, writeStdout } from '../io.ts';
+import { EXIT_USAGE, EXIT_VERIFICATION_FAILED } from '../../exit-codes.ts';
+import { CliError, runAction, writeStdout } from '../../io.ts';
 
 const int = (name: string) => (v: string) => {
   const n = Number(v);
@@ -55,7 +55,7 @@ export function register(program: Command): void {
         const [sb, bb] = o.blinds.split('/').map(Number);
         if (!Number.isSafeInteger(sb) || !Number.isSafeInteger(bb))
           throw new CliError(EXIT_USAGE, '--blinds: expected sb/bb');
-        const { formatSimulation, simulate } = await import('../poker/simulate.ts');
+        const { formatSimulation, simulate } = await import('./simulate.ts');
         const r = await simulate({
           agents: o.agents
             .split(',')
@@ -90,7 +90,7 @@ export function register(program: Command): void {
     .option('--json', 'print the report as JSON');
   rep.action(
     runAction(rep, async (file: string, o: { json?: boolean }) => {
-      const { replayExport } = await import('../poker/replay.ts');
+      const { replayExport } = await import('./replay.ts');
       const r = replayExport(await readFile(file, 'utf8'));
       if (o.json) await writeStdout(`${JSON.stringify(r)}\n`);
       else if (r.ok)

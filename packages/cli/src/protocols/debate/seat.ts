@@ -4,12 +4,12 @@ import type { DebateView, LegalAction } from '@db8/protocols/debate';
 import { DebateViewSchema } from '@db8/protocols/debate';
 import type { Db8Client, State } from '@db8/sdk';
 import { Db8Error } from '@db8/sdk';
-import { EXIT_AUTH, EXIT_INVALID_INPUT, EXIT_REJECTED, EXIT_USAGE } from '../exit-codes.ts';
-import { CliError } from '../io.ts';
-import { explain, Remote } from '../remote.ts';
-import { clock } from '../watch-format.ts';
+import { EXIT_AUTH, EXIT_INVALID_INPUT, EXIT_REJECTED, EXIT_USAGE } from '../../exit-codes.ts';
+import { CliError } from '../../io.ts';
+import { explain, Remote } from '../../remote.ts';
+import { clock } from '../../watch-format.ts';
 
-export { ROOM_HELP, URL_HELP } from '../help-text.ts';
+export { ROOM_HELP, URL_HELP } from '../../help-text.ts';
 
 /** `--room`, else $DB8_ROOM, else the only room this CLI holds a seat in. */
 export function resolveRoom(remote: Remote, flag: string | undefined, fallback?: string): string {

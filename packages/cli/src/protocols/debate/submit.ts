@@ -1,11 +1,11 @@
-// Registers `debate-submit` with light imports only; the action loads debate-submit-impl.ts when it runs.
+// Registers `submit`/`resubmit` with light imports only; the action loads submit-impl.ts when it runs.
 import type { Command } from 'commander';
-import { ROOM_HELP, URL_HELP } from '../help-text.ts';
-import { runAction } from '../io.ts';
-import type { SubmitOpts } from './debate-submit-impl.ts';
+import { ROOM_HELP, URL_HELP } from '../../help-text.ts';
+import { runAction } from '../../io.ts';
+import type { SubmitOpts } from './submit-impl.ts';
 
 const DRAFT = 'draft.json';
-const impl = () => import('./debate-submit-impl.ts');
+const impl = () => import('./submit-impl.ts');
 
 export function register(program: Command): void {
   const draft = program

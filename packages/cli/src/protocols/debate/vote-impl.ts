@@ -2,12 +2,12 @@
 // `db8 auth issue-cert --principal <seat>@<room> --ttl 1h [--key …]` (a room certificate).
 import { writeFileSync } from 'node:fs';
 import { issueRoomCert } from '@db8/sdk';
-import { actAs, legalOf, loadSeat, notOpen, phaseUntil, requireSeat } from '../debate/seat.ts';
-import { EXIT_IO_ERROR, EXIT_REJECTED, EXIT_USAGE } from '../exit-codes.ts';
-import { CliError, writeStdout } from '../io.ts';
-import { absPath, Remote } from '../remote.ts';
-import { clock } from '../watch-format.ts';
-import { sshPublicLine } from './agent-impl.ts';
+import { sshPublicLine } from '../../commands/agent-impl.ts';
+import { EXIT_IO_ERROR, EXIT_REJECTED, EXIT_USAGE } from '../../exit-codes.ts';
+import { CliError, writeStdout } from '../../io.ts';
+import { absPath, Remote } from '../../remote.ts';
+import { clock } from '../../watch-format.ts';
+import { actAs, legalOf, loadSeat, notOpen, phaseUntil, requireSeat } from './seat.ts';
 
 const out = (line: string) => writeStdout(`${line}\n`);
 

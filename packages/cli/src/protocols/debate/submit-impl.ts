@@ -2,6 +2,9 @@
 // the room — validated against the open round, optionally signed, sent with an idempotency key.
 import { sha256Hex } from '@db8/core';
 import { type CanonicalPayload, submissionBytes, submissionSha256 } from '@db8/protocols/debate';
+import { EXIT_REJECTED } from '../../exit-codes.ts';
+import { CliError, writeStdout } from '../../io.ts';
+import { clock } from '../../watch-format.ts';
 import {
   draftExists,
   draftProblems,
@@ -11,20 +14,9 @@ import {
   replayFields,
   staleField,
   writeDraft,
-} from '../debate/draft.ts';
-import {
-  actAs,
-  legalOf,
-  loadSeat,
-  notOpen,
-  phaseUntil,
-  requireSeat,
-  type SeatState,
-} from '../debate/seat.ts';
-import { type Signed, signatureFromFile, signWithKey } from '../debate/sign.ts';
-import { EXIT_REJECTED } from '../exit-codes.ts';
-import { CliError, writeStdout } from '../io.ts';
-import { clock } from '../watch-format.ts';
+} from './draft.ts';
+import { actAs, legalOf, loadSeat, notOpen, phaseUntil, requireSeat, type SeatState } from './seat.ts';
+import { type Signed, signatureFromFile, signWithKey } from './sign.ts';
 
 const DRAFT = 'draft.json';
 const out = (line: string) => writeStdout(`${line}\n`);

@@ -1,12 +1,12 @@
-// Registers `debate` with light imports only; the action loads debate-impl.ts when it runs.
+// Registers `debate` with light imports only; the action loads impl.ts when it runs.
 import { type Command, InvalidArgumentError } from 'commander';
-import { ROOM_HELP, URL_HELP } from '../help-text.ts';
-import { runAction } from '../io.ts';
-import type { CreateOpts } from './debate-impl.ts';
-import { register as registerSubmit } from './debate-submit.ts';
-import { register as registerVote } from './debate-vote.ts';
+import { ROOM_HELP, URL_HELP } from '../../help-text.ts';
+import { runAction } from '../../io.ts';
+import type { CreateOpts } from './impl.ts';
+import { register as registerSubmit } from './submit.ts';
+import { register as registerVote } from './vote.ts';
 
-const impl = () => import('./debate-impl.ts');
+const impl = () => import('./impl.ts');
 
 function count(min: number, max: number) {
   return (v: string) => {

@@ -4,13 +4,13 @@ import { writeFile } from 'node:fs/promises';
 import { parseJson, verifyBundleText } from '@db8/core';
 import { DebateConfigSchema } from '@db8/protocols/debate';
 import { type Db8Client, debateRating, debateRatings, exportText } from '@db8/sdk';
-import { statusLines } from '../debate/format.ts';
-import { checkDebateJournal } from '../debate/journal-check.ts';
-import { loadSeat, resolveRoom } from '../debate/seat.ts';
-import { watchDebate } from '../debate/watch.ts';
-import { EXIT_INVALID_INPUT, EXIT_IO_ERROR, EXIT_VERIFICATION_FAILED } from '../exit-codes.ts';
-import { CliError, inputName, readTextInput, writeStdout } from '../io.ts';
-import { explain, Remote } from '../remote.ts';
+import { EXIT_INVALID_INPUT, EXIT_IO_ERROR, EXIT_VERIFICATION_FAILED } from '../../exit-codes.ts';
+import { CliError, inputName, readTextInput, writeStdout } from '../../io.ts';
+import { explain, Remote } from '../../remote.ts';
+import { statusLines } from './format.ts';
+import { checkDebateJournal } from './journal-check.ts';
+import { loadSeat, resolveRoom } from './seat.ts';
+import { watchDebate } from './watch.ts';
 
 const out = (line: string) => writeStdout(`${line}\n`);
 
@@ -180,7 +180,7 @@ export async function ratings(
 }
 
 export async function demo(o: { url?: string; rounds?: number; pace?: number }) {
-  const { runDemo } = await import('../debate/demo.ts');
+  const { runDemo } = await import('./demo.ts');
   let admin: Db8Client | undefined;
   let api: Db8Client | undefined;
   if (o.url) {
