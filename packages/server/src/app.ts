@@ -197,7 +197,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   roomRoutes(app, ctx);
   keysRoutes(app, ctx);
   const hub = new RealtimeHub(ctx, deps.feedPollMs);
-  wsRoutes(app, ctx, hub);
+  // One connection implementation for /v1/ws and every module's wire codec (poker's /v1/poker/ws).
+  wsRoutes(
+    app,
+    ctx,
+    hub,
+    [...ctx.modules.values()].flatMap((m) => (m.wire ? [m.wire] : [])),
+  );
   sseRoutes(app, ctx, hub);
   mcpRoutes(app, ctx);
   app.addHook('preClose', async () => hub.close());

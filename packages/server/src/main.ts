@@ -11,7 +11,7 @@ import { resolveServerKey } from './keys/configured.ts';
 import { reservePort } from './listen-port.ts';
 import { mountModules } from './protocols/mount.ts';
 import { builtinModules, defaultProtocolRegistry, joinEffectsOf } from './protocols/registry.ts';
-import { Runtime, startTimerWatcher, type TimerWatcher } from './runtime/index.ts';
+import { DeadlineScheduler, Runtime } from './runtime/index.ts';
 import { openStore, resolveDataDir, type Store } from './store/index.ts';
 
 export interface StartOptions extends ServerConfigInput {
@@ -39,7 +39,7 @@ const WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
 /**
  * Start db8: the store (PGlite in dataDir, or Postgres with DATABASE_URL), the bus (in-process, or
- * NATS with NATS_URL), the runtime and its deadline watcher, the HTTP/WS server, and the web app
+ * NATS with NATS_URL), the runtime and its deadline scheduler, the HTTP/WS server, and the web app
  * from packages/web/dist when built. In embedded mode prints a one-time admin login link.
  */
 export async function startServer(opts: StartOptions = {}): Promise<RunningServer> {
@@ -92,10 +92,13 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     closers.unshift(() => app.close());
     // Each protocol module's routes and background work, then the model drivers (docs/protocols.md).
     await mountModules(app, { runtime, store, bus });
-    const watcher: TimerWatcher = startTimerWatcher(runtime, {
-      onError: (err) => app.log.error({ err }, 'timer watcher'),
+    // Every room's deadlines, at their time; pending ones are read back from the store on start.
+    const scheduler = new DeadlineScheduler(runtime, {
+      bus,
+      onError: (err) => app.log.error({ err }, 'deadline scheduler'),
     });
-    closers.unshift(() => watcher.stop());
+    await scheduler.start();
+    closers.unshift(() => scheduler.stop());
     // Used and expired login challenges are dead weight: sweep them now and then.
     const sweep = setInterval(() => {
       store.nonces.purge(Date.now()).catch((err) => app.log.warn({ err }, 'nonce purge'));

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
-import { type AgentSocket, openSocket } from '@db8/agents/poker';
 import { createProtocolRegistry } from '@db8/protocols';
 import type { PokerServerMessage } from '@db8/protocols/poker';
 import type { FastifyInstance } from 'fastify';
@@ -9,12 +8,12 @@ import { AdminLinks } from '../src/auth/admin-link.ts';
 import { LocalBus } from '../src/bus/local.ts';
 import { serverKeyFromSeed } from '../src/keys/index.ts';
 import { type PokerPlugin, registerPoker } from '../src/protocols/poker/index.ts';
-import { Runtime } from '../src/runtime/index.ts';
+import { DeadlineScheduler, Runtime } from '../src/runtime/index.ts';
 import type { Store } from '../src/store/index.ts';
 
 /**
  * A real poker server on an ephemeral loopback port: PGlite store, LocalBus, the real Runtime on the
- * wall clock (table timeouts are real timers), the app from buildApp plus registerPoker.
+ * wall clock (table timeouts fire on the deadline scheduler), the app from buildApp plus registerPoker.
  */
 export interface PokerServer {
   app: FastifyInstance;
@@ -53,7 +52,9 @@ export async function startPokerServer(store: Store): Promise<PokerServer> {
     logStream,
     config: { logLevel: 'warn', rateLimit: { max: 100_000, windowMs: 60_000 }, port: 0 },
   });
-  const poker = await registerPoker(app, { runtime, feedPollMs: 500 });
+  const poker = await registerPoker(app, { runtime });
+  const scheduler = new DeadlineScheduler(runtime, { bus });
+  await scheduler.start();
   await app.listen({ port: 0, host: '127.0.0.1' });
   const addr = app.server.address();
   if (!addr || typeof addr === 'string') throw new Error('no address');
@@ -72,6 +73,7 @@ export async function startPokerServer(store: Store): Promise<PokerServer> {
     admin,
     logs,
     async close() {
+      await scheduler.stop();
       await app.close();
       await runtime.drain();
     },
@@ -103,7 +105,17 @@ export async function http(
   return { status: r.status, body, text };
 }
 
-/** A raw WebSocket client that records every message and can wait for one matching a predicate. */
+interface RawSocket {
+  send(data: string): void;
+  close(): void;
+  on(ev: 'message', fn: (data: unknown) => void): void;
+  on(ev: 'close', fn: (code: number, reason: unknown) => void): void;
+  once(ev: 'open', fn: () => void): void;
+  once(ev: 'error', fn: (err: Error) => void): void;
+}
+
+/** A raw WebSocket client (the `ws` package: Node 20 has no global WebSocket) that records every
+ * message and can wait for one matching a predicate. */
 export class WsClient {
   readonly received: PokerServerMessage[] = [];
   private waiters: Array<{
@@ -112,9 +124,9 @@ export class WsClient {
   }> = [];
   closed: { code: number; reason: string } | null = null;
 
-  private constructor(private readonly ws: AgentSocket) {
-    ws.onMessage((d) => {
-      const m = JSON.parse(d) as PokerServerMessage;
+  private constructor(private readonly ws: RawSocket) {
+    ws.on('message', (d) => {
+      const m = JSON.parse(String(d)) as PokerServerMessage;
       this.received.push(m);
       this.waiters = this.waiters.filter((w) => {
         if (!w.pred(m)) return true;
@@ -122,13 +134,22 @@ export class WsClient {
         return false;
       });
     });
-    ws.onClose((code, reason) => {
-      this.closed = { code, reason };
+    ws.on('close', (code, reason) => {
+      this.closed = { code, reason: String(reason) };
     });
   }
 
   static async open(url: string): Promise<WsClient> {
-    return new WsClient(await openSocket(url));
+    const name = 'ws'; // no @types/ws: typed by the little used above
+    const { WebSocket } = (await import(name)) as { WebSocket: new (url: string) => RawSocket };
+    const ws = new WebSocket(url);
+    // Listening from the start: frames that come with the upgrade response are not missed.
+    const client = new WsClient(ws);
+    await new Promise<void>((resolve, reject) => {
+      ws.once('open', resolve);
+      ws.once('error', reject);
+    });
+    return client;
   }
 
   send(msg: unknown): void {

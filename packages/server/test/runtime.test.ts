@@ -17,7 +17,7 @@ import {
   verifyReveal,
 } from '@db8/core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Runtime, RuntimeError, startTimerWatcher } from '../src/runtime/index.ts';
+import { type Runtime, RuntimeError } from '../src/runtime/index.ts';
 import { loadMemo } from '../src/runtime/load.ts';
 import { stateHash } from '../src/runtime/room.ts';
 import { openStore, type Store } from '../src/store/index.ts';
@@ -424,21 +424,6 @@ describe('runtime (PGlite)', () => {
     clock.advance(1000);
     expect(await rt.tickDue()).toBe(1);
     expect((await rt.replay(id)).ok).toBe(true);
-  });
-
-  it('startTimerWatcher runs passes on its own', async () => {
-    clock.set(900_000_000_000);
-    const id = await room({ turnMs: 50 });
-    clock.advance(60);
-    const w = startTimerWatcher(rt, { intervalMs: 5 });
-    try {
-      for (let i = 0; i < 200 && (await rt.getRoom(id)).seq < 3; i++)
-        await new Promise((r) => setTimeout(r, 5));
-    } finally {
-      await w.stop();
-    }
-    expect((await all(id)).at(-1)?.kind).toBe('tick');
-    expect(await w.runOnce()).toBe(0);
   });
 
   it('export yields the room, every entry as the viewer may see it, and the checkpoints', async () => {

@@ -2,13 +2,14 @@ import { envelopeJson } from './envelope.ts';
 
 /**
  * One outgoing realtime message (an entry or a state), built once per viewer class and shared by
- * every subscriber of that class: the body is serialised once, and each transport's wire form
- * (WebSocket envelope, SSE event) once, as bytes, on first use.
+ * every subscriber of that class: the body is serialised once, and each wire form (db8's WebSocket
+ * envelope, an SSE event, a codec's own message) once, as bytes, on first use.
  */
 export class Frame {
   private bodyJson?: string;
   private wsText?: Buffer;
   private sseText?: Buffer;
+  private encoded?: Map<string, Buffer>;
 
   constructor(
     readonly type: 'entry' | 'state',
@@ -32,6 +33,20 @@ export class Frame {
       this.wsText = Buffer.from(envelopeJson(this.type, this.roomId, this.seq, payload, this.ts));
     }
     return this.wsText;
+  }
+
+  /**
+   * A codec's wire form of this frame under `key`, built once and shared by every connection of
+   * the frame's viewer class that wants the same form (protocols/wire.ts).
+   */
+  encode(key: string, build: () => string): Buffer {
+    this.encoded ??= new Map();
+    let b = this.encoded.get(key);
+    if (!b) {
+      b = Buffer.from(build());
+      this.encoded.set(key, b);
+    }
+    return b;
   }
 
   /** The SSE event: entries carry `id: <seq>` (Last-Event-ID resumes after it); states do not. */

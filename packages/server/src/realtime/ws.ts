@@ -1,16 +1,13 @@
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AuthContext } from '../auth/types.ts';
-import { ApiError, toHttpError, zodDetails } from '../errors.ts';
+import { ApiError, toHttpError } from '../errors.ts';
+import type { WireAction, WireCodec, WireCommand, WireReply, WireSession } from '../protocols/wire.ts';
 import { actorFor, viewerIn } from '../routes/access.ts';
 import type { AppContext } from '../routes/context.ts';
-import { ackToWire, viewerToWire } from '../routes/wire.ts';
-import { isSupportedVersion, MIN_SUPPORTED_PROTOCOL_VERSION, PROTOCOL_VERSION } from '../schemas/common.ts';
-import { type ClientMessage, ClientMessageSchema } from '../schemas/ws.ts';
-import { envelope } from './envelope.ts';
 import type { Subscription } from './feed.ts';
-import type { Frame } from './frame.ts';
 import type { RealtimeHub } from './hub.ts';
+import { nativeWire } from './native.ts';
 
 /** The slice of a `ws` WebSocket we use. */
 interface Socket {
@@ -33,42 +30,42 @@ const BUCKET = { burst: 100, perSec: 20 };
 
 const QuerySchema = z.object({ token: z.string().min(1).max(16_384).optional() }).loose();
 
-/** One WebSocket connection: hello/welcome, subscriptions (room feeds), actions, ping. */
+/**
+ * One WebSocket connection, whatever its codec: heartbeat, a token bucket on client messages, send
+ * buffering (a slow consumer is dropped, to resume with `since`), JSON parsing, one request at a
+ * time in arrival order, and subscriptions fed by the room channels (realtime/hub.ts). The codec
+ * (protocols/wire.ts) only translates messages.
+ */
 class Connection {
-  private auth: AuthContext | null = null;
+  private auth: AuthContext | null;
   private hello = false;
+  private helloFirst = true;
+  /** The room followed from the start (a codec's `follow`): replies without a room are about it. */
+  private home: string | null = null;
   private readonly feeds = new Map<string, { auth: AuthContext | null; sub: Subscription }>();
   private chain: Promise<void> = Promise.resolve();
-  private tokens = BUCKET.burst;
+  private readonly bucket: { burst: number; perSec: number };
+  private tokens: number;
   private lastRefill: number;
   private alive = true;
   private readonly heartbeat: NodeJS.Timeout;
   private closed = false;
   private readonly log: FastifyBaseLogger;
+  private readonly session: WireSession;
 
   constructor(
     private readonly ctx: AppContext,
     private readonly hub: RealtimeHub,
+    codec: WireCodec,
     private readonly ws: Socket,
     req: FastifyRequest,
   ) {
     this.log = req.log;
+    this.session = codec.session(ctx);
+    this.bucket = codec.rate ?? BUCKET;
+    this.tokens = this.bucket.burst;
     this.lastRefill = ctx.clock();
-    // Credentials: the Authorization header (already resolved) or ?token= (browsers cannot set headers).
-    const q = QuerySchema.safeParse(req.query);
-    const token = q.success ? q.data.token : undefined;
     this.auth = req.auth;
-    if (!this.auth && token) {
-      this.enqueue(async () => {
-        try {
-          this.auth = await ctx.authn.fromBearer(token);
-        } catch (e) {
-          this.sendError(null, null, e);
-          this.ws.close(1008, 'invalid token');
-          this.closed = true;
-        }
-      });
-    }
     ws.on('message', (data, isBinary) => this.onMessage(data, isBinary));
     ws.on('pong', () => {
       this.alive = true;
@@ -88,6 +85,31 @@ class Connection {
       }
     }, ctx.config.wsHeartbeatSec * 1000);
     this.heartbeat.unref();
+    this.enqueue(() => this.open(req.query));
+  }
+
+  /** Credentials (the Authorization header, or ?token= since browsers cannot set headers), then the codec's open. */
+  private async open(query: unknown): Promise<void> {
+    const q = QuerySchema.safeParse(query);
+    const token = q.success ? q.data.token : undefined;
+    if (!this.auth && token) {
+      try {
+        this.auth = await this.ctx.authn.fromBearer(token);
+      } catch (e) {
+        return this.fatal(e, 'invalid token');
+      }
+    }
+    try {
+      const opened = await this.session.open({ query, auth: this.auth });
+      this.helloFirst = opened.helloFirst;
+      if (opened.greet) this.reply(this.welcome());
+      if (opened.follow !== undefined) {
+        this.home = opened.follow;
+        await this.subscribe({ type: 'subscribe', roomId: opened.follow });
+      }
+    } catch (e) {
+      this.fatal(e, (e as { code?: string }).code ?? 'refused');
+    }
   }
 
   private send(text: string | Buffer): void {
@@ -102,25 +124,52 @@ class Connection {
     else this.ws.send(text, { binary: false });
   }
 
-  private sendFrame(f: Frame): void {
-    this.send(f.ws);
+  private sendAll(msgs: ReadonlyArray<string | Buffer>): void {
+    for (const m of msgs) this.send(m);
   }
 
-  private sendError(roomId: string | null, id: string | undefined | null, err: unknown): void {
+  /** The last seq this client has of `roomId` (or of the room it follows), 0 when none. */
+  private seqOf(roomId: string | null): number {
+    const id = roomId ?? this.home;
+    return Math.max(id ? (this.feeds.get(id)?.sub.lastSeq ?? 0) : 0, 0);
+  }
+
+  private reply(r: WireReply): void {
+    const roomId = 'roomId' in r ? r.roomId : null;
+    const text = this.session.reply(r, this.seqOf(roomId), this.ctx.clock());
+    if (text !== null) this.send(text);
+  }
+
+  private welcome(id?: string): WireReply {
+    return {
+      type: 'welcome',
+      ...(id !== undefined ? { id } : {}),
+      auth: this.auth,
+      heartbeatMs: this.ctx.config.wsHeartbeatSec * 1000,
+    };
+  }
+
+  private sendError(roomId: string | null, id: string | undefined, err: unknown): void {
     const { body, internal } = toHttpError(err);
     if (internal) this.log.error({ err }, 'ws handler error');
-    const seq = roomId ? (this.feeds.get(roomId)?.sub.lastSeq ?? 0) : 0;
-    this.send(envelope('error', roomId, Math.max(seq, 0), body.error, this.ctx.clock(), id ?? undefined));
+    this.reply({ type: 'error', ...(id !== undefined ? { id } : {}), roomId, error: body.error });
+  }
+
+  private fatal(err: unknown, reason: string): void {
+    this.sendError(null, undefined, err);
+    this.ws.close(1008, reason);
+    this.cleanup();
   }
 
   /** Client messages are handled one at a time, in arrival order. */
   private enqueue(fn: () => Promise<void>): void {
-    this.chain = this.chain.then(fn).catch(() => {});
+    this.chain = this.chain.then(fn).catch((err) => this.log.error({ err }, 'ws handler error'));
   }
 
   private allow(): boolean {
     const now = this.ctx.clock();
-    this.tokens = Math.min(BUCKET.burst, this.tokens + ((now - this.lastRefill) / 1000) * BUCKET.perSec);
+    const { burst, perSec } = this.bucket;
+    this.tokens = Math.min(burst, this.tokens + ((now - this.lastRefill) / 1000) * perSec);
     this.lastRefill = now;
     if (this.tokens < 1) return false;
     this.tokens -= 1;
@@ -135,113 +184,88 @@ class Connection {
 
   private async dispatch(data: Buffer | string, isBinary: boolean): Promise<void> {
     if (this.closed) return;
+    this.session.received?.();
     if (!this.allow()) {
-      this.sendError(null, null, new ApiError(429, 'RATE_LIMITED', 'too many messages'));
+      this.sendError(null, undefined, new ApiError(429, 'RATE_LIMITED', 'too many messages'));
       return;
     }
     if (isBinary) {
-      this.sendError(null, null, new ApiError(400, 'BAD_REQUEST', 'binary frames are not supported'));
+      this.sendError(null, undefined, new ApiError(400, 'BAD_REQUEST', 'binary frames are not supported'));
       return;
     }
     let raw: unknown;
     try {
       raw = JSON.parse(String(data));
     } catch {
-      this.sendError(null, null, new ApiError(400, 'INVALID_JSON', 'message is not JSON'));
+      this.sendError(null, undefined, new ApiError(400, 'INVALID_JSON', 'message is not JSON'));
       return;
     }
     const id =
       raw && typeof raw === 'object' && typeof (raw as { id?: unknown }).id === 'string'
-        ? ((raw as { id: string }).id.slice(0, 128) as string)
+        ? (raw as { id: string }).id.slice(0, 128)
         : undefined;
-    const parsed = ClientMessageSchema.safeParse(raw);
-    if (!parsed.success) {
-      this.sendError(
-        null,
-        id,
-        new ApiError(400, 'VALIDATION_FAILED', 'message does not match the schema', zodDetails(parsed.error)),
-      );
+    let cmd: WireCommand;
+    try {
+      cmd = this.session.decode(raw);
+    } catch (e) {
+      this.sendError(null, id, e);
       return;
     }
-    await this.handle(parsed.data);
+    await this.handle(cmd);
   }
 
-  private async handle(msg: ClientMessage): Promise<void> {
+  private async handle(cmd: WireCommand): Promise<void> {
     if (this.closed) return;
-    const now = this.ctx.clock();
-    if (msg.type === 'ping') {
-      this.send(envelope('pong', null, 0, {}, now, msg.id));
+    if (cmd.type === 'ping') {
+      this.reply({ type: 'pong', ...(cmd.id !== undefined ? { id: cmd.id } : {}) });
       return;
     }
-    if (msg.type === 'hello') {
-      const v = msg.payload.client_protocol_version;
-      if (!isSupportedVersion(v)) {
-        this.sendError(
-          null,
-          msg.id,
-          new ApiError(426, 'OUTDATED_CLIENT', `client protocol ${v} is no longer supported`, {
-            protocol_version: PROTOCOL_VERSION,
-            min_supported_protocol_version: MIN_SUPPORTED_PROTOCOL_VERSION,
-            skill_doc_url: this.ctx.skillDocUrl,
-          }),
-        );
+    if (cmd.type === 'hello') {
+      const outdated = this.session.outdated(cmd.version);
+      if (outdated) {
+        this.sendError(null, cmd.id, outdated);
         this.ws.close(1008, 'OUTDATED_CLIENT');
         this.cleanup();
         return;
       }
-      if (msg.payload.token) {
+      if (cmd.token) {
         try {
-          this.auth = await this.ctx.authn.fromBearer(msg.payload.token);
+          this.auth = await this.ctx.authn.fromBearer(cmd.token);
         } catch (e) {
-          this.sendError(null, msg.id, e);
+          this.sendError(null, cmd.id, e);
           return;
         }
       }
       this.hello = true;
-      this.send(
-        envelope(
-          'welcome',
-          null,
-          0,
-          {
-            protocol_version: PROTOCOL_VERSION,
-            min_supported_protocol_version: MIN_SUPPORTED_PROTOCOL_VERSION,
-            skill_doc_url: this.ctx.skillDocUrl,
-            principal: this.auth?.principal ?? null,
-            role: this.auth?.role ?? null,
-            server_time_ms: now,
-            heartbeat_ms: this.ctx.config.wsHeartbeatSec * 1000,
-          },
-          now,
-          msg.id,
-        ),
-      );
+      this.reply(this.welcome(cmd.id));
       return;
     }
-    if (!this.hello) {
+    if (this.helloFirst && !this.hello) {
       this.sendError(
         null,
-        msg.id,
+        cmd.id,
         new ApiError(400, 'HELLO_REQUIRED', 'send hello with client_protocol_version first'),
       );
       return;
     }
     try {
-      if (msg.type === 'subscribe') await this.subscribe(msg);
-      else if (msg.type === 'unsubscribe') {
-        const roomId = msg.payload.room_id;
-        this.feeds.get(roomId)?.sub.close();
-        this.feeds.delete(roomId);
-        this.send(envelope('unsubscribed', roomId, 0, { room_id: roomId }, now, msg.id));
-      } else if (msg.type === 'action') await this.act(msg);
+      if (cmd.type === 'subscribe') await this.subscribe(cmd);
+      else if (cmd.type === 'unsubscribe') {
+        this.feeds.get(cmd.roomId)?.sub.close();
+        this.feeds.delete(cmd.roomId);
+        this.reply({
+          type: 'unsubscribed',
+          ...(cmd.id !== undefined ? { id: cmd.id } : {}),
+          roomId: cmd.roomId,
+        });
+      } else await this.act(cmd);
     } catch (e) {
-      const roomId = 'room_id' in msg.payload ? (msg.payload.room_id as string) : null;
-      this.sendError(roomId, msg.id, e);
+      this.sendError(cmd.roomId, cmd.id, e);
     }
   }
 
-  private async subscribe(msg: Extract<ClientMessage, { type: 'subscribe' }>): Promise<void> {
-    const { room_id: roomId, since, token } = msg.payload;
+  private async subscribe(cmd: Extract<WireCommand, { type: 'subscribe' }>): Promise<void> {
+    const { roomId, since, token } = cmd;
     const auth = token ? await this.ctx.authn.fromBearer(token) : this.auth;
     if (!this.feeds.has(roomId) && this.feeds.size >= MAX_SUBSCRIPTIONS) {
       throw new ApiError(400, 'TOO_MANY_SUBSCRIPTIONS', `at most ${MAX_SUBSCRIPTIONS} rooms per connection`);
@@ -252,64 +276,79 @@ class Connection {
     // A client cannot have seen past the head: clamp, so a stale `since` never hides entries.
     const from = Math.min(since ?? room.seq, room.seq);
     const sub = this.hub.subscribe(roomId, viewer, from, {
-      entry: (f) => this.sendFrame(f),
-      state: (f) => this.sendFrame(f),
+      entry: (f) => this.sendAll(this.session.entry(f)),
+      state: (f) => this.sendAll(this.session.state(f)),
       fail: (err) => {
         this.sendError(roomId, undefined, err);
         if (this.feeds.get(roomId)?.sub === sub) this.feeds.delete(roomId);
       },
     });
     this.feeds.set(roomId, { auth, sub });
-    this.send(
-      envelope(
-        'subscribed',
-        roomId,
-        room.seq,
-        { room_id: roomId, viewer: viewerToWire(viewer), head_seq: room.seq },
-        this.ctx.clock(),
-        msg.id,
-      ),
-    );
+    this.reply({
+      type: 'subscribed',
+      ...(cmd.id !== undefined ? { id: cmd.id } : {}),
+      roomId,
+      viewer,
+      headSeq: room.seq,
+    });
     void sub.start();
   }
 
-  private async act(msg: Extract<ClientMessage, { type: 'action' }>): Promise<void> {
-    const p = msg.payload;
-    const auth = this.feeds.get(p.room_id)?.auth ?? this.auth;
-    const principal = actorFor(auth, p.room_id, p.seat);
-    const ack = await this.ctx.runtime.act(p.room_id, {
-      seat: p.seat,
-      action: p.action,
-      ...(p.client_nonce !== undefined ? { clientNonce: p.client_nonce } : {}),
-      ...(p.turn_token !== undefined ? { turnToken: p.turn_token } : {}),
-      ...(p.expected_seq !== undefined ? { expectedSeq: p.expected_seq } : {}),
+  private async act(cmd: WireAction): Promise<void> {
+    const auth = this.feeds.get(cmd.roomId)?.auth ?? this.auth;
+    const principal = actorFor(auth, cmd.roomId, cmd.seat);
+    const ack = await this.ctx.runtime.act(cmd.roomId, {
+      seat: cmd.seat,
+      action: cmd.action,
+      ...(cmd.clientNonce !== undefined ? { clientNonce: cmd.clientNonce } : {}),
+      ...(cmd.turnToken !== undefined ? { turnToken: cmd.turnToken } : {}),
+      ...(cmd.expectedSeq !== undefined ? { expectedSeq: cmd.expectedSeq } : {}),
       ...(principal !== undefined ? { principal } : {}),
     });
-    this.send(envelope('ack', p.room_id, ack.seq, ackToWire(p.room_id, ack), this.ctx.clock(), msg.id));
+    this.reply({
+      type: 'ack',
+      ...(cmd.id !== undefined ? { id: cmd.id } : {}),
+      roomId: cmd.roomId,
+      ack,
+      command: cmd,
+    });
   }
 
   cleanup(): void {
     if (this.closed && this.feeds.size === 0) return;
+    const first = !this.closed;
     this.closed = true;
     clearInterval(this.heartbeat);
     for (const { sub } of this.feeds.values()) sub.close();
     this.feeds.clear();
+    if (first) this.session.closed?.();
   }
 }
 
-export function wsRoutes(app: FastifyInstance, ctx: AppContext, hub: RealtimeHub): void {
-  app.route({
-    method: 'GET',
-    url: '/v1/ws',
-    schema: { hide: true },
-    // A plain GET (no Upgrade) is told what this endpoint is, in the error shape.
-    handler: async (_req, reply) =>
-      reply
-        .code(426)
-        .header('upgrade', 'websocket')
-        .send({ error: { code: 'UPGRADE_REQUIRED', message: 'connect with a WebSocket client' } }),
-    wsHandler: (socket, req) => {
-      new Connection(ctx, hub, socket as unknown as Socket, req);
-    },
-  });
+/**
+ * The realtime WebSocket endpoints: db8's `/v1/ws` and each codec's own path (protocol modules'
+ * `wire`), all served by the one Connection above.
+ */
+export function wsRoutes(
+  app: FastifyInstance,
+  ctx: AppContext,
+  hub: RealtimeHub,
+  codecs: readonly WireCodec[] = [],
+): void {
+  for (const codec of [nativeWire, ...codecs]) {
+    app.route({
+      method: 'GET',
+      url: codec.path,
+      schema: { hide: true },
+      // A plain GET (no Upgrade) is told what this endpoint is, in the error shape.
+      handler: async (_req, reply) =>
+        reply
+          .code(426)
+          .header('upgrade', 'websocket')
+          .send({ error: { code: 'UPGRADE_REQUIRED', message: 'connect with a WebSocket client' } }),
+      wsHandler: (socket, req) => {
+        new Connection(ctx, hub, codec, socket as unknown as Socket, req);
+      },
+    });
+  }
 }

@@ -1,9 +1,9 @@
 export { RUNTIME_CODES, type RuntimeCode, RuntimeError, rejectionError, runtimeError } from './errors.ts';
-export { Frontier } from './frontier.ts';
+export { Frontier } from '@db8/core';
 export { loadMemo } from './load.ts';
 export { replayRoom } from './replay.ts';
 export { Runtime, roomCursor } from './runtime.ts';
-export { startTimerWatcher, type TimerWatcher } from './timers.ts';
+export { DeadlineScheduler, type SchedulerOptions } from './scheduler.ts';
 export {
   type Ack,
   AckSchema,

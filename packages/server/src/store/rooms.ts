@@ -110,6 +110,28 @@ export class RoomsRepo {
     return rows.map((r) => ({ id: r.id, deadlineAt: Number(r.deadline_at) }));
   }
 
+  /**
+   * Open rooms' next deadlines, earliest first, keyset-paginated after `after` (the deadline
+   * scheduler reads these on start, so a restart loses no pending deadline).
+   */
+  async deadlines(
+    after: { deadlineAt: number; id: string } | null,
+    limit = 500,
+  ): Promise<Array<{ id: string; deadlineAt: number }>> {
+    const params: unknown[] = [];
+    let where = `status = 'open' AND deadline_at IS NOT NULL`;
+    if (after) {
+      params.push(after.deadlineAt, after.id);
+      where += ' AND (deadline_at, id) > ($1, $2)';
+    }
+    params.push(Math.min(Math.max(limit, 1), 5000));
+    const rows = await this.db.query<{ id: string; deadline_at: number }>(
+      `SELECT id, deadline_at FROM rooms WHERE ${where} ORDER BY deadline_at, id LIMIT $${params.length}`,
+      params,
+    );
+    return rows.map((r) => ({ id: r.id, deadlineAt: Number(r.deadline_at) }));
+  }
+
   async seats(roomId: string): Promise<SeatRow[]> {
     const rows = await this.db.query(`SELECT ${SEAT_COLS} FROM seats WHERE room_id = $1 ORDER BY ord`, [
       roomId,

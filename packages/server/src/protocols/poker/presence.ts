@@ -42,3 +42,15 @@ export class Presence {
     return this.agents.get(principal);
   }
 }
+
+const byApp = new WeakMap<object, Presence>();
+
+/** The app's poker presence (one per app context), shared by the wire codec and the admin routes. */
+export function presenceOf(ctx: { clock: () => number }): Presence {
+  let p = byApp.get(ctx);
+  if (!p) {
+    p = new Presence(ctx.clock);
+    byApp.set(ctx, p);
+  }
+  return p;
+}

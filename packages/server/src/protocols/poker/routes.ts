@@ -21,6 +21,7 @@ import type { Presence } from './presence.ts';
 import { pokerProtocolJson } from './protocol-json.ts';
 import { type PokerTables, seatNumber } from './service.ts';
 import { pokerSkillDoc } from './skill.ts';
+import { pokerOutdated } from './wire.ts';
 
 const Params = z.object({ id: z.string().min(1).max(128) });
 const TablesResponse = z.object({ tables: z.array(TableSummarySchema) });
@@ -38,7 +39,7 @@ export interface PokerRouteDeps {
   presence: Presence;
 }
 
-/** seed 002 §7: the table control plane (REST). Gameplay is on the WebSocket (./ws.ts). */
+/** seed 002 §7: the table control plane (REST). Gameplay is on the WebSocket (codec: ./wire.ts). */
 export function pokerRoutes(root: FastifyInstance, { ctx, tables, presence }: PokerRouteDeps): void {
   const app = root.withTypeProvider<ZodTypeProvider>();
   const tags = ['poker'];
@@ -47,12 +48,7 @@ export function pokerRoutes(root: FastifyInstance, { ctx, tables, presence }: Po
   const wsUrl = `${base.replace(/^http/, 'ws')}/v1/poker/ws`;
   let protocolJson: Record<string, unknown> | null = null;
 
-  const outdated = (v: string) =>
-    new ApiError(426, 'OUTDATED_CLIENT', `client protocol ${v} is no longer supported`, {
-      protocol_version: POKER_PROTOCOL_VERSION,
-      min_supported_protocol_version: POKER_MIN_SUPPORTED_PROTOCOL_VERSION,
-      skill_doc_url: skillDocUrl,
-    });
+  const outdated = (v: string) => pokerOutdated(v, skillDocUrl);
 
   const create = {
     schema: {

@@ -1,4 +1,4 @@
-import type { PublicEntry, Viewer } from '@db8/core';
+import type { Viewer } from '@db8/core';
 import {
   type CreateTableBody,
   HOUSE,
@@ -7,7 +7,6 @@ import {
   type TableSummary,
   type TableView,
 } from '@db8/protocols/poker';
-import type { Bus } from '../../bus/types.ts';
 import { ApiError } from '../../errors.ts';
 import type { RuntimeApi } from '../../routes/runtime-api.ts';
 import type { RoomInfo } from '../../runtime/types.ts';
@@ -16,11 +15,8 @@ import type { RoomInfo } from '../../runtime/types.ts';
 export const HOUSE_PRINCIPAL = 'server:house';
 export const POKER = 'poker';
 
-/** The runtime as the poker layer uses it; `tick` lets it run deadlines on time (else the watcher does). */
-export type PokerRuntime = RuntimeApi & {
-  tick?(roomId: string, now?: number): Promise<number | null>;
-  now?(): number;
-};
+/** The runtime as the poker layer uses it. */
+export type PokerRuntime = RuntimeApi;
 
 export function seatName(i: number): string {
   return `seat_${i}`;
@@ -47,52 +43,14 @@ export function tableConfigOf(body: CreateTableBody): TableConfig {
 }
 
 /**
- * Poker tables on the room runtime: create (and seat the house), list, join, act, house actions,
- * and a per-table timer that ticks each table exactly at its next deadline (a turn timing out, the
- * next hand due) rather than at the generic watcher's next pass.
+ * Poker tables on the room runtime: create (and seat the house), list, join, act, house actions.
+ * Deadlines (a turn timing out, the next hand due) are the runtime's deadline scheduler's, as for
+ * every room; the table socket is the generic realtime stack with poker's codec (./wire.ts).
  */
 export class PokerTables {
   private readonly known = new Map<string, boolean>();
-  private readonly timers = new Map<string, { at: number; timer: NodeJS.Timeout }>();
-  private readonly checking = new Map<string, boolean>();
-  private offBus: (() => void) | null = null;
-  private closed = false;
-  /** Latest seq seen per table through a connection's state pull (its deadline came with it). */
-  private readonly seen = new Map<string, number>();
-  private readonly observers = new Set<(tableId: string, seq: number, view: TableView) => void>();
-  /** True when some connection on this node follows the table (its pulls report deadlines). */
-  watched: (tableId: string) => boolean = () => false;
 
-  constructor(
-    readonly runtime: PokerRuntime,
-    private readonly bus: Bus,
-    private readonly clock: () => number,
-    private readonly onError: (err: unknown) => void = () => {},
-  ) {}
-
-  /** Follow every table's deadlines (open tables now, new entries as they land). */
-  async start(): Promise<void> {
-    if (!this.runtime.tick || this.offBus) return;
-    this.offBus = this.bus.subscribe('*', (e: PublicEntry) => {
-      void this.onEntry(e.room);
-    });
-    const open = (await this.runtime.listRooms({
-      protocol: POKER,
-      status: 'open',
-      limit: 500,
-    })) as RoomInfo[];
-    for (const r of open) {
-      this.known.set(r.id, true);
-      this.reschedule(r.id, r.deadlineUnix);
-    }
-  }
-
-  async close(): Promise<void> {
-    this.closed = true;
-    this.offBus?.();
-    for (const t of this.timers.values()) clearTimeout(t.timer);
-    this.timers.clear();
-  }
+  constructor(readonly runtime: PokerRuntime) {}
 
   async isTable(roomId: string): Promise<boolean> {
     const k = this.known.get(roomId);
@@ -191,77 +149,5 @@ export class PokerTables {
 
   house(roomId: string, action: TableAction) {
     return this.runtime.act(roomId, { seat: HOUSE, action });
-  }
-
-  // ── deadlines ──────────────────────────────────────────────────────────────────────────────────
-
-  /**
-   * A connection pulled the table's state at `seq`: that carries the deadline, so the timer needs
-   * no store read of its own; observers (e.g. a simulation's house) see each state once.
-   */
-  noteState(tableId: string, seq: number, view: TableView, deadline: number | null): void {
-    if (seq <= (this.seen.get(tableId) ?? -1)) return;
-    this.seen.set(tableId, seq);
-    this.reschedule(tableId, view.status === 'stopped' ? null : deadline);
-    for (const fn of this.observers) fn(tableId, seq, view);
-  }
-
-  observe(fn: (tableId: string, seq: number, view: TableView) => void): () => void {
-    this.observers.add(fn);
-    return () => this.observers.delete(fn);
-  }
-
-  private async onEntry(roomId: string): Promise<void> {
-    if (this.closed || this.watched(roomId) || !(await this.isTable(roomId))) return;
-    if (this.checking.get(roomId) !== undefined) {
-      this.checking.set(roomId, true); // look again once the current look is done
-      return;
-    }
-    this.checking.set(roomId, false);
-    try {
-      do {
-        this.checking.set(roomId, false);
-        const r = (await this.runtime.getRoom(roomId)) as RoomInfo;
-        this.reschedule(roomId, r.status === 'open' ? r.deadlineUnix : null);
-      } while (this.checking.get(roomId) && !this.closed);
-    } catch (err) {
-      this.onError(err);
-    } finally {
-      this.checking.delete(roomId);
-    }
-  }
-
-  /** Reads the deadline from the store even if connections follow the table. */
-  private async lookAgain(roomId: string): Promise<void> {
-    try {
-      const r = (await this.runtime.getRoom(roomId)) as RoomInfo;
-      this.reschedule(roomId, r.status === 'open' ? r.deadlineUnix : null);
-    } catch (err) {
-      this.onError(err);
-    }
-  }
-
-  private reschedule(roomId: string, at: number | null): void {
-    const cur = this.timers.get(roomId);
-    if (cur && cur.at === at) return;
-    if (cur) clearTimeout(cur.timer);
-    this.timers.delete(roomId);
-    if (at === null || this.closed) return;
-    const timer = setTimeout(() => void this.fire(roomId, at), Math.max(0, at - this.clock()));
-    timer.unref();
-    this.timers.set(roomId, { at, timer });
-  }
-
-  private async fire(roomId: string, at: number): Promise<void> {
-    if (this.timers.get(roomId)?.at === at) this.timers.delete(roomId);
-    try {
-      const seq = await this.runtime.tick?.(roomId, Math.max(at, this.clock()));
-      // Nothing written (another node ticked, or the deadline moved): look again.
-      if (seq === null || seq === undefined) await this.lookAgain(roomId);
-    } catch (err) {
-      this.onError(err);
-      const retry = setTimeout(() => void this.lookAgain(roomId), 500);
-      retry.unref();
-    }
   }
 }

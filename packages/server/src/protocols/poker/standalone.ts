@@ -4,10 +4,10 @@ import { buildApp } from '../../app.ts';
 import { AdminLinks } from '../../auth/admin-link.ts';
 import { LocalBus } from '../../bus/local.ts';
 import { generateServerKey } from '../../keys/server-key.ts';
-import { defaultProtocolRegistry } from '../registry.ts';
 import { Runtime } from '../../runtime/runtime.ts';
-import { startTimerWatcher } from '../../runtime/timers.ts';
+import { DeadlineScheduler } from '../../runtime/scheduler.ts';
 import { openStore, type Store } from '../../store/index.ts';
+import { defaultProtocolRegistry } from '../registry.ts';
 import { type PokerPlugin, registerPoker } from './index.ts';
 
 export interface LocalPokerServer {
@@ -37,7 +37,7 @@ export function freePort(host = '127.0.0.1'): Promise<number> {
 
 /**
  * A whole poker server in this process: in-memory PGlite (or the given store), LocalBus, the
- * runtime, the HTTP app with the poker plugin, and the timer watcher as a backstop. For
+ * runtime, the HTTP app with the poker plugin, and the deadline scheduler. For
  * `db8 poker simulate`, tests and benchmarks; `npm start` builds the full server elsewhere.
  */
 export async function startLocalPokerServer(
@@ -66,7 +66,8 @@ export async function startLocalPokerServer(
     },
   });
   const poker = await registerPoker(app, { runtime });
-  const watcher = startTimerWatcher(runtime, { intervalMs: 500 });
+  const scheduler = new DeadlineScheduler(runtime, { bus });
+  await scheduler.start();
   await app.listen({ port, host });
   return {
     base: `http://${host}:${port}`,
@@ -76,7 +77,7 @@ export async function startLocalPokerServer(
     store,
     adminLoginToken: () => adminLinks.create(10 * 60_000),
     async close() {
-      await watcher.stop();
+      await scheduler.stop();
       await app.close();
       await runtime.drain();
       if (!opts.store) await store.close();
