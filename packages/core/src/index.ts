@@ -9,4 +9,5 @@ export * from './merkle/index.ts';
 export * from './note/index.ts';
 export * from './protocol/index.ts';
 export * from './random/index.ts';
+export * from './room/index.ts';
 export * from './ssh/index.ts';

@@ -1,21 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import {
-  canonicalize,
-  commitmentOf,
-  ENTRY_VERSION,
-  type EntryKind,
-  type JsonValue,
-  leafHash,
+  type BuiltEntry as CoreBuilt,
+  buildEntry as coreBuild,
+  type EntrySpec,
   type PublicEntry,
-  PublicEntrySchema,
-  type Reveal,
   type Sealed,
   type StoredEntry,
   toHex,
-  utf8Encode,
-  type Visibility,
 } from '@db8/core';
 import type { EntryRow } from '../store/schemas.ts';
+
+export type { EntrySpec };
 
 export interface BuiltEntry {
   stored: StoredEntry;
@@ -23,60 +18,26 @@ export interface BuiltEntry {
   leaf: Uint8Array;
 }
 
-export interface EntrySpec {
-  room: string;
-  seq: number;
-  ts: number;
-  kind: EntryKind;
-  actor: string;
-  payload: JsonValue;
-  vis: Visibility;
-  reveals?: Reveal[];
-  /** Public protocol note (Transition.note): on the public form even when the payload is sealed. */
-  note?: JsonValue;
-}
+const salt = () => randomBytes(32).toString('hex');
 
 /**
- * Builds an entry as stored: a public entry carries its payload; any other is sealed with a fresh
- * 32-byte salt and its public form carries only the commitment. The public form is validated
- * (PublicEntrySchema) and canonicalised once; the leaf hash is over exactly those bytes.
+ * Builds an entry as stored (core's buildEntry: the one entry format LocalRoom writes too), with a
+ * fresh 32-byte salt for a sealed payload, and the row the store keeps.
  */
 export function buildEntry(spec: EntrySpec): BuiltEntry {
-  const base = {
-    v: ENTRY_VERSION,
-    room: spec.room,
-    seq: spec.seq,
-    ts: spec.ts,
-    kind: spec.kind,
-    actor: spec.actor,
-    vis: spec.vis,
-  } as const;
-  let pub: PublicEntry;
-  let sealed: Sealed | undefined;
-  if (spec.vis.kind === 'public') {
-    pub = { ...base, payload: spec.payload };
-  } else {
-    sealed = { payload: spec.payload, salt: randomBytes(32).toString('hex') };
-    pub = { ...base, commit: commitmentOf(sealed) };
-  }
-  if (spec.reveals && spec.reveals.length > 0) pub.reveals = spec.reveals;
-  if (spec.note !== undefined) pub.note = spec.note;
-  PublicEntrySchema.parse(pub);
-  const publicJson = canonicalize(pub);
-  const leaf = leafHash(utf8Encode(publicJson));
-  const stored: StoredEntry = sealed ? { ...pub, sealed } : pub;
+  const b: CoreBuilt = coreBuild(spec, salt);
   return {
-    stored,
-    leaf,
+    stored: b.stored,
+    leaf: b.leaf,
     row: {
       roomId: spec.room,
       seq: spec.seq,
       ts: spec.ts,
       kind: spec.kind,
       actor: spec.actor,
-      publicJson,
-      sealedJson: sealed ? canonicalize(sealed) : null,
-      leafHash: toHex(leaf),
+      publicJson: b.publicJson,
+      sealedJson: b.sealedJson,
+      leafHash: toHex(b.leaf),
     },
   };
 }

@@ -1,5 +1,5 @@
-export { RUNTIME_CODES, type RuntimeCode, RuntimeError, rejectionError, runtimeError } from './errors.ts';
 export { Frontier } from '@db8/core';
+export { RUNTIME_CODES, type RuntimeCode, RuntimeError, rejectionError, runtimeError } from './errors.ts';
 export { loadMemo } from './load.ts';
 export { replayRoom } from './replay.ts';
 export { Runtime, roomCursor } from './runtime.ts';

@@ -1,172 +1,35 @@
 import {
-  type AnyProtocol,
-  canonicalize,
-  entryPayload,
-  fromHex,
-  hashCanonical,
-  type JsonValue,
-  type MerkleLog,
-  type SeatInfo,
+  foldEntry as coreFoldEntry,
+  memoFromSnapshot,
+  RefoldError,
+  type RoomCore,
+  RoomMemo,
+  type SnapshotBody,
+  SnapshotBodySchema,
   type StoredEntry,
+  snapshotBody,
+  stateHash,
 } from '@db8/core';
-import { z } from 'zod';
 import { runtimeError } from './errors.ts';
-import { Frontier } from './frontier.ts';
 
-/** What never changes in a room: fixed at creation, from the rooms table. */
-export interface RoomCore {
-  id: string;
-  protocol: AnyProtocol;
-  protocolVersion: number;
-  config: unknown;
-  seats: SeatInfo[];
-  seed: string;
-}
+// The fold lives in @db8/core (one fold for the runtime, LocalRoom and offline verify); the
+// runtime only maps its refusal to a RuntimeError (REFOLD_FAILED, 500).
+export {
+  memoFromSnapshot,
+  type RoomCore,
+  RoomMemo,
+  type SnapshotBody,
+  SnapshotBodySchema,
+  snapshotBody,
+  stateHash,
+};
 
-export type Holders = Record<string, { principal: string; seq: number }>;
-
-/**
- * A room folded up to `seq`: protocol state plus the runtime's own bookkeeping (seat holders,
- * tree frontier, last timestamp). Forked for each write batch, swapped in after commit.
- */
-export class RoomMemo {
-  /** Built lazily for inclusion proofs; append-only and shared between forks. */
-  tree: MerkleLog | null = null;
-
-  constructor(
-    readonly core: RoomCore,
-    public state: unknown,
-    public seq: number,
-    public lastTs: number,
-    public frontier: Frontier,
-    public holders: Holders,
-    public closed: boolean,
-  ) {}
-
-  static empty(core: RoomCore): RoomMemo {
-    return new RoomMemo(core, undefined, -1, 0, Frontier.empty(), {}, false);
-  }
-
-  fork(): RoomMemo {
-    const m = new RoomMemo(
-      this.core,
-      this.state,
-      this.seq,
-      this.lastTs,
-      this.frontier.clone(),
-      { ...this.holders },
-      this.closed,
-    );
-    m.tree = this.tree;
-    return m;
-  }
-
-  get protocol(): AnyProtocol {
-    return this.core.protocol;
-  }
-
-  seatOf(principal: string): string | undefined {
-    for (const seat of this.core.seats) if (this.holders[seat.id]?.principal === principal) return seat.id;
-    return undefined;
-  }
-}
-
-const JoinPayloadSchema = z.object({ seat: z.string(), principal: z.string() });
-export type JoinPayload = z.infer<typeof JoinPayloadSchema>;
-
-function refoldError(entry: StoredEntry, why: string): Error {
-  return runtimeError('REFOLD_FAILED', `room ${entry.room} seq ${entry.seq}: ${why}`, { seq: entry.seq });
-}
-
-/** The note is never folded, only recomputed: the stored one must be exactly what the protocol says. */
-function checkNote(entry: StoredEntry, note: unknown): void {
-  const want = note === undefined ? undefined : canonicalize(note);
-  const got = entry.note === undefined ? undefined : canonicalize(entry.note);
-  if (want !== got) throw refoldError(entry, 'stored note differs from the one the protocol recomputes');
-}
-
-/**
- * Folds one stored entry into the memo: exactly what the live path did when it wrote the entry
- * (same protocol call, same payload, same `now` = entry ts, same seq). The leaf hash is the stored
- * one on load (replay recomputes and compares it separately).
- */
+/** Folds one stored entry into the memo (core's foldEntry); a log the protocol refuses is REFOLD_FAILED. */
 export function foldEntry(memo: RoomMemo, entry: StoredEntry, leafHashHex: string): void {
-  if (entry.seq !== memo.seq + 1) throw refoldError(entry, `expected seq ${memo.seq + 1}`);
-  const p = memo.protocol;
-  const payload = entryPayload(entry);
-  switch (entry.kind) {
-    case 'genesis':
-      memo.state = p.setup(memo.core.config, { seats: memo.core.seats, seed: memo.core.seed, now: entry.ts });
-      break;
-    case 'join': {
-      const j = JoinPayloadSchema.safeParse(payload);
-      if (!j.success)
-        throw refoldError(entry, 'join entry without {seat, principal} (sealed payload missing?)');
-      memo.holders[j.data.seat] = { principal: j.data.principal, seq: entry.seq };
-      break;
-    }
-    case 'action': {
-      if (payload === undefined) throw refoldError(entry, 'action payload missing');
-      const r = p.apply(memo.state, { seat: entry.actor, action: payload, now: entry.ts, seq: entry.seq });
-      if (!r.ok) throw refoldError(entry, `protocol rejected a logged action: ${r.error.code}`);
-      checkNote(entry, r.note);
-      memo.state = r.state;
-      break;
-    }
-    case 'tick': {
-      const t = p.tick(memo.state, entry.ts, entry.seq);
-      if (!t) throw refoldError(entry, 'protocol had nothing to do at a logged tick');
-      checkNote(entry, t.note);
-      memo.state = t.state;
-      break;
-    }
-    case 'close':
-      memo.closed = true;
-      break;
+  try {
+    coreFoldEntry(memo, entry, leafHashHex);
+  } catch (err) {
+    if (err instanceof RefoldError) throw runtimeError('REFOLD_FAILED', err.message, { seq: err.seq });
+    throw err;
   }
-  memo.frontier.append(fromHex(leafHashHex));
-  memo.seq = entry.seq;
-  memo.lastTs = entry.ts;
-}
-
-/** Snapshot body: everything RoomMemo holds beyond its core. */
-export const SnapshotBodySchema = z.object({
-  v: z.literal(1),
-  seq: z.number().int(),
-  lastTs: z.number().int(),
-  state: z.unknown(),
-  holders: z.record(z.string(), z.object({ principal: z.string(), seq: z.number().int() })),
-  closed: z.boolean(),
-  frontier: z.object({ size: z.number().int().nonnegative(), nodes: z.array(z.string()) }),
-});
-export type SnapshotBody = z.infer<typeof SnapshotBodySchema>;
-
-export function snapshotBody(memo: RoomMemo): SnapshotBody {
-  return {
-    v: 1,
-    seq: memo.seq,
-    lastTs: memo.lastTs,
-    state: memo.state as JsonValue,
-    holders: memo.holders,
-    closed: memo.closed,
-    frontier: memo.frontier.toJSON(),
-  };
-}
-
-export function memoFromSnapshot(core: RoomCore, body: SnapshotBody): RoomMemo {
-  if (body.frontier.size !== body.seq + 1) throw new Error('snapshot frontier size does not match its seq');
-  return new RoomMemo(
-    core,
-    body.state,
-    body.seq,
-    body.lastTs,
-    Frontier.fromJSON(body.frontier),
-    { ...body.holders },
-    body.closed,
-  );
-}
-
-/** The state hash replay and snapshots compare (RFC 8785 canonical JSON, SHA-256). */
-export function stateHash(state: unknown): string {
-  return hashCanonical(state);
 }

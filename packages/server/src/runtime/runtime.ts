@@ -2,11 +2,10 @@ import { randomBytes } from 'node:crypto';
 import {
   type AnyProtocol,
   canonicalize,
-  fromHex,
+  genesisPayload,
   publicForm,
   redactEntry,
   type StoredEntry,
-  sha256Hex,
   type Viewer,
 } from '@db8/core';
 import type { ServerKey } from '../keys/server-key.ts';
@@ -126,14 +125,14 @@ export class Runtime {
     work.push({
       kind: 'genesis',
       actor: 'system',
-      payload: {
+      payload: genesisPayload({
         protocol: p.name,
         version: p.version,
         config,
         seats,
-        seedCommit: sha256Hex(fromHex(seed)),
+        seed,
         ...(input.title !== undefined ? { title: input.title } : {}),
-      },
+      }),
       ts,
       milestone: 'genesis',
     });

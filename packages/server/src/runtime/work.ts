@@ -1,12 +1,13 @@
 import {
-  canonicalize,
+  asJson,
   type EntryKind,
   type JsonValue,
   PUBLIC,
   type Reveal,
+  RevealError,
+  revealsOf,
   type StoredEntry,
   type Visibility,
-  verifyReveal,
 } from '@db8/core';
 import type { IdempotencyRow } from '../store/schemas.ts';
 import type { Store } from '../store/store.ts';
@@ -89,17 +90,12 @@ export class Work {
     const missing = seqs.filter((s) => !found.has(s));
     for (const row of await this.store.entries.bySeqs(this.roomId, missing))
       found.set(row.seq, rowToStored(row));
-    const out: Reveal[] = [];
-    for (const seq of [...new Set(seqs)].sort((a, b) => a - b)) {
-      const e = found.get(seq);
-      if (!e) throw runtimeError('BAD_REVEAL', `reveal of seq ${seq}: no such entry`);
-      if (!e.sealed) continue; // already public: nothing to reveal
-      const reveal: Reveal = { seq, payload: e.sealed.payload, salt: e.sealed.salt };
-      if (!verifyReveal(e, reveal))
-        throw runtimeError('BAD_REVEAL', `reveal of seq ${seq} does not match its commitment`);
-      out.push(reveal);
+    try {
+      return revealsOf(seqs, (seq) => found.get(seq));
+    } catch (err) {
+      if (err instanceof RevealError) throw runtimeError('BAD_REVEAL', err.message);
+      throw err;
     }
-    return out;
   }
 
   /** Appends one entry at the next seq and advances the fork (frontier, seq, time). */
@@ -139,7 +135,5 @@ export class Work {
   }
 }
 
-/** JSON-only copy of a value as it will be stored (drops undefined, rejects non-JSON). */
-export function asJson(value: unknown): JsonValue {
-  return JSON.parse(canonicalize(value)) as JsonValue;
-}
+/** JSON-only copy of a value as it will be stored (core's, shared with LocalRoom). */
+export { asJson };

@@ -1,4 +1,5 @@
-import { emptyRoot, fromHex, nodeHash, toHex } from '@db8/core';
+import { fromHex, toHex } from '../crypto/bytes.ts';
+import { emptyRoot, nodeHash } from '../merkle/hash.ts';
 
 /**
  * The right edge of an RFC 6962 tree: the roots of its perfect subtrees, largest first (one per

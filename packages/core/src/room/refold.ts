@@ -1,0 +1,164 @@
+import { z } from 'zod';
+import { fromHex } from '../crypto/bytes.ts';
+import { sha256Hex } from '../crypto/hash.ts';
+import { canonicalize, type JsonValue } from '../json/index.ts';
+import {
+  commitmentOf,
+  entryLeafHashHex,
+  type PublicEntry,
+  type StoredEntry,
+  verifyReveal,
+} from '../log/entry.ts';
+import type { AnyProtocol } from '../protocol/contract.ts';
+import { asJson } from './build.ts';
+import { foldEntry, RefoldError, RoomMemo, stateHash } from './fold.ts';
+
+/**
+ * Offline refold: a room's log (from a journal bundle, a server export or a LocalRoom) folded again
+ * from its genesis — protocol name and version, config, seats — with the seed its close entry
+ * revealed, through the same `foldEntry` the server loads rooms with. Every recorded note must be
+ * recomputed, every action accepted, the room must close exactly when the protocol says it is over,
+ * and the close entry's result must be the result the refold reaches.
+ */
+
+const GenesisSchema = z.object({
+  protocol: z.string(),
+  version: z.number().int(),
+  config: z.unknown(),
+  seats: z.array(z.object({ id: z.string(), role: z.string() })),
+  seedCommit: z.string().optional(),
+});
+
+export interface RefoldReport {
+  /** True when the log refolded and reached its recorded result (or is open and folded cleanly). */
+  ok: boolean;
+  protocol: string | null;
+  version: number | null;
+  /** The last seq folded (-1 when nothing was). */
+  seq: number;
+  closed: boolean;
+  /** SHA-256 of the canonical refolded state (null when nothing was folded). */
+  stateHash: string | null;
+  /** The protocol's result on the refolded state (null while the room is not over). */
+  result: JsonValue | null;
+  /** Why the log could not be refolded here at all (not a failure of the log). */
+  skipped?: string;
+  firstDivergence?: number;
+  problems: string[];
+}
+
+export type ProtocolLookup = ReadonlyMap<string, AnyProtocol>;
+
+export function refoldLog(
+  entries: readonly StoredEntry[],
+  protocols: ProtocolLookup,
+  opts: { seed?: string } = {},
+): RefoldReport & { state: unknown } {
+  const problems: string[] = [];
+  const out = (r: Partial<RefoldReport> & { state?: unknown }): RefoldReport & { state: unknown } => ({
+    ok: problems.length === 0 && r.skipped === undefined,
+    protocol: null,
+    version: null,
+    seq: -1,
+    closed: false,
+    stateHash: null,
+    result: null,
+    problems,
+    state: undefined,
+    ...r,
+  });
+  const g0 = entries[0];
+  const g = GenesisSchema.safeParse(g0?.payload);
+  if (g0?.kind !== 'genesis' || g0.seq !== 0 || !g.success) {
+    problems.push('seq 0: the log does not start with a genesis entry');
+    return out({ firstDivergence: 0 });
+  }
+  const genesis = g.data;
+  const head = { protocol: genesis.protocol, version: genesis.version };
+  const p = protocols.get(genesis.protocol);
+  if (!p) return out({ ...head, skipped: `this verifier does not run protocol ${genesis.protocol}` });
+  if (p.version !== genesis.version)
+    return out({
+      ...head,
+      skipped: `the log is ${p.name} v${genesis.version}; this verifier runs v${p.version}`,
+    });
+  const close = entries.find((e) => e.kind === 'close');
+  const seed = opts.seed ?? (close?.payload as { seed?: unknown } | undefined)?.seed;
+  if (typeof seed !== 'string' || !/^[0-9a-f]{64}$/.test(seed))
+    return out({ ...head, skipped: 'the room is open: its seed is revealed only when it closes' });
+  if (genesis.seedCommit !== undefined && sha256Hex(fromHex(seed)) !== genesis.seedCommit) {
+    problems.push('seq 0: the seed does not match the genesis seed commitment');
+    return out({ ...head, firstDivergence: 0 });
+  }
+  const seats = p.seats(genesis.config).map((s) => ({ id: s.id, role: s.role }));
+  if (canonicalize(seats) !== canonicalize(genesis.seats)) {
+    problems.push('seq 0: the genesis seats are not the seats the protocol gives this config');
+    return out({ ...head, firstDivergence: 0 });
+  }
+
+  // A public bundle lacks sealed payloads, but each one a later entry revealed can still be folded.
+  const bySeq = new Map<number, PublicEntry>();
+  const revealed = new Map<number, unknown>();
+  for (const e of entries) {
+    bySeq.set(e.seq, e);
+    for (const rv of e.reveals ?? []) {
+      const c = bySeq.get(rv.seq);
+      if (c && rv.seq < e.seq && verifyReveal(c, rv)) revealed.set(rv.seq, rv.payload);
+    }
+  }
+
+  const memo = RoomMemo.empty({
+    id: g0.room,
+    protocol: p,
+    protocolVersion: p.version,
+    config: genesis.config,
+    seats,
+    seed,
+  });
+  let skipped: string | undefined;
+  let diverged: number | undefined;
+  for (const [i, e] of entries.entries()) {
+    if (e.sealed && commitmentOf(e.sealed) !== e.commit) {
+      problems.push(`seq ${e.seq}: the sealed payload does not match its commitment`);
+      diverged = e.seq;
+      break;
+    }
+    const payload = e.payload ?? e.sealed?.payload ?? revealed.get(e.seq);
+    if (payload === undefined && (e.kind === 'action' || e.kind === 'join')) {
+      skipped = `seq ${e.seq} is sealed and never revealed: refolding needs a bundle that carries it (--as admin)`;
+      break;
+    }
+    try {
+      foldEntry(memo, e, entryLeafHashHex(e), payload);
+    } catch (err) {
+      problems.push(err instanceof RefoldError ? err.message : `seq ${e.seq}: ${(err as Error).message}`);
+      diverged = e.seq;
+      break;
+    }
+    const over = p.isOver(memo.state);
+    const next = entries[i + 1];
+    if (e.kind === 'close') {
+      if (!over) problems.push(`seq ${e.seq}: the room closed but the protocol says it is not over`);
+      const want = canonicalize(asJson(p.result(memo.state) ?? null));
+      const got = canonicalize((e.payload as { result?: unknown } | undefined)?.result ?? null);
+      if (want !== got) problems.push(`seq ${e.seq}: the recorded result differs from the refolded one`);
+      if (problems.length > 0) diverged = e.seq;
+    } else if (over && e.kind !== 'genesis' && next !== undefined && next.kind !== 'close') {
+      problems.push(`seq ${next.seq}: the room was over at seq ${e.seq} but did not close`);
+      diverged = next.seq;
+      break;
+    }
+  }
+  const folded = memo.seq >= 0;
+  const result = folded && p.isOver(memo.state) ? asJson(p.result(memo.state) ?? null) : null;
+  return out({
+    ...head,
+    seq: memo.seq,
+    closed: memo.closed,
+    stateHash: folded ? stateHash(memo.state) : null,
+    result,
+    state: memo.state,
+    ...(skipped !== undefined ? { skipped } : {}),
+    ...(diverged !== undefined ? { firstDivergence: diverged } : {}),
+  });
+}
