@@ -4,15 +4,15 @@ import {
   HandCompletePayloadSchema,
   JoinTableResponseSchema,
   POKER_PROTOCOL_VERSION,
-  type PokerServerMessage,
 } from '@db8/protocols/poker';
-import { openSocket } from './socket.ts';
+import { Db8Error, PokerSocket } from '@db8/sdk';
 import { type PokerStrategy, seededRand } from './strategies.ts';
 
 /**
  * Runs one agent at one table, as any outside agent would (seed 002 §3.2): register (or reuse an
- * API key), join over REST, connect the WebSocket with the session token, answer every game_state
- * that carries our turn_token, and stop when the table does.
+ * API key), join over REST, connect the SDK's poker socket with the session token (it reconnects
+ * and skips states already seen), answer every game_state that carries our turn_token, and stop
+ * when the table does.
  */
 
 export interface AgentRunOptions {
@@ -77,33 +77,34 @@ export async function runPokerAgent(opts: AgentRunOptions): Promise<AgentRunResu
     latencies: [],
     errors: [],
   };
-  const socket = await openSocket(`${join.ws_url}?token=${encodeURIComponent(join.session_token)}`);
-  const sent = new Map<string, { at: number; gs: GameStatePayload; fallback: boolean }>();
+  const socket = await PokerSocket.connect({ url: join.ws_url, token: join.session_token });
   const answered = new Set<string>();
-  let nextId = 1;
 
-  const act = (gs: GameStatePayload, seq: number, fallback: boolean) => {
+  const act = async (gs: GameStatePayload, seq: number, fallback: boolean): Promise<void> => {
     const d = fallback
       ? gs.legal_actions?.some((a) => a.kind === 'check')
         ? { kind: 'check' as const }
         : { kind: 'call' as const }
       : opts.strategy.decide(gs, rand);
-    const id = `a${nextId++}`;
-    sent.set(id, { at: performance.now(), gs, fallback });
+    const payload = {
+      turn_token: gs.turn_token!,
+      seat_id: join.seat_id,
+      kind: d.kind,
+      ...(d.kind === 'raiseTo' ? { amount: d.amount } : {}),
+      expected_seq: seq,
+    };
     result.actions++;
-    socket.send(
-      JSON.stringify({
-        type: 'action',
-        id,
-        payload: {
-          turn_token: gs.turn_token,
-          seat_id: join.seat_id,
-          kind: d.kind,
-          ...(d.kind === 'raiseTo' ? { amount: d.amount } : {}),
-          expected_seq: seq,
-        },
-      }),
-    );
+    const at = performance.now();
+    try {
+      await socket.act(payload);
+      result.latencies.push(performance.now() - at);
+    } catch (e) {
+      const code = e instanceof Db8Error ? e.code : 'FAILED';
+      if (BENIGN.has(code) || socket.live.status === 'closed') return;
+      result.errors.push(`${code} on ${opts.strategy.name}'s move`);
+      // A strategy bug must not cost the seat a timeout: fall back to check/call once.
+      if (!fallback) await act(gs, seq, true);
+    }
   };
 
   await new Promise<void>((resolve) => {
@@ -114,39 +115,25 @@ export async function runPokerAgent(opts: AgentRunOptions): Promise<AgentRunResu
       },
       opts.maxRunMs ?? 30 * 60_000,
     );
-    socket.onClose(() => {
+    socket.live.on('status', (s) => {
+      if (s !== 'closed') return;
       clearTimeout(timer);
+      if (socket.live.error) result.errors.push(`${socket.live.error.code}: ${socket.live.error.message}`);
       resolve();
     });
-    socket.onMessage((text) => {
-      const m = JSON.parse(text) as PokerServerMessage;
+    socket.on((m) => {
       if (m.type === 'game_state') {
         const gs = GameStatePayloadSchema.parse(m.payload);
         result.bigBlind = gs.blinds.big;
-        if (gs.status === 'stopped') {
-          socket.close();
-          return;
-        }
+        if (gs.status === 'stopped') return socket.close();
         if (gs.turn_token && gs.to_act === join.seat_id && !answered.has(gs.turn_token)) {
           answered.add(gs.turn_token);
-          act(gs, m.seq, false);
+          void act(gs, m.seq, false);
         }
-      } else if (m.type === 'hand_complete') {
+      } else {
         const h = HandCompletePayloadSchema.parse(m.payload);
         const k = h.seats.indexOf(join.seat_id);
         if (k >= 0 && !h.cancelled) result.hands.push({ hand: h.hand_number, net: h.net[k]! });
-      } else if (m.type === 'ack' || m.type === 'error') {
-        const s = m.id ? sent.get(m.id) : undefined;
-        if (!s) return;
-        sent.delete(m.id!);
-        if (m.type === 'ack') result.latencies.push(performance.now() - s.at);
-        else {
-          const code = (m.payload as { code: string }).code;
-          if (BENIGN.has(code)) return;
-          result.errors.push(`${code} on ${opts.strategy.name}'s move`);
-          // A strategy bug must not cost the seat a timeout: fall back to check/call once.
-          if (!s.fallback) act(s.gs, m.seq, true);
-        }
       }
     });
   });

@@ -1,5 +1,5 @@
-// Reference poker agents (random, tight, calling station) and the runner that plays them over WS.
+// Reference poker agents (random, tight, calling station) and the runner that plays them over the
+// SDK's poker socket.
 export * from './client.ts';
 export * from './process.ts';
-export * from './socket.ts';
 export * from './strategies.ts';

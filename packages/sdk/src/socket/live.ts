@@ -82,6 +82,8 @@ export class LiveSocket<M extends Frame, W> {
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
   private heartbeat: ReturnType<typeof setInterval> | undefined;
   private statusNow: LiveStatus = 'connecting';
+  /** Pushes delivered before anyone listened (a poker table pushes its state right after hello). */
+  private early: M[] | null = [];
   private fatal: Db8Error | null = null;
   welcome: W | null = null;
   /** Pushes dropped because they were already delivered (after a resume, say). */
@@ -106,11 +108,17 @@ export class LiveSocket<M extends Frame, W> {
 
   on<K extends keyof Events<M, W>>(ev: K, fn: Handler<Events<M, W>[K]>): () => void {
     this.handlers[ev].add(fn);
+    if (ev === 'push' && this.early) {
+      const early = this.early;
+      this.early = null;
+      for (const m of early) (fn as Handler<M>)(m);
+    }
     return () => this.handlers[ev].delete(fn);
   }
 
   private emit<K extends keyof Events<M, W>>(ev: K, v: Events<M, W>[K]): void {
-    for (const fn of [...this.handlers[ev]]) fn(v);
+    if (ev === 'push' && this.early) this.early.push(v as M);
+    else for (const fn of [...this.handlers[ev]]) fn(v);
   }
 
   private setStatus(s: LiveStatus): void {
@@ -276,6 +284,21 @@ export class LiveSocket<M extends Frame, W> {
   async request(type: string, payload: unknown, extra?: Record<string, unknown>): Promise<M> {
     await this.ready(this.timeoutMs);
     return this.conn!.request(type, payload, extra);
+  }
+
+  /**
+   * A request the server deduplicates (an action with a client nonce or a turn token): if the link
+   * drops before the reply, send it again on the next connection; the server answers the retry with
+   * the first outcome.
+   */
+  async requestIdempotent(type: string, payload: unknown, extra?: Record<string, unknown>): Promise<M> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.request(type, payload, extra);
+      } catch (e) {
+        if (!(e instanceof Db8Error && e.code === 'CLOSED') || this.stopped || attempt >= 3) throw e;
+      }
+    }
   }
 
   /** The current connection (tests; a resumer gets its own). */

@@ -101,7 +101,7 @@ export class PokerSocket {
    * the server's idempotency key, so a retry after a dropped link is safe (`duplicate: true`).
    */
   async act(payload: PokerAction): Promise<PokerAck> {
-    const m = await this.live.request('action', payload);
+    const m = await this.live.requestIdempotent('action', payload);
     return (m as Of<'ack'>).payload;
   }
 

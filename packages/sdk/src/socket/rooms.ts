@@ -157,8 +157,10 @@ export class RoomSocket {
     if (this.live.status === 'live') await this.live.request('unsubscribe', { room_id: roomId });
   }
 
+  /** Act in a room; a nonce is added if missing, so a resend after a dropped link is safe. */
   async act(roomId: string, body: ActionBody): Promise<Ack> {
-    const m = await this.live.request('action', { room_id: roomId, ...body });
+    const payload = { room_id: roomId, ...body, client_nonce: body.client_nonce ?? crypto.randomUUID() };
+    const m = await this.live.requestIdempotent('action', payload);
     return (m as ServerMessageOf<'ack'>).payload;
   }
 
