@@ -197,6 +197,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   roomRoutes(app, ctx);
   keysRoutes(app, ctx);
   const hub = new RealtimeHub(ctx, deps.feedPollMs);
+  // Server-side watchers (e.g. poker's observe) ride the same channels as sockets.
+  app.decorate('realtime', hub);
   // One connection implementation for /v1/ws and every module's wire codec (poker's /v1/poker/ws).
   wsRoutes(
     app,

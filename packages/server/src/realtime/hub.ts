@@ -61,3 +61,10 @@ export class RealtimeHub {
     this.rooms.clear();
   }
 }
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The app's realtime hub: one channel per watched room, shared by sockets, SSE and server-side watchers. */
+    realtime: RealtimeHub;
+  }
+}

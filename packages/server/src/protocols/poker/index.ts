@@ -30,7 +30,7 @@ export async function registerPoker(
 ): Promise<PokerPlugin> {
   const ctx: AppContext = app.db8;
   const runtime: PokerRuntime = opts.runtime ?? ctx.runtime;
-  const tables = new PokerTables(runtime);
+  const tables = new PokerTables(runtime, { bus: ctx.bus, hub: app.realtime });
   const presence = presenceOf(ctx);
   pokerRoutes(app, { ctx, tables, presence });
   return { tables, presence };

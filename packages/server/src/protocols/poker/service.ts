@@ -7,13 +7,18 @@ import {
   type TableSummary,
   type TableView,
 } from '@db8/protocols/poker';
+import type { Bus } from '../../bus/types.ts';
 import { ApiError } from '../../errors.ts';
+import type { Subscription } from '../../realtime/feed.ts';
+import type { RealtimeHub } from '../../realtime/hub.ts';
 import type { RuntimeApi } from '../../routes/runtime-api.ts';
 import type { RoomInfo } from '../../runtime/types.ts';
 
 /** The principal that holds every table's `house` seat: the server itself (acts without a principal). */
 export const HOUSE_PRINCIPAL = 'server:house';
 export const POKER = 'poker';
+
+export type TableObserver = (tableId: string, seq: number, view: TableView) => void;
 
 /** The runtime as the poker layer uses it. */
 export type PokerRuntime = RuntimeApi;
@@ -49,8 +54,50 @@ export function tableConfigOf(body: CreateTableBody): TableConfig {
  */
 export class PokerTables {
   private readonly known = new Map<string, boolean>();
+  private readonly observers = new Set<TableObserver>();
+  /** Per observed table, its realtime subscription (opened when the table first appends). */
+  private readonly watching = new Map<string, Subscription | null>();
+  private offBus: (() => void) | null = null;
 
-  constructor(readonly runtime: PokerRuntime) {}
+  constructor(
+    readonly runtime: PokerRuntime,
+    private readonly live?: { bus: Bus; hub: RealtimeHub },
+  ) {}
+
+  /**
+   * Calls `fn` with each new state of every table that moves from now on (e.g. a simulation's house
+   * topping up busted seats). States come from the realtime hub's channels, as sockets get them.
+   */
+  observe(fn: TableObserver): () => void {
+    const live = this.live;
+    if (!live) throw new Error('PokerTables.observe needs the app bus and realtime hub');
+    this.observers.add(fn);
+    this.offBus ??= live.bus.subscribe('*', (e) => void this.watch(e.room, e.seq, live.hub));
+    return () => {
+      this.observers.delete(fn);
+      if (this.observers.size > 0) return;
+      this.offBus?.();
+      this.offBus = null;
+      for (const sub of this.watching.values()) sub?.close();
+      this.watching.clear();
+    };
+  }
+
+  private async watch(roomId: string, seq: number, hub: RealtimeHub): Promise<void> {
+    if (this.watching.has(roomId)) return;
+    this.watching.set(roomId, null);
+    if (!(await this.isTable(roomId)) || !this.offBus) return;
+    const sub = hub.subscribe(roomId, { kind: 'observer' }, seq - 1, {
+      entry: () => {},
+      state: (f) => {
+        const s = f.body as { seq: number; view: TableView };
+        for (const fn of this.observers) fn(roomId, s.seq, s.view);
+      },
+      fail: () => this.watching.delete(roomId),
+    });
+    this.watching.set(roomId, sub);
+    void sub.start();
+  }
 
   async isTable(roomId: string): Promise<boolean> {
     const k = this.known.get(roomId);

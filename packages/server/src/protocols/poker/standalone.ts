@@ -1,13 +1,11 @@
 import { createServer } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../app.ts';
 import { AdminLinks } from '../../auth/admin-link.ts';
 import { LocalBus } from '../../bus/local.ts';
 import { generateServerKey } from '../../keys/server-key.ts';
 import { Runtime } from '../../runtime/runtime.ts';
 import { DeadlineScheduler } from '../../runtime/scheduler.ts';
 import { openStore, type Store } from '../../store/index.ts';
-import { defaultProtocolRegistry } from '../registry.ts';
 import { type PokerPlugin, registerPoker } from './index.ts';
 
 export interface LocalPokerServer {
@@ -43,6 +41,13 @@ export function freePort(host = '127.0.0.1'): Promise<number> {
 export async function startLocalPokerServer(
   opts: { port?: number; host?: string; store?: Store; logLevel?: 'warn' | 'error' | 'info' | 'silent' } = {},
 ): Promise<LocalPokerServer> {
+  // Loaded here, not at the top: the app and the registry import every protocol module, this one
+  // included, so a static import would make `@db8/server/poker` a cycle that reads pokerModule
+  // before it exists.
+  const [{ buildApp }, { defaultProtocolRegistry }] = await Promise.all([
+    import('../../app.ts'),
+    import('../registry.ts'),
+  ]);
   const host = opts.host ?? '127.0.0.1';
   const port = opts.port || (await freePort(host));
   const store = opts.store ?? (await openStore({ memory: true }));
