@@ -1,6 +1,6 @@
 import { toHex } from '../crypto/bytes.ts';
 import type { JsonValue } from '../json/index.ts';
-import type { Reveal, StoredEntry } from '../log/entry.ts';
+import { entryPayload, type Reveal, type StoredEntry } from '../log/entry.ts';
 import { PUBLIC, type Visibility } from '../log/visibility.ts';
 import type {
   AnyProtocol,
@@ -57,6 +57,21 @@ export class LocalRoomError extends Error {
 }
 
 export type Stepped<S> = Transition<S> & { seq: number };
+
+/** One folded input (action or tick) as tests read it: what the protocol saw and asked for. */
+export interface LoggedInput {
+  seq: number;
+  kind: 'action' | 'tick';
+  actor: string;
+  now: number;
+  /** The action as the protocol folded it (the sealed payload for a non-public entry). */
+  action?: unknown;
+  /** Who may read the entry, when not everyone. */
+  visibility?: Visibility;
+  /** Seqs whose sealed payloads this entry revealed. */
+  reveal?: readonly number[];
+  milestone?: string;
+}
 
 const refusal = (code: string, message: string): { ok: false; error: Rejection } => ({
   ok: false,
@@ -147,11 +162,11 @@ export class LocalRoom<T extends P = AnyProtocol> {
 
   /**
    * A seat's action, parsed with the protocol's schema and applied at `now`. Accepted: appended,
-   * state adopted (and the room closed if it is over). Refused: a typed rejection and nothing changed.
+   * state adopted (and the room closed if it is over). Refused: a typed rejection and nothing
+   * changed. On a closed room the protocol's own rejection is returned, else ROOM_CLOSED.
    */
   act(seat: string, action: unknown, now?: number): ApplyResult<StateOf<T>> & { seq?: number } {
     const p = this.protocol;
-    if (this.memo.closed) return refusal('ROOM_CLOSED', 'the room is closed');
     if (!this.memo.core.seats.some((s) => s.id === seat))
       return refusal('UNKNOWN_SEAT', `this room has no seat ${seat}`);
     const parsed = p.actionSchema.safeParse(action);
@@ -167,6 +182,8 @@ export class LocalRoom<T extends P = AnyProtocol> {
     const seq = this.nextSeq;
     const r = p.apply(this.memo.state, { seat, action: payload, now: ts, seq });
     if (!r.ok) return r;
+    // Nothing is written after the close; the protocol's own refusal (above) says more, if it has one.
+    if (this.memo.closed) return refusal('ROOM_CLOSED', 'the room is closed');
     this.transition({ kind: 'action', actor: seat, payload, ts }, r);
     return { ...r, seq };
   }
@@ -227,6 +244,23 @@ export class LocalRoom<T extends P = AnyProtocol> {
     });
     m.holders[id] = { principal, seq: built.stored.seq };
     return { seat: id, seq: built.stored.seq };
+  }
+
+  /** The actions and ticks folded so far, in seq order (genesis, joins and close left out). */
+  get inputs(): LoggedInput[] {
+    const milestones = new Map(this.milestones.map((m) => [m.size - 1, m.milestone]));
+    const out: LoggedInput[] = [];
+    for (const e of this.entries) {
+      if (e.kind !== 'action' && e.kind !== 'tick') continue;
+      const i: LoggedInput = { seq: e.seq, kind: e.kind, actor: e.actor, now: e.ts };
+      if (e.kind === 'action') i.action = entryPayload(e);
+      if (e.vis.kind !== 'public') i.visibility = e.vis;
+      if (e.reveals) i.reveal = e.reveals.map((r) => r.seq);
+      const m = milestones.get(e.seq);
+      if (m !== undefined) i.milestone = m;
+      out.push(i);
+    }
+    return out;
   }
 
   view(viewer: Viewer): ViewOf<T> {

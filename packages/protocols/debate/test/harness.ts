@@ -1,8 +1,7 @@
-import { type ApplyResult, canonicalize, type Transition, type Viewer, type Visibility } from '@db8/core';
+import { canonicalize, LocalRoom, type LoggedInput, type Stepped } from '@db8/core';
 import {
   type DebateAction,
   type DebateConfigInput,
-  type DebateResult,
   type DebateState,
   type DebateView,
   debate,
@@ -12,28 +11,12 @@ import {
 } from '../src/index.ts';
 
 /**
- * A miniature runtime for debate tests: seqs from 1 (genesis is 0), actions parsed with the
- * protocol's schema, every state deep-frozen (a mutation throws), and the entries it would write.
+ * Debate tests run on core's LocalRoom: seqs from 1 (genesis is 0), actions parsed with the
+ * protocol's schema, every state deep-frozen (a mutation throws), time never running back, and
+ * the entries a server room would write (`log` lists the folded actions and ticks).
  */
 
-export interface LoggedEntry {
-  seq: number;
-  kind: 'action' | 'tick';
-  actor: string;
-  now: number;
-  action?: DebateAction;
-  visibility?: Visibility;
-  reveal?: readonly number[];
-  milestone?: string;
-}
-
-export function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
-  }
-  return value;
-}
+export type LoggedEntry = LoggedInput & { action?: DebateAction };
 
 export const SEED = 'cd'.repeat(32);
 
@@ -57,36 +40,13 @@ export const baseConfig: DebateConfigInput = {
   },
 };
 
-export class Room {
-  state: DebateState;
-  readonly log: LoggedEntry[] = [];
-  nextSeq = 1;
-
+export class Room extends LocalRoom<typeof debate> {
   constructor(config: DebateConfigInput = baseConfig, now = 0, seed = SEED) {
-    const parsed = debate.configSchema.parse(config);
-    this.state = deepFreeze(debate.setup(parsed, { seats: debate.seats(parsed), seed, now }));
+    super({ protocol: debate, config, seed, now });
   }
 
-  act(seat: string, action: unknown, now: number): ApplyResult<DebateState> {
-    const parsed = debate.actionSchema.parse(action);
-    const seq = this.nextSeq;
-    const res = debate.apply(this.state, { seat, action: parsed, now, seq });
-    if (res.ok) {
-      this.state = deepFreeze(res.state);
-      this.nextSeq += 1;
-      this.log.push(entry(seq, 'action', seat, now, res, parsed));
-    }
-    return res;
-  }
-
-  must(seat: string, action: unknown, now: number): Transition<DebateState> & { seq: number } {
-    const seq = this.nextSeq;
-    const res = this.act(seat, action, now);
-    if (!res.ok)
-      throw new Error(
-        `${seat} ${JSON.stringify(action).slice(0, 80)} rejected: ${res.error.code} ${res.error.message}`,
-      );
-    return { ...res, seq };
+  get log(): LoggedEntry[] {
+    return this.inputs as LoggedEntry[];
   }
 
   /** Expect a rejection with `code`, and that nothing changed. */
@@ -102,20 +62,8 @@ export class Room {
     return res.error.code;
   }
 
-  tick(now: number): (Transition<DebateState> & { seq: number }) | null {
-    const seq = this.nextSeq;
-    const res = debate.tick(this.state, now, seq);
-    if (res) {
-      this.state = deepFreeze(res.state);
-      this.nextSeq += 1;
-      this.log.push(entry(seq, 'tick', 'system', now, res));
-      return { ...res, seq };
-    }
-    return null;
-  }
-
   /** Tick at the current deadline. */
-  advance(): Transition<DebateState> & { seq: number } {
+  override advance(): Stepped<DebateState> {
     const d = debate.deadline(this.state);
     if (d === null) throw new Error('nothing is due');
     const t = this.tick(d);
@@ -123,16 +71,8 @@ export class Room {
     return t;
   }
 
-  view(viewer: Viewer): DebateView {
-    return debate.view(this.state, viewer);
-  }
-
   seat(seat: string): DebateView {
     return this.view({ kind: 'seat', seat });
-  }
-
-  result(): DebateResult | null {
-    return debate.result(this.state);
   }
 
   /** A valid submit action for `seat` in the open round (content and claims from `opts`). */
@@ -192,22 +132,6 @@ export interface SubmissionOpts {
   citations?: SubmitAction['citations'];
   concessions?: SubmitAction['concessions'];
   nonce?: string;
-}
-
-function entry(
-  seq: number,
-  kind: LoggedEntry['kind'],
-  actor: string,
-  now: number,
-  t: Transition<DebateState>,
-  action?: DebateAction,
-): LoggedEntry {
-  const e: LoggedEntry = { seq, kind, actor, now };
-  if (action) e.action = action;
-  if (t.visibility) e.visibility = t.visibility;
-  if (t.reveal) e.reveal = t.reveal;
-  if (t.milestone) e.milestone = t.milestone;
-  return e;
 }
 
 /** Every debater listed submits a default submission at `at` (one ms apart). */

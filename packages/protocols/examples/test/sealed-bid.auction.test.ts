@@ -56,7 +56,7 @@ describe('sealed-bid: a full first-price auction by hand', () => {
     // Everyone has bid: bidding ends at the next tick, which is due now; no more bids.
     expect(sealedBid.deadline(room.state)).toBe(5_000);
     expect(sealedBid.legal(room.state, 'bidder_1').actions).toEqual([]);
-    expect(room.tick(4_999)).toBeNull();
+    expect(sealedBid.tick(room.state, 4_999, room.nextSeq)).toBeNull(); // LocalRoom time never runs back
 
     const reveal = room.tick(5_000);
     expect(reveal?.reveal).toEqual([2, 3, 4]); // not seq 1: a replaced bid stays sealed
