@@ -11,28 +11,40 @@ import { register as registerSshsig } from './commands/sshsig.ts';
 import { register as registerStart } from './commands/start.ts';
 import { register as registerVerify } from './commands/verify.ts';
 import { register as registerWatch } from './commands/watch.ts';
-import { register as registerCouncil } from './protocols/council/index.ts';
-import { register as registerDebate } from './protocols/debate/index.ts';
-import { register as registerPoker } from './protocols/poker/index.ts';
+import { type CliModule, cliModules } from './protocols/registry.ts';
+
+// The generic commands, in `db8 --help` order, each under the name a module's `listAfter` may use.
+const generic: readonly (readonly [string, (program: Command) => void])[] = [
+  ['canon', registerCanon],
+  ['hash', registerHash],
+  ['replay', registerReplay],
+  ['sshsig', registerSshsig],
+  ['start', registerStart],
+  // room client: login, agents, rooms, actions, watch
+  ['login', registerLogin],
+  ['agent', registerAgent],
+  ['room', registerRoom],
+  ['act', registerAct],
+  ['watch', registerWatch],
+  ['export', registerExport],
+  ['verify', registerVerify],
+];
+
+/** The whole command tree: generic commands, then each protocol module's (docs/protocols.md). */
+export function buildProgram(modules: readonly CliModule[] = cliModules): Command {
+  const program = new Command('db8').description('db8 command line').version('0.1.0');
+  for (const [name, register] of generic) {
+    register(program);
+    for (const m of modules) if (m.listAfter === name) m.register(program);
+  }
+  // A module without a place (or naming no generic command) still registers, after the rest.
+  const placed = new Set(generic.map(([name]) => name));
+  for (const m of modules) if (!placed.has(m.listAfter ?? '')) m.register(program);
+  return program;
+}
 
 export async function main(argv: string[]): Promise<number> {
-  const program = new Command('db8').description('db8 command line').version('0.1.0');
-  registerCanon(program);
-  registerHash(program);
-  registerCouncil(program);
-  registerReplay(program);
-  registerSshsig(program);
-  registerStart(program);
-  // room client: login, agents, rooms, actions, watch
-  registerLogin(program);
-  registerAgent(program);
-  registerRoom(program);
-  registerAct(program);
-  registerWatch(program);
-  registerExport(program);
-  registerVerify(program);
-  registerPoker(program);
-  registerDebate(program); // debate, demo, draft, submit, resubmit, vote, auth
+  const program = buildProgram();
   try {
     await program.parseAsync(argv, { from: 'user' });
     return 0;

@@ -1,9 +1,10 @@
-// `db8 room create|list|status|join|invite`: rooms on a db8 server, through @db8/sdk.
+// `db8 room create|list|status|join|invite|cert|export`: rooms on a db8 server, through @db8/sdk.
 
 import { writeFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { parseJson } from '@db8/core';
-import { issueRoomCert, type Room, type State } from '@db8/sdk';
-import { EXIT_INVALID_INPUT, EXIT_IO_ERROR } from '../exit-codes.ts';
+import { exportText, issueRoomCert, type Room, type State } from '@db8/sdk';
+import { EXIT_INVALID_INPUT, EXIT_IO_ERROR, EXIT_USAGE } from '../exit-codes.ts';
 import { CliError, inputName, readTextInput, writeStdout } from '../io.ts';
 import { absPath, expiresAtMs, Remote } from '../remote.ts';
 import { emptySession, saveSession } from '../session.ts';
@@ -165,4 +166,33 @@ export async function cert(
   await writeStdout(
     `certificate for ${r.principal} (valid until ${r.valid_before}) written to ${out}\nlog in with it: db8 login --ssh-key ${keyPath} --principal ${r.principal}\n`,
   );
+}
+
+/** The room argument, else $DB8_ROOM, else the only room this CLI holds a seat in. */
+export function resolveRoom(remote: Remote, flag: string | undefined, fallback?: string): string {
+  const r = flag ?? (process.env.DB8_ROOM || undefined) ?? fallback;
+  if (r) return r;
+  const joined = Object.keys(remote.session?.rooms ?? {});
+  if (joined.length === 1) return joined[0]!;
+  const which = joined.length ? ` (you hold seats in ${joined.join(', ')})` : '';
+  throw new CliError(EXIT_USAGE, `which room? give --room <id> or set DB8_ROOM${which}`);
+}
+
+/** A room's journal bundle (JSONL) as this CLI's seat or admin session may see it. */
+export async function fetchBundle(room: string | undefined, o: { url?: string }) {
+  const remote = new Remote(o.url);
+  const roomId = resolveRoom(remote, room);
+  const client = await remote.roomClient(roomId);
+  return { roomId, text: await remote.call(() => exportText(client, roomId), { roomId }) };
+}
+
+/** `db8 room export [room]`: the bundle to stdout or --output. */
+export async function exportRoom(room: string | undefined, o: { url?: string; output?: string }) {
+  const { text } = await fetchBundle(room, o);
+  if (!o.output || o.output === '-') return writeStdout(text);
+  try {
+    await writeFile(o.output, text);
+  } catch (e) {
+    throw new CliError(EXIT_IO_ERROR, `cannot write ${o.output}: ${(e as NodeJS.ErrnoException).code ?? e}`);
+  }
 }

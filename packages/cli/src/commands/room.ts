@@ -1,7 +1,8 @@
 // Registers `room` with light imports only; the action loads room-impl.ts when it runs.
 import { type Command, InvalidArgumentError } from 'commander';
-import { URL_HELP } from '../help-text.ts';
+import { ROOM_HELP, URL_HELP } from '../help-text.ts';
 import { runAction } from '../io.ts';
+import { roomProtocolExamples } from '../protocols/registry.ts';
 
 const impl = () => import('./room-impl.ts');
 
@@ -24,7 +25,7 @@ export function register(program: Command): void {
   const c = room
     .command('create')
     .description('create a room (admin: db8 login --link <admin link>)')
-    .requiredOption('--protocol <name>', 'protocol, e.g. sealed-bid, debate, poker')
+    .requiredOption('--protocol <name>', `protocol, e.g. ${roomProtocolExamples().join(', ')}`)
     .option('--config <file>', 'room config as a JSON file (- for stdin)')
     .option('--title <title>', 'room title')
     .option('--url <url>', URL_HELP)
@@ -77,4 +78,14 @@ export function register(program: Command): void {
     .option('--url <url>', URL_HELP)
     .option('--json', 'print the server response as JSON');
   k.action(runAction(k, async (id: string, o) => (await impl()).cert(id, o)));
+
+  const e = room
+    .command('export')
+    .description(
+      'the room journal bundle (JSONL) as your seat or admin session may see it; check it with db8 verify',
+    )
+    .argument('[room]', ROOM_HELP)
+    .option('-o, --output <file>', 'write here instead of stdout')
+    .option('--url <url>', URL_HELP);
+  e.action(runAction(e, async (id: string | undefined, o) => (await impl()).exportRoom(id, o)));
 }

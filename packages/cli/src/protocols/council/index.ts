@@ -7,6 +7,7 @@ import type { FinalPacket } from '@db8/protocols/council';
 import type { Command } from 'commander';
 import { EXIT_IO_ERROR, EXIT_USAGE, EXIT_VERIFICATION_FAILED } from '../../exit-codes.ts';
 import { CliError, readTextInput, runAction, writeStdout } from '../../io.ts';
+import type { CliModule } from '../module.ts';
 import { homeDir, RUN_ID_PATTERN, runDir } from './files.ts';
 import type { CouncilIndex, RunRow } from './index-db.ts';
 
@@ -71,7 +72,7 @@ function rowLine(r: RunRow): string {
   return `${r.run_id}  ${when}  ${r.status.padEnd(9)} ${flags}  ${r.verdict.padEnd(21)} ${pct(r.consensus).padStart(4)}  ${r.question}`;
 }
 
-export function register(program: Command): void {
+function register(program: Command): void {
   const council = program
     .command('council')
     .description('run a five-role council on a question, locally (seed 001); or replay/list/show/search runs')
@@ -222,3 +223,6 @@ export function register(program: Command): void {
     }),
   );
 }
+
+/** The council's CLI: `council` runs locally, so help lists it with the local tools (canon, hash). */
+export const councilCli: CliModule = { protocol: 'council', register, listAfter: 'hash' };

@@ -3,13 +3,14 @@
 import { writeFile } from 'node:fs/promises';
 import { parseJson, verifyBundleText } from '@db8/core';
 import { DebateConfigSchema } from '@db8/protocols/debate';
-import { type Db8Client, debateRating, debateRatings, exportText } from '@db8/sdk';
+import { type Db8Client, debateRating, debateRatings } from '@db8/sdk';
+import { fetchBundle, resolveRoom } from '../../commands/room-impl.ts';
 import { EXIT_INVALID_INPUT, EXIT_IO_ERROR, EXIT_VERIFICATION_FAILED } from '../../exit-codes.ts';
 import { CliError, inputName, readTextInput, writeStdout } from '../../io.ts';
 import { explain, Remote } from '../../remote.ts';
 import { statusLines } from './format.ts';
 import { checkDebateJournal } from './journal-check.ts';
-import { loadSeat, resolveRoom } from './seat.ts';
+import { loadSeat } from './seat.ts';
 import { watchDebate } from './watch.ts';
 
 const out = (line: string) => writeStdout(`${line}\n`);
@@ -98,23 +99,6 @@ export async function watch(room: string | undefined, o: { url?: string }) {
   } finally {
     process.off('SIGINT', stop);
     ac.abort();
-  }
-}
-
-async function fetchBundle(room: string | undefined, o: { url?: string }) {
-  const remote = new Remote(o.url);
-  const roomId = resolveRoom(remote, room);
-  const client = await remote.roomClient(roomId);
-  return { roomId, text: await remote.call(() => exportText(client, roomId), { roomId }) };
-}
-
-export async function exportCmd(room: string | undefined, o: { url?: string; output?: string }) {
-  const { text } = await fetchBundle(room, o);
-  if (!o.output || o.output === '-') return writeStdout(text);
-  try {
-    await writeFile(o.output, text);
-  } catch (e) {
-    throw new CliError(EXIT_IO_ERROR, `cannot write ${o.output}: ${(e as NodeJS.ErrnoException).code ?? e}`);
   }
 }
 

@@ -1,12 +1,16 @@
 // Registers `debate` with light imports only; the action loads impl.ts when it runs.
 import { type Command, InvalidArgumentError } from 'commander';
+import { demoGroup } from '../../commands/demo.ts';
 import { ROOM_HELP, URL_HELP } from '../../help-text.ts';
 import { runAction } from '../../io.ts';
+import type { CliModule } from '../module.ts';
 import type { CreateOpts } from './impl.ts';
 import { register as registerSubmit } from './submit.ts';
 import { register as registerVote } from './vote.ts';
 
 const impl = () => import('./impl.ts');
+// `debate export` is `room export` for a debate room: one bundle fetch.
+const roomImpl = () => import('../../commands/room-impl.ts');
 
 function count(min: number, max: number) {
   return (v: string) => {
@@ -16,7 +20,7 @@ function count(min: number, max: number) {
   };
 }
 
-export function register(program: Command): void {
+function register(program: Command): void {
   const d = program
     .command('debate')
     .description('debates (seed 000): create, status, watch, export, verify, ratings');
@@ -56,7 +60,7 @@ export function register(program: Command): void {
     .argument('[room]', ROOM_HELP)
     .option('-o, --output <file>', 'write here instead of stdout')
     .option('--url <url>', URL_HELP);
-  e.action(runAction(e, async (room: string | undefined, o) => (await impl()).exportCmd(room, o)));
+  e.action(runAction(e, async (room: string | undefined, o) => (await roomImpl()).exportRoom(room, o)));
 
   const v = d
     .command('verify')
@@ -83,8 +87,7 @@ export function register(program: Command): void {
     .option('--json', 'print as JSON');
   r.action(runAction(r, async (id: string | undefined, o) => (await impl()).ratings(id, o)));
 
-  const demoCmd = program.command('demo').description('demonstrations on a local server');
-  const dd = demoCmd
+  const dd = demoGroup(program)
     .command('debate')
     .description(
       'a scripted five-debater debate in about a minute, printed phase by phase (starts a local server unless --url)',
@@ -98,21 +101,9 @@ export function register(program: Command): void {
     .option('--url <url>', 'use this server (needs an admin session: db8 login --link …)');
   dd.action(runAction(dd, async (o) => (await impl()).demo(o)));
 
-  // `db8 room export`: any room's bundle with this CLI's own credentials (seat or admin), added to
-  // the room client's `room` command when it is there.
-  const room = program.commands.find((x) => x.name() === 'room');
-  if (room) {
-    const re = room
-      .command('export')
-      .description(
-        'the room journal bundle (JSONL) as your seat or admin session may see it; check it with db8 verify',
-      )
-      .argument('[room]', ROOM_HELP)
-      .option('-o, --output <file>', 'write here instead of stdout')
-      .option('--url <url>', URL_HELP);
-    re.action(runAction(re, async (id: string | undefined, o) => (await impl()).exportCmd(id, o)));
-  }
-
   registerSubmit(program);
   registerVote(program);
 }
+
+/** Debate's CLI: `debate …`, `demo debate`, and the debater's `draft`, `submit`, `resubmit`, `vote`, `auth`. */
+export const debateCli: CliModule = { protocol: 'debate', register, roomExample: true };

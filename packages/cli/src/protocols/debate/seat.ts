@@ -4,22 +4,13 @@ import type { DebateView, LegalAction } from '@db8/protocols/debate';
 import { DebateViewSchema } from '@db8/protocols/debate';
 import type { Db8Client, State } from '@db8/sdk';
 import { Db8Error } from '@db8/sdk';
+import { resolveRoom } from '../../commands/room-impl.ts';
 import { EXIT_AUTH, EXIT_INVALID_INPUT, EXIT_REJECTED, EXIT_USAGE } from '../../exit-codes.ts';
 import { CliError } from '../../io.ts';
 import { explain, Remote } from '../../remote.ts';
 import { clock } from '../../watch-format.ts';
 
 export { ROOM_HELP, URL_HELP } from '../../help-text.ts';
-
-/** `--room`, else $DB8_ROOM, else the only room this CLI holds a seat in. */
-export function resolveRoom(remote: Remote, flag: string | undefined, fallback?: string): string {
-  const r = flag ?? (process.env.DB8_ROOM || undefined) ?? fallback;
-  if (r) return r;
-  const joined = Object.keys(remote.session?.rooms ?? {});
-  if (joined.length === 1) return joined[0]!;
-  const which = joined.length ? ` (you hold seats in ${joined.join(', ')})` : '';
-  throw new CliError(EXIT_USAGE, `which room? give --room <id> or set DB8_ROOM${which}`);
-}
 
 export interface SeatState {
   remote: Remote;

@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { EXIT_USAGE, EXIT_VERIFICATION_FAILED } from '../../exit-codes.ts';
 import { CliError, runAction, writeStdout } from '../../io.ts';
+import type { CliModule } from '../module.ts';
 
 const int = (name: string) => (v: string) => {
   const n = Number(v);
@@ -11,7 +12,7 @@ const int = (name: string) => (v: string) => {
   return n;
 };
 
-export function register(program: Command): void {
+function register(program: Command): void {
   const poker = program
     .command('poker')
     .description('poker tables: simulate reference agents, replay exports');
@@ -112,3 +113,6 @@ export function register(program: Command): void {
     }),
   );
 }
+
+/** Poker's CLI: `poker simulate` and `poker replay`. */
+export const pokerCli: CliModule = { protocol: 'poker', register, roomExample: true };
