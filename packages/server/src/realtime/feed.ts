@@ -31,8 +31,10 @@ export class Subscription {
   /** Caught up and fed by the channel's single read (else still reading its own backlog). */
   live = false;
   closed = false;
-  /** Entries were sent since the last state (or none was ever sent): a state is owed. */
+  /** Entries were sent past the last state (or none was ever sent): a state is owed. */
   needState = true;
+  /** Seq of the last state sent (-1: none). A state can run ahead of the entries sent. */
+  private stateSeq = -1;
   readonly key: string;
 
   constructor(
@@ -57,13 +59,16 @@ export class Subscription {
   pushEntry(f: Frame): void {
     if (this.closed || f.seq !== this.last + 1) return;
     this.last = f.seq;
-    this.needState = true;
+    // A state already sent at or past this entry covers it: the client gets no state twice.
+    if (f.seq > this.stateSeq) this.needState = true;
     this.sink.entry(f);
   }
 
   pushState(f: Frame): void {
     if (this.closed) return;
     this.needState = false;
+    if (f.seq <= this.stateSeq) return;
+    this.stateSeq = f.seq;
     this.sink.state(f);
   }
 

@@ -80,8 +80,7 @@ class PokerSession implements WireSession {
   private principal: string | null = null;
   private format: 'full' | 'compact' = 'full';
   private timeoutMs = 0;
-  /** Seq of the last game_state sent, and the newest hand it knew of (hand_complete follows it). */
-  private lastSeq = -1;
+  /** The newest hand the last game_state knew of: hand_complete goes out for any after it. */
   private lastHand: number | null = null;
   private readonly skillDocUrl: string;
 
@@ -197,8 +196,6 @@ class PokerSession implements WireSession {
   /** The hands that ended since the last state sent, then `game_state` (each encoded once per class). */
   state(f: Frame): Buffer[] {
     const s = f.body as State;
-    if (s.seq <= this.lastSeq) return [];
-    this.lastSeq = s.seq;
     const view = s.view as TableView;
     const out: Buffer[] = [];
     const t = this.tableId;
