@@ -1,10 +1,10 @@
-import { openSocket } from '@db8/agents/poker';
 import {
   type GameStatePayload,
   JoinTableResponseSchema,
   POKER_PROTOCOL_VERSION,
   TableSummarySchema,
 } from '@db8/protocols/poker';
+import { Db8Error, PokerSocket } from '@db8/sdk';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cardGlyph } from '../src/poker/cards.tsx';
@@ -65,27 +65,19 @@ async function startBot(tableId: string, name: string, delayMs: number): Promise
   });
   if (!r.ok) throw new Error(`join failed: ${r.status} ${await r.text()}`);
   const join = JoinTableResponseSchema.parse(await r.json());
-  const sock = await openSocket(
-    `${env.url.replace(/^http/, 'ws')}/v1/poker/ws?token=${encodeURIComponent(join.session_token)}`,
-  );
+  const sock = await PokerSocket.connect({ url: join.ws_url, token: join.session_token });
   const bot: Bot = {
     seat: join.seat_id,
     name,
     holes: new Map(),
     actions: 0,
     errors: [],
-    closed: new Promise((resolve) => sock.onClose(() => resolve())),
+    closed: new Promise((resolve) => sock.live.on('status', (s) => s === 'closed' && resolve())),
   };
   const answered = new Set<string>();
-  sock.onMessage((text) => {
-    const m = JSON.parse(text) as {
-      type: string;
-      seq: number;
-      payload: GameStatePayload & { code?: string };
-    };
-    if (m.type === 'error') bot.errors.push(String(m.payload.code));
+  sock.on((m) => {
     if (m.type !== 'game_state') return;
-    const gs = m.payload;
+    const gs = m.payload as GameStatePayload;
     if (gs.status === 'stopped') return sock.close();
     if (gs.your_hole && gs.status === 'playing') bot.holes.set(gs.hand_number, gs.your_hole);
     const token = gs.turn_token;
@@ -94,13 +86,9 @@ async function startBot(tableId: string, name: string, delayMs: number): Promise
     const kind = gs.legal_actions?.some((a) => a.kind === 'check') ? 'check' : 'call';
     setTimeout(() => {
       bot.actions++;
-      sock.send(
-        JSON.stringify({
-          type: 'action',
-          id: `${name}-${bot.actions}`,
-          payload: { turn_token: token, seat_id: bot.seat, kind },
-        }),
-      );
+      sock
+        .act({ turn_token: token, seat_id: bot.seat, kind })
+        .catch((e: unknown) => bot.errors.push(e instanceof Db8Error ? e.code : String(e)));
     }, delayMs);
   });
   return bot;

@@ -2,24 +2,21 @@ import {
   type GameStatePayload,
   GameStatePayloadSchema,
   type HandCompletePayload,
-  PokerServerMessageSchema,
 } from '@db8/protocols/poker';
-import { useEffect, useRef, useState } from 'react';
+import { PokerSocket } from '@db8/sdk';
+import { useEffect, useState } from 'react';
 import { pokerApi } from './api.ts';
 
-// One table over the poker WebSocket as an observer (no token: the server sends the public
-// game_state, which never carries an unshown hole card, and hand_complete as each hand ends).
-// Reconnects with backoff; the server clock is read from every envelope's `ts`.
+// One table over the SDK's poker socket as an observer (no token: the server sends the public
+// game_state, which never carries an unshown hole card, and hand_complete as each hand ends). The
+// socket reconnects and drops states it already delivered; seed 002 does not replay hands that ended
+// while disconnected, so every (re)connect backfills them from REST. The server clock is read from
+// every envelope's `ts`.
 
 export type TableLiveStatus = 'connecting' | 'live' | 'offline';
 
 /** How many finished hands the page keeps. */
 const KEEP_HANDS = 20;
-
-export function pokerWsUrl(tableId: string): string {
-  const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
-  return `${proto}//${location.host}/v1/poker/ws?table_id=${encodeURIComponent(tableId)}`;
-}
 
 /** Adds hands not yet known (by number), newest last, capped. */
 export function mergeHands(prev: HandCompletePayload[], more: HandCompletePayload[]): HandCompletePayload[] {
@@ -35,70 +32,40 @@ export function useTableLive(tableId: string) {
   const [status, setStatus] = useState<TableLiveStatus>('connecting');
   const [error, setError] = useState<string | null>(null);
   const [skewMs, setSkewMs] = useState(0);
-  const seqRef = useRef(-1);
 
   useEffect(() => {
     let closed = false;
-    let retry = 0;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let ws: WebSocket | null = null;
-    seqRef.current = -1;
     setState(null);
     setHands([]);
-    pokerApi
-      .recent(tableId)
-      .then((r) => !closed && setHands((prev) => mergeHands(prev, r)))
-      .catch(() => {});
-
-    const connect = () => {
-      setStatus('connecting');
-      const sock = new WebSocket(pokerWsUrl(tableId));
-      ws = sock;
-      sock.onmessage = (ev) => {
-        if (closed || ws !== sock) return;
-        let raw: unknown;
-        try {
-          raw = JSON.parse(String(ev.data));
-        } catch {
-          return;
+    setStatus('connecting');
+    const backfill = () =>
+      pokerApi
+        .recent(tableId)
+        .then((r) => !closed && setHands((prev) => mergeHands(prev, r)))
+        .catch(() => {});
+    const url = `${location.protocol}//${location.host}`;
+    const sock = PokerSocket.open({ url, tableId });
+    const offs = [
+      sock.live.on('status', (s) => {
+        setStatus(s === 'live' ? 'live' : s === 'connecting' ? 'connecting' : 'offline');
+        if (s === 'live') {
+          setError(null);
+          void backfill();
         }
-        const r = PokerServerMessageSchema.safeParse(raw);
-        if (!r.success) return;
-        const msg = r.data;
+      }),
+      sock.live.on('error', (e) => setError(`${e.code}: ${e.message}`)),
+      sock.on((msg) => {
         const ts = Date.parse(msg.ts);
         if (Number.isFinite(ts)) setSkewMs(ts - Date.now());
-        if (msg.type === 'welcome') {
-          retry = 0;
-          setStatus('live');
-          setError(null);
-        } else if (msg.type === 'game_state') {
-          const gs = GameStatePayloadSchema.safeParse(msg.payload);
-          if (gs.success && msg.seq >= seqRef.current) {
-            seqRef.current = msg.seq;
-            setState(gs.data);
-          }
-        } else if (msg.type === 'hand_complete') {
-          setHands((prev) => mergeHands(prev, [msg.payload]));
-        } else if (msg.type === 'error') {
-          setError(`${msg.payload.code}: ${msg.payload.message}`);
-        }
-      };
-      sock.onclose = () => {
-        if (ws !== sock) return;
-        ws = null;
-        if (closed) return;
-        setStatus('offline');
-        timer = setTimeout(connect, Math.min(10_000, 500 * 2 ** retry++));
-      };
-    };
-    connect();
+        if (msg.type === 'hand_complete') return setHands((prev) => mergeHands(prev, [msg.payload]));
+        const gs = GameStatePayloadSchema.safeParse(msg.payload);
+        if (gs.success) setState(gs.data);
+      }),
+    ];
     return () => {
       closed = true;
-      clearTimeout(timer);
-      const s = ws;
-      ws = null;
-      if (s?.readyState === WebSocket.CONNECTING) s.onopen = () => s.close();
-      else s?.close();
+      for (const off of offs) off();
+      sock.close();
     };
   }, [tableId]);
 
