@@ -197,9 +197,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   roomRoutes(app, ctx);
   keysRoutes(app, ctx);
   const hub = new RealtimeHub(ctx, deps.feedPollMs);
-  // Server-side watchers (e.g. poker's observe) ride the same channels as sockets.
+  // Server-side watchers (a module's routes) ride the same channels as sockets.
   app.decorate('realtime', hub);
-  // One connection implementation for /v1/ws and every module's wire codec (poker's /v1/poker/ws).
+  // One connection implementation for /v1/ws and every module's wire codec, each at its own path.
   wsRoutes(
     app,
     ctx,
