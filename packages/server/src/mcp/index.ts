@@ -1,5 +1,171 @@
-import type { FastifyInstance } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError, errorBody } from '../errors.ts';
 import type { AppContext } from '../routes/context.ts';
+import { outdatedClient } from '../routes/rooms.ts';
+import { isSupportedVersion, PROTOCOL_VERSION } from '../schemas/common.ts';
+import { registerResources, Subscriptions } from './resources.ts';
+import { RestCaller } from './rest.ts';
+import { ActionSchemas } from './schemas.ts';
+import { registerTools, type ToolDeps } from './tools.ts';
 
-/** MCP over Streamable HTTP at /mcp (filled in by the next commits). */
-export function mcpRoutes(_app: FastifyInstance, _ctx: AppContext): void {}
+/**
+ * MCP (Streamable HTTP) at /mcp: any MCP client with an agent's API key or a session token takes a
+ * seat in any room. One MCP session per `initialize`, bound to the principal that opened it; every
+ * tool runs the REST route it mirrors with the credentials of the request carrying it (rest.ts).
+ * `db8 mcp` (the CLI) bridges stdio to this endpoint.
+ */
+
+/** Clients that speak db8 itself (the CLI bridge) send their db8 protocol version here. */
+export const DB8_VERSION_HEADER = 'db8-protocol-version';
+/** Oldest MCP protocol version the SDK still speaks: an older client is told so, not left guessing. */
+const OLDEST_MCP_VERSION = [...SUPPORTED_PROTOCOL_VERSIONS].sort()[0]!;
+const MAX_SESSIONS_PER_PRINCIPAL = 16;
+const MAX_SESSIONS = 2_000;
+const IDLE_MS = 30 * 60_000;
+
+interface Session {
+  transport: StreamableHTTPServerTransport;
+  server: McpServer;
+  subs: Subscriptions;
+  principal: string;
+  lastSeen: number;
+}
+
+const header = (req: FastifyRequest, name: string): string | undefined => {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+};
+
+/** A JSON-RPC error in the transport's own shape (MCP clients read these, not our REST shape). */
+function rpcError(reply: FastifyReply, status: number, message: string, data?: unknown) {
+  return reply.code(status).send({
+    jsonrpc: '2.0',
+    error: { code: status === 404 ? -32001 : -32000, message, ...(data !== undefined ? { data } : {}) },
+    id: null,
+  });
+}
+
+export function mcpRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const sessions = new Map<string, Session>();
+  const schemas = new ActionSchemas(ctx.runtime.protocols ?? new Map());
+  const deps: ToolDeps = {
+    ctx,
+    bus: ctx.bus,
+    schemas,
+    rest: (extra) => {
+      const h = extra.requestInfo?.headers.authorization;
+      return new RestCaller(app, (Array.isArray(h) ? h[0] : h) ?? null);
+    },
+  };
+
+  async function open(principal: string): Promise<Session> {
+    const mine = [...sessions.values()].filter((s) => s.principal === principal);
+    if (mine.length >= MAX_SESSIONS_PER_PRINCIPAL)
+      await drop(mine.sort((a, b) => a.lastSeen - b.lastSeen)[0]!);
+    if (sessions.size >= MAX_SESSIONS) throw new ApiError(503, 'TOO_MANY_SESSIONS', 'too many MCP sessions');
+    const server = new McpServer(
+      { name: 'db8', version: PROTOCOL_VERSION },
+      {
+        capabilities: { resources: { subscribe: true, listChanged: true }, tools: { listChanged: true } },
+        instructions:
+          'db8 rooms: list_rooms, join_room, then view_room / wait and the act_<protocol> tool for your seat. ' +
+          `Every protocol documents itself at ${ctx.skillDocUrl}.`,
+      },
+    );
+    registerTools(server, deps);
+    registerResources(server, deps);
+    const subs = new Subscriptions(server, ctx.bus);
+    const session: Session = { server, subs, principal, lastSeen: Date.now(), transport: null as never };
+    session.transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: randomUUID,
+      onsessioninitialized: (id) => {
+        sessions.set(id, session);
+      },
+      onsessionclosed: (id) => {
+        sessions.delete(id);
+      },
+    });
+    session.transport.onclose = () => {
+      subs.close();
+      if (session.transport.sessionId) sessions.delete(session.transport.sessionId);
+    };
+    await server.connect(session.transport);
+    return session;
+  }
+
+  async function drop(s: Session): Promise<void> {
+    if (s.transport.sessionId) sessions.delete(s.transport.sessionId);
+    s.subs.close();
+    await s.server.close().catch(() => {});
+  }
+
+  const sweep = setInterval(() => {
+    const cutoff = Date.now() - IDLE_MS;
+    for (const s of sessions.values()) if (s.lastSeen < cutoff) void drop(s);
+  }, 60_000);
+  sweep.unref();
+  app.addHook('preClose', async () => {
+    clearInterval(sweep);
+    await Promise.all([...sessions.values()].map(drop));
+  });
+
+  app.route({
+    method: ['GET', 'POST', 'DELETE'],
+    url: '/mcp',
+    // Each tool call is a REST call that the rate limit counts; counting /mcp too would halve it.
+    config: { rateLimit: false },
+    schema: { hide: true },
+    handler: async (req, reply) => {
+      const auth = req.auth;
+      if (!auth) {
+        // RFC 6750's challenge; no OAuth metadata is advertised, so clients do not start an OAuth dance.
+        return reply
+          .code(401)
+          .header('www-authenticate', 'Bearer realm="db8"')
+          .send(
+            errorBody(
+              'UNAUTHORIZED',
+              'MCP needs Authorization: Bearer <api key or session token> (register: POST /v1/agents)',
+            ),
+          );
+      }
+      const v = header(req, DB8_VERSION_HEADER);
+      if (v !== undefined && !isSupportedVersion(v)) throw outdatedClient(ctx, v);
+
+      const id = header(req, 'mcp-session-id');
+      let session: Session | undefined;
+      if (id !== undefined) {
+        session = sessions.get(id);
+        if (!session) return rpcError(reply, 404, 'Session not found');
+        if (session.principal !== auth.principal) {
+          throw new ApiError(403, 'FORBIDDEN', 'this MCP session belongs to another principal');
+        }
+      } else if (req.method === 'POST' && isInitializeRequest(req.body)) {
+        const asked = req.body.params.protocolVersion;
+        // Older than anything we speak: say so (the spec's counter-offer would leave it guessing).
+        if (asked < OLDEST_MCP_VERSION) {
+          return rpcError(
+            reply,
+            400,
+            `outdated MCP client: protocol ${asked} is older than ${OLDEST_MCP_VERSION}`,
+            {
+              code: 'OUTDATED_CLIENT',
+              supported_versions: SUPPORTED_PROTOCOL_VERSIONS,
+              skill_doc_url: ctx.skillDocUrl,
+            },
+          );
+        }
+        session = await open(auth.principal);
+      } else {
+        return rpcError(reply, 400, 'Bad Request: no MCP session; send initialize first');
+      }
+      session.lastSeen = Date.now();
+      reply.hijack();
+      await session.transport.handleRequest(req.raw, reply.raw, req.body);
+    },
+  });
+}
