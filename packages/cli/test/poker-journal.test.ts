@@ -77,7 +77,7 @@ describe('db8 poker simulate --journal', () => {
     expect(noVer.status).toBe(3);
     expect(noVer.stderr).toContain(`entry ${seq} (line ${call + 1}): LEAF_MISMATCH`);
 
-    // A revealed salt changed: the rules still refold, but the journal checks catch it in replay too.
+    // A revealed salt changed: the refold recomputes every note (core's foldEntry) and refuses it.
     const reveal = lines.findIndex((l) => /"note":\{[^}]*"salt":"[0-9a-f]/.test(l));
     expect(reveal).toBeGreaterThan(0);
     const salted = tampered(
@@ -94,7 +94,9 @@ describe('db8 poker simulate --journal', () => {
     expect(saltRep.status).toBe(3);
     const saltReport = JSON.parse(saltRep.stdout);
     expect(saltReport.ok).toBe(false);
-    expect(saltReport.problems.join('\n')).toMatch(/journal: .*deck notes: /s);
+    expect(saltReport.problems.join('\n')).toMatch(
+      /stored note differs from the one the protocol recomputes/,
+    );
     expect((await db8(['verify', salted])).status).toBe(3);
   });
 });

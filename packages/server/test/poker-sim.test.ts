@@ -1,13 +1,6 @@
 import { runAgentProcess } from '@db8/agents/poker';
-import { parseJson } from '@db8/core';
-import {
-  type HandSummary,
-  parsePhhs,
-  replayEntriesOf,
-  replayPhh,
-  replayTable,
-  verifyHandDeal,
-} from '@db8/protocols/poker';
+import { parseJson, type StoredEntry } from '@db8/core';
+import { type HandSummary, parsePhhs, replayPhh, replayTable, verifyHandDeal } from '@db8/protocols/poker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type LocalPokerServer,
@@ -27,7 +20,7 @@ afterAll(async () => {
 
 const HANDS = 200;
 
-type Entry = { seq: number; kind: string; actor: string; ts: number; payload?: Record<string, unknown> };
+type Entry = StoredEntry & { payload?: Record<string, unknown> };
 
 describe('poker simulation: agents as separate processes over WebSocket', () => {
   it(`plays ${HANDS} hands to the end; chips conserved; the export replays`, {
@@ -99,7 +92,7 @@ describe('poker simulation: agents as separate processes over WebSocket', () => 
       .map((l) => parseJson(l) as Record<string, unknown>);
     const entries = lines.filter((l) => l.type === 'entry').map((l) => l.entry as Entry);
     const seed = String(entries.find((e) => e.kind === 'close')?.payload?.seed);
-    const again = replayTable(replayEntriesOf(entries), seed);
+    const again = replayTable(entries, seed);
     expect(again.ok).toBe(true);
     const recorded = lines.filter((l) => l.type === 'hand').map((l) => l.hand as HandSummary);
     expect(again.hands).toEqual(recorded);
@@ -107,7 +100,7 @@ describe('poker simulation: agents as separate processes over WebSocket', () => 
     // A tampered entry makes the replay stop exactly there.
     const k = entries.findIndex((e) => e.kind === 'action' && e.payload?.kind === 'raiseTo');
     const bad = entries.map((e, i) => (i === k ? { ...e, payload: { kind: 'raiseTo', amount: 1 } } : e));
-    expect(replayTable(replayEntriesOf(bad), seed).firstDivergence).toBe(entries[k]!.seq);
+    expect(replayTable(bad, seed).firstDivergence).toBe(entries[k]!.seq);
 
     // PHH: every hand replays through the engine to the recorded stacks.
     const phh = parsePhhs(toPhhs(x.config, x.replay.hands));

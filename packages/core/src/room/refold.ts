@@ -49,10 +49,20 @@ export interface RefoldReport {
 
 export type ProtocolLookup = ReadonlyMap<string, AnyProtocol>;
 
+export interface RefoldOptions {
+  /** The room seed, when the caller knows it (an admin export); else the close entry's. */
+  seed?: string;
+  /**
+   * A protocol's own checks after each folded entry (e.g. poker's chip conservation and deal
+   * proofs): each problem is reported at that entry's seq; folding goes on.
+   */
+  check?: (entry: StoredEntry, state: unknown) => readonly string[];
+}
+
 export function refoldLog(
   entries: readonly StoredEntry[],
   protocols: ProtocolLookup,
-  opts: { seed?: string } = {},
+  opts: RefoldOptions = {},
 ): RefoldReport & { state: unknown } {
   const problems: string[] = [];
   const out = (r: Partial<RefoldReport> & { state?: unknown }): RefoldReport & { state: unknown } => ({
@@ -90,7 +100,13 @@ export function refoldLog(
     problems.push('seq 0: the seed does not match the genesis seed commitment');
     return out({ ...head, firstDivergence: 0 });
   }
-  const seats = p.seats(genesis.config).map((s) => ({ id: s.id, role: s.role }));
+  let seats: Array<{ id: string; role: string }> = [];
+  try {
+    seats = p.seats(genesis.config).map((s) => ({ id: s.id, role: s.role }));
+  } catch (err) {
+    problems.push(`seq 0: the genesis config is not a ${p.name} config: ${(err as Error).message}`);
+    return out({ ...head, firstDivergence: 0 });
+  }
   if (canonicalize(seats) !== canonicalize(genesis.seats)) {
     problems.push('seq 0: the genesis seats are not the seats the protocol gives this config');
     return out({ ...head, firstDivergence: 0 });
@@ -120,7 +136,7 @@ export function refoldLog(
   for (const [i, e] of entries.entries()) {
     if (e.sealed && commitmentOf(e.sealed) !== e.commit) {
       problems.push(`seq ${e.seq}: the sealed payload does not match its commitment`);
-      diverged = e.seq;
+      diverged ??= e.seq;
       break;
     }
     const payload = e.payload ?? e.sealed?.payload ?? revealed.get(e.seq);
@@ -132,8 +148,12 @@ export function refoldLog(
       foldEntry(memo, e, entryLeafHashHex(e), payload);
     } catch (err) {
       problems.push(err instanceof RefoldError ? err.message : `seq ${e.seq}: ${(err as Error).message}`);
-      diverged = e.seq;
+      diverged ??= e.seq;
       break;
+    }
+    for (const why of opts.check?.(e, memo.state) ?? []) {
+      problems.push(`seq ${e.seq}: ${why}`);
+      diverged ??= e.seq;
     }
     const over = p.isOver(memo.state);
     const next = entries[i + 1];
@@ -142,10 +162,10 @@ export function refoldLog(
       const want = canonicalize(asJson(p.result(memo.state) ?? null));
       const got = canonicalize((e.payload as { result?: unknown } | undefined)?.result ?? null);
       if (want !== got) problems.push(`seq ${e.seq}: the recorded result differs from the refolded one`);
-      if (problems.length > 0) diverged = e.seq;
+      if (problems.length > 0) diverged ??= e.seq;
     } else if (over && e.kind !== 'genesis' && next !== undefined && next.kind !== 'close') {
       problems.push(`seq ${next.seq}: the room was over at seq ${e.seq} but did not close`);
-      diverged = next.seq;
+      diverged ??= next.seq;
       break;
     }
   }

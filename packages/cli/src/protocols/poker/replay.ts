@@ -1,9 +1,15 @@
-import { canonicalize, formatFailure, JOURNAL_TYPE, parseJson, verifyBundleText } from '@db8/core';
+import {
+  canonicalize,
+  formatFailure,
+  JOURNAL_TYPE,
+  parseJson,
+  type StoredEntry,
+  verifyBundleText,
+} from '@db8/core';
 import {
   entriesOfJournal,
   type HandSummary,
   rebuildHand,
-  replayEntriesOf,
   replayTable,
   type TableConfig,
   TableConfigSchema,
@@ -27,14 +33,7 @@ interface ExportLines {
   tableId: string | null;
   seed: string | undefined;
   config: TableConfig | null;
-  entries: Array<{
-    seq: number;
-    kind: string;
-    actor: string;
-    ts: number;
-    payload?: unknown;
-    sealed?: { payload: unknown };
-  }>;
+  entries: StoredEntry[];
   hands: HandSummary[];
 }
 
@@ -54,7 +53,7 @@ function isJournal(text: string): boolean {
 
 /**
  * A journal bundle as replay input: its entries (an admin bundle's sealed payloads put back beside
- * their public form, so replayEntriesOf can read them). The seed comes from the close entry and
+ * their public form, so the refold can read them). The seed comes from the close entry and
  * there are no recorded hands to compare: the bundle's own checks stand in for them.
  */
 function readJournal(text: string): ExportLines {
@@ -65,7 +64,7 @@ function readJournal(text: string): ExportLines {
     if (rec.type === JOURNAL_TYPE) out.tableId = typeof rec.room === 'string' ? rec.room : null;
     else if (rec.type === 'entry' && rec.entry && typeof rec.entry === 'object') {
       const entry = rec.entry as ExportLines['entries'][number];
-      const sealed = rec.sealed as { payload: unknown } | undefined;
+      const sealed = rec.sealed as StoredEntry['sealed'];
       out.entries.push(sealed ? { ...entry, sealed } : entry);
     }
   });
@@ -120,7 +119,7 @@ export function replayExport(text: string): ReplayReport {
     problems: [],
     format: journal ? 'journal' : 'table',
   };
-  const r = replayTable(replayEntriesOf(x.entries), x.seed);
+  const r = replayTable(x.entries, x.seed);
   report.hands = r.hands.length;
   report.problems.push(...r.problems);
   if (r.firstDivergence !== undefined) {

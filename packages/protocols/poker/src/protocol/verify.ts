@@ -1,4 +1,4 @@
-import { canonicalize, fromHex, hashCanonical, type SeatInfo, sha256Hex } from '@db8/core';
+import { canonicalize, hashCanonical, refoldLog, type StoredEntry } from '@db8/core';
 import { deckForHand, saltForHand, verifyDeckCommitment } from '../deck.ts';
 import { chipsBought, tableChips } from './hand.ts';
 import { poker } from './protocol.ts';
@@ -9,7 +9,7 @@ import type { HandSummary, TableState } from './state.ts';
  * deck and salt hash to the commitment published at the deal, every card dealt (hole cards in the
  * PHH log, the board, the hands shown) came off that deck in dealing order, and — once the room
  * seed is known (the close entry reveals it) — that the deck is the seed's shuffle for that hand.
- * `replayTable` refolds a table's log through the protocol and checks chips and deals at each step.
+ * `replayTable` refolds a table's log (core's refoldLog) and checks chips and deals at each step.
  */
 
 export function verifyHandDeal(
@@ -50,38 +50,6 @@ export function verifyHandDeal(
   return problems;
 }
 
-/** One log entry as replay needs it (a public entry, or a stored one with its payload). */
-export interface ReplayEntry {
-  seq: number;
-  kind: 'genesis' | 'join' | 'action' | 'tick' | 'close';
-  actor: string;
-  ts: number;
-  payload?: unknown;
-}
-
-/** Log entries as exported (public payload, or the sealed payload an admin export carries). */
-export function replayEntriesOf(
-  entries: ReadonlyArray<{
-    seq: number;
-    kind: string;
-    actor: string;
-    ts: number;
-    payload?: unknown;
-    sealed?: { payload: unknown };
-  }>,
-): ReplayEntry[] {
-  return entries.map((e) => {
-    const payload = e.payload !== undefined ? e.payload : e.sealed?.payload;
-    return {
-      seq: e.seq,
-      kind: e.kind as ReplayEntry['kind'],
-      actor: e.actor,
-      ts: e.ts,
-      ...(payload !== undefined ? { payload } : {}),
-    };
-  });
-}
-
 export interface TableReplay {
   ok: boolean;
   /** The state after the last entry folded. */
@@ -96,72 +64,47 @@ export interface TableReplay {
 }
 
 /**
- * Refolds a table's log: the genesis entry's config, then every action and tick (joins and the
- * close are the runtime's). Needs the room seed (the close entry's payload, or an admin export).
- * After every step the chips at the table must equal the chips bought; every finished hand's deal
- * must verify. Stops at the first entry the protocol refuses.
+ * Refolds a table's log with core's refoldLog (the fold every room uses: genesis config and seats,
+ * every action and tick, notes recomputed, the close and its result checked), given its stored
+ * entries (an admin export, or a public one whose close revealed what was sealed). Needs the room
+ * seed: the close entry's, or `seedIn`. After every entry the chips at the table must equal the
+ * chips bought, and every finished hand's deal must verify against the seed.
  */
-export function replayTable(entries: readonly ReplayEntry[], seedIn?: string): TableReplay {
-  const problems: string[] = [];
+export function replayTable(entries: readonly StoredEntry[], seedIn?: string): TableReplay {
   const hands: HandSummary[] = [];
-  const genesis = entries[0];
-  const fail = (seq: number, why: string, state: TableState | null, folded: number): TableReplay => {
-    problems.push(`seq ${seq}: ${why}`);
-    return { ok: false, state, hands, folded, firstDivergence: seq, problems };
-  };
-  if (genesis?.kind !== 'genesis') return fail(0, 'the log does not start with a genesis entry', null, 0);
-  const g = genesis.payload as {
-    protocol?: string;
-    config?: unknown;
-    seats?: SeatInfo[];
-    seedCommit?: string;
-  };
-  if (g?.protocol !== poker.name) return fail(0, `not a poker table (${String(g?.protocol)})`, null, 0);
-  const close = entries.find((e) => e.kind === 'close');
-  const seed = seedIn ?? (close?.payload as { seed?: string } | undefined)?.seed;
-  if (!seed) return fail(0, 'no room seed: the table is open and the export has none', null, 0);
-  if (g.seedCommit && sha256Hex(fromHex(seed)) !== g.seedCommit)
-    return fail(0, 'the seed does not match the genesis commitment', null, 0);
-  const parsed = poker.configSchema.safeParse(g.config);
-  if (!parsed.success) return fail(0, 'the genesis config is not a poker table config', null, 0);
-  let state = poker.setup(parsed.data, { seats: poker.seats(parsed.data), seed, now: genesis.ts });
-  let folded = 1;
-  for (const e of entries.slice(1)) {
-    if (e.seq !== genesis.seq + folded)
-      return fail(e.seq, `expected seq ${genesis.seq + folded}`, state, folded);
-    if (e.kind === 'action') {
-      const a = poker.actionSchema.safeParse(e.payload);
-      if (!a.success)
-        return fail(e.seq, 'the action does not parse (sealed, or not a poker action)', state, folded);
-      const r = poker.apply(state, { seat: e.actor, action: a.data, now: e.ts, seq: e.seq });
-      if (!r.ok)
-        return fail(
-          e.seq,
-          `the protocol refuses ${e.actor}'s ${a.data.kind}: ${r.error.code}`,
-          state,
-          folded,
-        );
-      state = r.state;
-    } else if (e.kind === 'tick') {
-      const t = poker.tick(state, e.ts, e.seq);
-      if (!t) return fail(e.seq, 'nothing was due at this tick', state, folded);
-      state = t.state;
-    }
-    folded++;
+  let seed = seedIn;
+  const check = (_e: StoredEntry, s: unknown): string[] => {
+    const state = s as TableState;
+    const out: string[] = [];
     if (tableChips(state) !== chipsBought(state))
-      return fail(
-        e.seq,
-        `chips not conserved: ${tableChips(state)} at the table, ${chipsBought(state)} bought`,
-        state,
-        folded,
-      );
+      out.push(`chips not conserved: ${tableChips(state)} at the table, ${chipsBought(state)} bought`);
     for (const h of state.recent) {
       if (h.number <= (hands.at(-1)?.number ?? 0)) continue;
       hands.push(h);
-      for (const p of verifyHandDeal(h, { seed })) problems.push(`seq ${e.seq}: ${p}`);
+      out.push(...verifyHandDeal(h, seed !== undefined ? { seed } : {}));
     }
-  }
-  return { ok: problems.length === 0, state, hands, folded, problems };
+    return out;
+  };
+  const close = entries.find((e) => e.kind === 'close');
+  seed ??= (close?.payload as { seed?: string } | undefined)?.seed;
+  const r = refoldLog(entries, new Map([[poker.name, poker]]), {
+    ...(seed !== undefined ? { seed } : {}),
+    check,
+  });
+  const problems = [...r.problems];
+  if (r.skipped !== undefined) problems.push(`seq ${r.seq + 1}: ${r.skipped}`);
+  if (r.protocol !== null && r.protocol !== poker.name)
+    problems.push(`seq 0: not a poker table (${r.protocol})`);
+  const folded = r.seq + 1;
+  const firstDivergence = r.firstDivergence ?? (r.skipped !== undefined ? r.seq + 1 : undefined);
+  return {
+    ok: problems.length === 0,
+    state: folded > 0 ? (r.state as TableState) : null,
+    hands,
+    folded,
+    ...(firstDivergence !== undefined ? { firstDivergence } : {}),
+    problems,
+  };
 }
 
 /** The state hash a refold ends on (RFC 8785 canonical JSON, SHA-256), as the runtime computes it. */

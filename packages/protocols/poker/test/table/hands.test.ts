@@ -221,7 +221,7 @@ describe('poker table: hands', () => {
 
 describe('poker table: rejections', () => {
   /** Each case provokes one code on a fresh table; the table must be unchanged. */
-  const cases: Array<[string, (t: Table) => { seat: string; action: unknown }]> = [
+  const cases: Array<[string, (t: Table) => { seat: string; action: unknown; table?: Table }]> = [
     ['UNKNOWN_SEAT', () => ({ seat: 'seat_9', action: { kind: 'sitIn' } })],
     [
       'TABLE_STOPPED',
@@ -306,15 +306,14 @@ describe('poker table: rejections', () => {
     u.sitAll();
     u.tickDue();
     u.must('seat_0', { kind: 'call' }); // both all-in: the board runs out, the hand ends
-    t.state = u.state;
     const broke = u.state.seats.findIndex((s) => s.stack === 0);
     expect(broke).toBeGreaterThanOrEqual(0); // the seeded deck does not split this pot
-    return { seat: `seat_${broke}`, action: { kind: 'sitIn' } };
+    return { seat: `seat_${broke}`, action: { kind: 'sitIn' }, table: u };
   }
 
   it.each(cases)('%s', (code, arrange) => {
-    const t = new Table();
-    const { seat, action } = arrange(t);
+    const arranged = new Table();
+    const { seat, action, table: t = arranged } = arrange(arranged);
     const before = t.state;
     const text = canonicalize(before);
     const r = t.act(seat, action);
@@ -353,7 +352,7 @@ describe('poker table: replay', () => {
     const bad = replayTable(tampered, SEED);
     expect(bad.ok).toBe(false);
     expect(bad.firstDivergence).toBe(t.log[i]!.seq);
-    expect(replayTable(t.log, 'b2'.repeat(32)).ok).toBe(true); // no seed commitment in this genesis
+    expect(replayTable(t.log, 'b2'.repeat(32)).ok).toBe(false); // the genesis commits to the seed
   });
 
   it('verifyHandDeal catches a swapped deck, a wrong salt, and cards not from the deck', () => {

@@ -1,9 +1,8 @@
-import type { ApplyResult, Transition, Viewer } from '@db8/core';
+import { LocalRoom, type Stepped, type StoredEntry } from '@db8/core';
 import {
   HOUSE,
   type LegalTableAction,
   poker,
-  type ReplayEntry,
   type TableAction,
   type TableConfigInput,
   type TableState,
@@ -11,18 +10,10 @@ import {
 } from '../../src/index.ts';
 
 /**
- * A miniature runtime for the table: seqs from 1 after a genesis entry, actions parsed with the
- * protocol's schema, every state deep-frozen (a mutation throws), and a log in the shape
- * replayTable reads, so tests can refold what they played.
+ * Table tests run on core's LocalRoom: seqs from 1 after the genesis entry, actions parsed with the
+ * protocol's schema, every state deep-frozen (a mutation throws), time never running back, and the
+ * entries a server table writes (`entries`), which replayTable refolds.
  */
-
-export function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
-  }
-  return value;
-}
 
 export const SEED = 'a1'.repeat(32);
 
@@ -35,76 +26,57 @@ export const baseConfig: TableConfigInput = {
   handIntervalMs: 100,
 };
 
-export class Table {
-  state: TableState;
-  readonly log: ReplayEntry[];
-  nextSeq = 1;
-  now: number;
+export class Table extends LocalRoom<typeof poker> {
+  /** The test's clock: inputs default to it; tests move it forward (`t.now += ms`). */
+  private clock: number;
 
   constructor(config: unknown = baseConfig, seed = SEED, now = 1_000_000) {
-    const parsed = poker.configSchema.parse(config);
-    this.now = now;
-    this.state = deepFreeze(poker.setup(parsed, { seats: poker.seats(parsed), seed, now }));
-    this.log = [
-      {
-        seq: 0,
-        kind: 'genesis',
-        actor: 'system',
-        ts: now,
-        payload: { protocol: 'poker', version: 1, config: parsed, seats: poker.seats(parsed) },
-      },
-    ];
+    super({ protocol: poker, config, seed, now });
+    this.clock = now;
   }
 
-  act(seat: string, action: unknown, now = this.now): ApplyResult<TableState> {
-    const parsed = poker.actionSchema.parse(action);
-    this.now = Math.max(this.now, now);
-    const seq = this.nextSeq;
-    const res = poker.apply(this.state, { seat, action: parsed, now: this.now, seq });
-    if (res.ok) {
-      this.state = deepFreeze(res.state);
-      this.nextSeq += 1;
-      this.log.push({ seq, kind: 'action', actor: seat, ts: this.now, payload: parsed });
-    }
-    return res;
+  get now(): number {
+    return Math.max(this.clock, this.lastTs);
+  }
+  set now(t: number) {
+    this.clock = t;
   }
 
-  must(seat: string, action: TableAction | Record<string, unknown>, now = this.now): Transition<TableState> {
-    const res = this.act(seat, action, now);
-    if (!res.ok)
-      throw new Error(`${seat} ${JSON.stringify(action)} refused: ${res.error.code} ${res.error.message}`);
-    return res;
+  /** The table's stored entries (genesis first), as a server table writes them. */
+  get log(): StoredEntry[] {
+    return this.entries;
   }
 
-  tick(now = this.now): Transition<TableState> | null {
-    this.now = Math.max(this.now, now);
-    const seq = this.nextSeq;
-    const res = poker.tick(this.state, this.now, seq);
-    if (res) {
-      this.state = deepFreeze(res.state);
-      this.nextSeq += 1;
-      this.log.push({ seq, kind: 'tick', actor: 'system', ts: this.now, payload: { deadline: 0 } });
-    }
-    return res;
+  override act(seat: string, action: unknown, now = this.now): ReturnType<LocalRoom<typeof poker>['act']> {
+    this.clock = Math.max(this.clock, now);
+    return super.act(seat, action, this.clock);
+  }
+
+  override must(
+    seat: string,
+    action: TableAction | Record<string, unknown>,
+    now = this.now,
+  ): Stepped<TableState> {
+    return super.must(seat, action, now);
+  }
+
+  override tick(now = this.now): Stepped<TableState> | null {
+    this.clock = Math.max(this.clock, now);
+    return super.tick(this.clock);
   }
 
   /** Advance to the next deadline and tick it. */
-  tickDue(): Transition<TableState> | null {
-    const d = poker.deadline(this.state);
-    if (d === null) return null;
-    return this.tick(Math.max(d, this.now));
-  }
-
-  view(viewer: Viewer): TableView {
-    return poker.view(this.state, viewer);
+  tickDue(): Stepped<TableState> | null {
+    return this.advance();
   }
 
   seat(i: number): TableView {
     return this.view({ kind: 'seat', seat: `seat_${i}` });
   }
 
-  legal(i: number): { actions: readonly LegalTableAction[]; turnToken?: string } {
-    return poker.legal(this.state, `seat_${i}`) as {
+  /** Legal actions of seat i (or a seat id). */
+  override legal(seat: number | string): { actions: readonly LegalTableAction[]; turnToken?: string } {
+    return super.legal(typeof seat === 'number' ? `seat_${seat}` : seat) as {
       actions: readonly LegalTableAction[];
       turnToken?: string;
     };
@@ -118,7 +90,7 @@ export class Table {
     for (let i = 0; i < n; i++) this.must(`seat_${i}`, { kind: 'sitIn' });
   }
 
-  house(action: TableAction): Transition<TableState> {
+  house(action: TableAction): Stepped<TableState> {
     return this.must(HOUSE, action);
   }
 }

@@ -2,7 +2,6 @@ import type { StoredEntry } from '@db8/core';
 import {
   type HandSummary,
   handToPhh,
-  replayEntriesOf,
   replayTable,
   type TableConfig,
   type TableReplay,
@@ -42,7 +41,7 @@ export async function loadTableExport(
   return {
     config: room.config as TableConfig,
     entries,
-    replay: replayTable(replayEntriesOf(entries), seed),
+    replay: replayTable(entries, seed),
     seed,
   };
 }
