@@ -5,6 +5,7 @@ import { register as registerCanon } from './commands/canon.ts';
 import { register as registerExport } from './commands/export.ts';
 import { register as registerHash } from './commands/hash.ts';
 import { register as registerLogin } from './commands/login.ts';
+import { register as registerMcp } from './commands/mcp.ts';
 import { register as registerReplay } from './commands/replay.ts';
 import { register as registerRoom } from './commands/room.ts';
 import { register as registerSshsig } from './commands/sshsig.ts';
@@ -28,6 +29,7 @@ const generic: readonly (readonly [string, (program: Command) => void])[] = [
   ['watch', registerWatch],
   ['export', registerExport],
   ['verify', registerVerify],
+  ['mcp', registerMcp],
 ];
 
 /** The whole command tree: generic commands, then each protocol module's (docs/protocols.md). */
