@@ -1,12 +1,12 @@
-import { Leaderboard } from './debate/Leaderboard.tsx';
-import { ResultsPage } from './debate/ResultsPage.tsx';
-import { RoomSwitch } from './debate/RoomSwitch.tsx';
+import { Leaderboard } from './protocols/debate/Leaderboard.tsx';
+import { ResultsPage } from './protocols/debate/ResultsPage.tsx';
+import { RoomSwitch } from './protocols/debate/RoomSwitch.tsx';
 import { Link, match, useLocation } from './lib/router.tsx';
 import { getSession, setSession, useCredentials } from './lib/session.ts';
 import { Journal } from './pages/Journal.tsx';
 import { Lobby } from './pages/Lobby.tsx';
 import { Login } from './pages/Login.tsx';
-import { pokerPage } from './poker/routes.tsx';
+import { pokerPage } from './protocols/poker/routes.tsx';
 
 function Page(props: { path: string }) {
   const { path } = props;

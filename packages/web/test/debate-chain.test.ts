@@ -8,9 +8,9 @@ import {
   ZERO_CHAIN,
 } from '@db8/protocols/debate';
 import { describe, expect, it } from 'vitest';
-import { checkChain } from '../src/debate/chain-check.ts';
-import { chartModel, matchOrder, niceStep } from '../src/debate/chart.ts';
-import { readDebate } from '../src/debate/model.ts';
+import { checkChain } from '../src/protocols/debate/chain-check.ts';
+import { chartModel, matchOrder, niceStep } from '../src/protocols/debate/chart.ts';
+import { readDebate } from '../src/protocols/debate/model.ts';
 
 // The journal badge recomputes the round chain from the revealed content; here it runs on a real
 // debate played through the protocol, then on views with one thing changed.

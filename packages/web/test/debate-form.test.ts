@@ -10,8 +10,8 @@ import {
   nextClaimId,
   problemLabel,
   validateForm,
-} from '../src/debate/draft-form.ts';
-import type { SubmitLegal } from '../src/debate/model.ts';
+} from '../src/protocols/debate/draft-form.ts';
+import type { SubmitLegal } from '../src/protocols/debate/model.ts';
 
 // The draft editor's validation: the protocol's SubmitActionSchema plus the room's caps from the
 // legal `submit` descriptor, reported per field so the form can show them as you type.

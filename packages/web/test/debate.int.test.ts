@@ -162,7 +162,7 @@ describe('the built bundle', () => {
     const { js, sources } = bundle();
     for (const f of ['view.ts', 'legal.ts', 'submission.ts'])
       expect(sources.some((s) => s.endsWith(`protocols/debate/src/${f}`))).toBe(true);
-    expect(sources.some((s) => s.endsWith('web/src/debate/DraftEditor.tsx'))).toBe(true);
+    expect(sources.some((s) => s.endsWith('web/src/protocols/debate/DraftEditor.tsx'))).toBe(true);
     expect(js).not.toMatch(/["']node:[a-z_]+["']/);
   });
 });

@@ -7,7 +7,7 @@ import {
 import { Db8Error, PokerSocket } from '@db8/sdk';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { cardGlyph } from '../src/poker/cards.tsx';
+import { cardGlyph } from '../src/protocols/poker/cards.tsx';
 import {
   adminLogin,
   buildWeb,

@@ -1,10 +1,10 @@
-import { Badge, statusTone } from '../components/Badge.tsx';
-import { Countdown } from '../components/Countdown.tsx';
-import { tokenFor } from '../lib/api.ts';
-import { useRoomLive } from '../lib/live.ts';
-import { Link } from '../lib/router.tsx';
-import { useCredentials } from '../lib/session.ts';
-import type { Room } from '../lib/types.ts';
+import { Badge, statusTone } from '../../components/Badge.tsx';
+import { Countdown } from '../../components/Countdown.tsx';
+import { tokenFor } from '../../lib/api.ts';
+import { useRoomLive } from '../../lib/live.ts';
+import { Link } from '../../lib/router.tsx';
+import { useCredentials } from '../../lib/session.ts';
+import type { Room } from '../../lib/types.ts';
 import { CouncilGrid } from './Grid.tsx';
 import { readCouncil } from './model.ts';
 import { PacketView } from './Packet.tsx';

@@ -1,11 +1,11 @@
 import { useEffect, useState } from 'react';
-import { ActionForm } from '../components/ActionForm.tsx';
-import { Badge, statusTone } from '../components/Badge.tsx';
-import { api, tokenFor } from '../lib/api.ts';
-import { useRoomLive } from '../lib/live.ts';
-import { Link } from '../lib/router.tsx';
-import { useCredentials } from '../lib/session.ts';
-import type { Room } from '../lib/types.ts';
+import { ActionForm } from '../../components/ActionForm.tsx';
+import { Badge, statusTone } from '../../components/Badge.tsx';
+import { api, tokenFor } from '../../lib/api.ts';
+import { useRoomLive } from '../../lib/live.ts';
+import { Link } from '../../lib/router.tsx';
+import { useCredentials } from '../../lib/session.ts';
+import type { Room } from '../../lib/types.ts';
 import { DraftEditor } from './DraftEditor.tsx';
 import { isOverPhase, legalOf, readDebate } from './model.ts';
 import { Participants } from './Participants.tsx';

@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useState } from 'react';
-import { EntryRow } from '../components/EntryRow.tsx';
-import { useRoomLive } from '../lib/live.ts';
-import { Link } from '../lib/router.tsx';
-import { getSession } from '../lib/session.ts';
+import { EntryRow } from '../../components/EntryRow.tsx';
+import { useRoomLive } from '../../lib/live.ts';
+import { Link } from '../../lib/router.tsx';
+import { getSession } from '../../lib/session.ts';
 import { AdminOnly } from './AdminTables.tsx';
 import { type AdminEvent, pokerApi } from './api.ts';
 import { HandSummaries } from './HandSummaries.tsx';

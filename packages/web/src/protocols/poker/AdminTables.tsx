@@ -1,7 +1,7 @@
 import type { TableSummary } from '@db8/protocols/poker';
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
-import { Link } from '../lib/router.tsx';
-import { getSession, useCredentials } from '../lib/session.ts';
+import { Link } from '../../lib/router.tsx';
+import { getSession, useCredentials } from '../../lib/session.ts';
 import { pokerApi } from './api.ts';
 import { TableRows } from './TablesList.tsx';
 import './poker.css';

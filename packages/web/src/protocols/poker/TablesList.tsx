@@ -1,6 +1,6 @@
 import type { TableSummary } from '@db8/protocols/poker';
 import { useEffect, useState } from 'react';
-import { Link } from '../lib/router.tsx';
+import { Link } from '../../lib/router.tsx';
 import { pokerApi } from './api.ts';
 import './poker.css';
 

@@ -7,7 +7,7 @@ import {
   TableSummarySchema,
 } from '@db8/protocols/poker';
 import { z } from 'zod';
-import { getSession } from '../lib/session.ts';
+import { getSession } from '../../lib/session.ts';
 
 // The table server's REST routes (seed 002 §7). The SDK covers rooms, not tables, so these are thin
 // fetches, every response parsed with the protocol's own zod schemas.

@@ -1,4 +1,4 @@
-import { Badge } from '../components/Badge.tsx';
+import { Badge } from '../../components/Badge.tsx';
 import { type DebateView, displayName } from './model.ts';
 import { statusBadge } from './SubmissionCard.tsx';
 

@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
-import { Badge } from '../components/Badge.tsx';
-import { Link } from '../lib/router.tsx';
+import { Badge } from '../../components/Badge.tsx';
+import { Link } from '../../lib/router.tsx';
 import { checkChain } from './chain-check.ts';
 import type { DebateView } from './model.ts';
 import { type EloChange, useEloChanges } from './ratings-api.ts';

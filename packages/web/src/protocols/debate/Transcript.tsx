@@ -1,4 +1,4 @@
-import { Badge } from '../components/Badge.tsx';
+import { Badge } from '../../components/Badge.tsx';
 import { type DebateView, displayName, type RoundView } from './model.ts';
 import { SubmissionCard } from './SubmissionCard.tsx';
 

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Link } from '../lib/router.tsx';
+import { Link } from '../../lib/router.tsx';
 import { pokerApi } from './api.ts';
 import { HandSummaries } from './HandSummaries.tsx';
 import { useTableLive } from './live.ts';

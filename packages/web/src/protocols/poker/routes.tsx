@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { match } from '../lib/router.tsx';
+import { match } from '../../lib/router.tsx';
 import { AdminAgents } from './AdminAgents.tsx';
 import { AdminTable } from './AdminTable.tsx';
 import { AdminTables } from './AdminTables.tsx';

@@ -1,7 +1,7 @@
-import { tokenFor } from '../lib/api.ts';
-import { useRoomLive } from '../lib/live.ts';
-import { Link } from '../lib/router.tsx';
-import { useCredentials } from '../lib/session.ts';
+import { tokenFor } from '../../lib/api.ts';
+import { useRoomLive } from '../../lib/live.ts';
+import { Link } from '../../lib/router.tsx';
+import { useCredentials } from '../../lib/session.ts';
 import { readDebate } from './model.ts';
 import { Results } from './Results.tsx';
 import './debate.css';

@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
 import { CouncilRoom } from '../council/CouncilRoom.tsx';
-import { api } from '../lib/api.ts';
-import type { Room as RoomInfo } from '../lib/types.ts';
-import { Room } from '../pages/Room.tsx';
+import { api } from '../../lib/api.ts';
+import type { Room as RoomInfo } from '../../lib/types.ts';
+import { Room } from '../../pages/Room.tsx';
 import { TablePage } from '../poker/TablePage.tsx';
 import { DebateRoom } from './DebateRoom.tsx';
 
