@@ -1,27 +1,37 @@
-import { Leaderboard } from './protocols/debate/Leaderboard.tsx';
-import { ResultsPage } from './protocols/debate/ResultsPage.tsx';
-import { RoomSwitch } from './protocols/debate/RoomSwitch.tsx';
+import type { ReactNode } from 'react';
 import { Link, match, useLocation } from './lib/router.tsx';
 import { getSession, setSession, useCredentials } from './lib/session.ts';
 import { Journal } from './pages/Journal.tsx';
 import { Lobby } from './pages/Lobby.tsx';
 import { Login } from './pages/Login.tsx';
-import { pokerPage } from './protocols/poker/routes.tsx';
+import { RoomPage } from './pages/RoomPage.tsx';
+import { ModuleScope } from './protocols/module.tsx';
+import { modules } from './protocols/registry.ts';
+
+// The shell: top bar and the page for the path. Protocol modules add their pages and nav links
+// through the registry; the shell never names a protocol.
+
+/** A module's page for this path, inside the module's style scope, or null. */
+function modulePage(path: string): ReactNode | null {
+  for (const mod of modules) {
+    for (const route of mod.routes ?? []) {
+      const params = match(route.path, path);
+      if (params) return <ModuleScope module={mod}>{route.page(params)}</ModuleScope>;
+    }
+  }
+  return null;
+}
 
 function Page(props: { path: string }) {
   const { path } = props;
   if (path === '/' || path === '/rooms') return <Lobby />;
   if (path === '/login') return <Login />;
-  if (path === '/leaderboard') return <Leaderboard />;
-  const poker = pokerPage(path);
-  if (poker) return poker;
+  const page = modulePage(path);
+  if (page) return page;
   let m = match('/rooms/:id/journal', path);
   if (m) return <Journal key={m.id} roomId={m.id!} />;
-  m = match('/rooms/:id/results', path);
-  if (m) return <ResultsPage key={m.id} roomId={m.id!} />;
   m = match('/rooms/:id/join', path) ?? match('/rooms/:id', path);
-  // A debate room gets the debate UI; other protocols the generic room.
-  if (m) return <RoomSwitch key={m.id} roomId={m.id!} />;
+  if (m) return <RoomPage key={m.id} roomId={m.id!} />;
   return (
     <section className="card narrow">
       <h1>Not found</h1>
@@ -48,9 +58,14 @@ export function App() {
         </Link>
         <nav aria-label="main">
           <Link href="/">Rooms</Link>
-          <Link href="/leaderboard">Leaderboard</Link>
-          <Link href="/tables">Tables</Link>
-          {session?.role === 'admin' && <Link href="/admin/tables">Admin</Link>}
+          {modules
+            .flatMap((mod) => mod.nav ?? [])
+            .filter((l) => !l.admin || session?.role === 'admin')
+            .map((l) => (
+              <Link key={l.href} href={l.href}>
+                {l.label}
+              </Link>
+            ))}
           <a href="/skill.md">Skill doc</a>
         </nav>
         <div className="who small">

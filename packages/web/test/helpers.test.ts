@@ -35,7 +35,8 @@ describe('match', () => {
 
 describe('configFields', () => {
   it('reads field kinds, enums, bounds and defaults from a protocol config schema', async () => {
-    const { configFields, protocolNamed, presetFor, checkConfig } = await import('../src/lib/protocols.ts');
+    const { configFields, protocolNamed, checkConfig } = await import('../src/lib/protocols.ts');
+    const preset = (await import('../src/protocols/sealed-bid/index.ts')).sealedBid.createPreset;
     const sb = protocolNamed('sealed-bid')!;
     const fields = configFields(sb)!;
     const by = Object.fromEntries(fields.map((f) => [f.name, f]));
@@ -43,8 +44,8 @@ describe('configFields', () => {
     expect(by.bidders).toMatchObject({ kind: 'integer', min: 2, max: 10 });
     expect(by.rule).toMatchObject({ kind: 'enum', options: ['first-price', 'second-price'] });
     expect(by.turnWindowMs).toMatchObject({ required: false, default: 30_000 });
-    expect(checkConfig(sb, presetFor('sealed-bid'))).toBeNull();
-    expect(checkConfig(sb, { ...(presetFor('sealed-bid') as object), bidders: 1 })).toMatch(/^bidders: /);
+    expect(checkConfig(sb, preset)).toBeNull();
+    expect(checkConfig(sb, { ...preset, bidders: 1 })).toMatch(/^bidders: /);
   });
 
   it('reads `T | null` as a nullable T', async () => {

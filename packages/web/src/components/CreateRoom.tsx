@@ -1,19 +1,15 @@
 import { type FormEvent, type ReactElement, useMemo, useState } from 'react';
 import { api } from '../lib/api.ts';
-import {
-  checkConfig,
-  configFields,
-  type FieldSpec,
-  presetFor,
-  protocolNamed,
-  protocols,
-} from '../lib/protocols.ts';
+import { checkConfig, configFields, type FieldSpec, protocolNamed, protocols } from '../lib/protocols.ts';
 import { navigate } from '../lib/router.tsx';
+import { moduleFor } from '../protocols/registry.ts';
 
 // Admin form: pick a protocol, fill its config (fields generated from the zod schema, or raw JSON),
 // create the room and go to it.
 
 type Values = Record<string, unknown>;
+
+const presetFor = (protocol: string): Values => ({ ...moduleFor(protocol)?.createPreset });
 
 /** A one-line JSON value; keeps what the user types and reports only values that parse. */
 function JsonInput(props: { id: string; value: unknown; onChange: (v: unknown) => void }) {
@@ -97,7 +93,7 @@ function FieldInput(props: { field: FieldSpec; value: unknown; onChange: (v: unk
 export function CreateRoom(props: { onCreated?: () => void }) {
   const [protocol, setProtocol] = useState(protocols[0]?.name ?? '');
   const [title, setTitle] = useState('');
-  const [values, setValues] = useState<Values>(() => ({ ...(presetFor(protocol) as Values) }));
+  const [values, setValues] = useState<Values>(() => presetFor(protocol));
   const [asJson, setAsJson] = useState(false);
   const [jsonText, setJsonText] = useState(() => JSON.stringify(presetFor(protocol), null, 2));
   const [busy, setBusy] = useState(false);
@@ -108,8 +104,8 @@ export function CreateRoom(props: { onCreated?: () => void }) {
 
   const pick = (name: string) => {
     setProtocol(name);
-    const preset = presetFor(name) as Values;
-    setValues({ ...preset });
+    const preset = presetFor(name);
+    setValues(preset);
     setJsonText(JSON.stringify(preset, null, 2));
     setError(null);
   };

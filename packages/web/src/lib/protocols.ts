@@ -3,7 +3,8 @@ import { builtinProtocols } from '@db8/protocols';
 import { z } from 'zod';
 
 // The create-room form is generated from each protocol's zod config schema (the same registry the
-// server runs), so a new protocol gets a form without UI work. Presets give sensible starting values.
+// server runs), so a new protocol gets a form without UI work. A protocol's web module may give starting
+// values (`createPreset`).
 
 export type FieldSpec = {
   name: string;
@@ -18,29 +19,10 @@ export type FieldSpec = {
   description?: string;
 };
 
-const MINUTE = 60_000;
-
-const PRESETS: Record<string, unknown> = {
-  poker: { seats: 6, smallBlind: 5, bigBlind: 10, startingStack: 1000 },
-  'sealed-bid': {
-    item: 'A signed first edition',
-    bidders: 2,
-    reservePrice: 100,
-    biddingWindowMs: 10 * MINUTE,
-    revealWindowMs: 2 * MINUTE,
-    turnWindowMs: 30_000,
-    rule: 'second-price',
-  },
-};
-
 export const protocols: readonly AnyProtocol[] = builtinProtocols;
 
 export function protocolNamed(name: string): AnyProtocol | undefined {
   return protocols.find((p) => p.name === name);
-}
-
-export function presetFor(name: string): unknown {
-  return PRESETS[name] ?? {};
 }
 
 type JsonSchema = {

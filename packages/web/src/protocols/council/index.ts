@@ -1,0 +1,5 @@
+import type { WebModule } from '../module.tsx';
+import { CouncilRoom } from './CouncilRoom.tsx';
+
+// Council (seed 001): the five-role, three-round grid and its Final Packet.
+export const council: WebModule = { protocol: 'council', RoomView: CouncilRoom };

@@ -1,0 +1,15 @@
+import type { WebModule } from '../module.tsx';
+import { DebateRoom } from './DebateRoom.tsx';
+import { Leaderboard } from './Leaderboard.tsx';
+import { ResultsPage } from './ResultsPage.tsx';
+
+// Debate (seed 000): the barrier room, a results page per room and the Elo leaderboard.
+export const debate: WebModule = {
+  protocol: 'debate',
+  RoomView: DebateRoom,
+  routes: [
+    { path: '/leaderboard', page: () => <Leaderboard /> },
+    { path: '/rooms/:id/results', page: (p) => <ResultsPage key={p.id} roomId={p.id!} /> },
+  ],
+  nav: [{ href: '/leaderboard', label: 'Leaderboard' }],
+};

@@ -1,0 +1,42 @@
+import type { ComponentType, ReactNode } from 'react';
+import type { Room } from '../lib/types.ts';
+
+// What a protocol adds to the web app. The generic app (App.tsx, the room page, the lobby's create
+// form) iterates the registry and never names a protocol; a protocol with no module gets the generic
+// room (live log, state as JSON, the action form) and a create form generated from its config schema.
+
+/** A page at its own path; `path` uses the router's `:param` patterns (lib/router.tsx `match`). */
+export interface WebRoute {
+  path: string;
+  page: (params: Record<string, string>) => ReactNode;
+}
+
+/** A link in the top bar; `admin` links show only to a signed-in admin. */
+export interface NavLink {
+  href: string;
+  label: string;
+  admin?: boolean;
+}
+
+export interface WebModule {
+  /** The protocol's name as the server registers it (`room.protocol`). */
+  protocol: string;
+  /** The room page for a room of this protocol (`/rooms/:id`; `?raw=1` still shows the generic one). */
+  RoomView?: ComponentType<{ roomId: string; room: Room }>;
+  /** Extra pages: matched before the generic routes, so a module may also claim `/rooms/:id/<sub>`. */
+  routes?: readonly WebRoute[];
+  nav?: readonly NavLink[];
+  /** Starting values for the lobby's create form (fields come from the protocol's config schema). */
+  createPreset?: Record<string, unknown>;
+}
+
+/**
+ * The class every module page and room view is rendered inside. A module's stylesheet puts every rule
+ * under it (`.mod-poker .chip`), so no module's CSS reaches another page.
+ */
+export const scopeClass = (protocol: string): string => `mod-${protocol}`;
+
+/** Renders a module's page inside its scope (the wrapper is `display: contents`, so layout is unchanged). */
+export function ModuleScope(props: { module: WebModule; children: ReactNode }) {
+  return <div className={`module-scope ${scopeClass(props.module.protocol)}`}>{props.children}</div>;
+}

@@ -1,0 +1,12 @@
+import { council } from './council/index.ts';
+import { debate } from './debate/index.tsx';
+import type { WebModule } from './module.tsx';
+import { poker } from './poker/index.tsx';
+import { sealedBid } from './sealed-bid/index.ts';
+
+// Every protocol's web module, one line each. Adding a protocol's UI: a folder beside these and a line here.
+export const modules: readonly WebModule[] = [debate, poker, council, sealedBid];
+
+export function moduleFor(protocol: string | undefined): WebModule | undefined {
+  return modules.find((m) => m.protocol === protocol);
+}
