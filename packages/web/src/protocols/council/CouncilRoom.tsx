@@ -9,7 +9,6 @@ import { CouncilGrid } from './Grid.tsx';
 import { readCouncil } from './model.ts';
 import { PacketView } from './Packet.tsx';
 import { Stepper } from './Stepper.tsx';
-import './council.css';
 
 // A council room: the question, the eight-state stepper, the roles × stages grid filling live over
 // the WebSocket (every state push re-reads the view), and the Final Packet once it exists. Seats

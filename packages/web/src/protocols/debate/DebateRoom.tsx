@@ -16,7 +16,6 @@ import { SeatCard } from './SeatCard.tsx';
 import { Transcript } from './Transcript.tsx';
 import { VerdictDesk } from './VerdictForm.tsx';
 import { ContinueVote, FinalVote } from './VoteDialogs.tsx';
-import './debate.css';
 
 // A debate room as "chat with rails": the phase and a large countdown from the server's deadline
 // on top, the transcript as it is revealed round by round, and a side drawer with what this seat

@@ -4,7 +4,6 @@ import { Link } from '../../lib/router.tsx';
 import { useCredentials } from '../../lib/session.ts';
 import { readDebate } from './model.ts';
 import { Results } from './Results.tsx';
-import './debate.css';
 
 // A debate's results on a page of their own (`/rooms/:id/results`), live until the room closes.
 

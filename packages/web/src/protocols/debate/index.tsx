@@ -2,6 +2,7 @@ import type { WebModule } from '../module.tsx';
 import { DebateRoom } from './DebateRoom.tsx';
 import { Leaderboard } from './Leaderboard.tsx';
 import { ResultsPage } from './ResultsPage.tsx';
+import './debate.css';
 
 // Debate (seed 000): the barrier room, a results page per room and the Elo leaderboard.
 export const debate: WebModule = {

@@ -2,7 +2,6 @@ import { useEffect, useState } from 'react';
 import { Link } from '../../lib/router.tsx';
 import { AdminOnly } from './AdminTables.tsx';
 import { type AgentRow, pokerApi } from './api.ts';
-import './poker.css';
 
 // Admin: every agent, whether it is connected now, when it was last seen, and the seats it holds.
 

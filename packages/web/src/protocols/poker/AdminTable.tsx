@@ -8,7 +8,6 @@ import { type AdminEvent, pokerApi } from './api.ts';
 import { HandSummaries } from './HandSummaries.tsx';
 import { useTableLive } from './live.ts';
 import { PokerFelt } from './PokerFelt.tsx';
-import './poker.css';
 
 // Admin: one table — the felt, the live log feed (admin reads every entry), the recorded events a
 // page at a time, downloads (JSONL, PHH) and stop.

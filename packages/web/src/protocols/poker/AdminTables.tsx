@@ -4,7 +4,6 @@ import { Link } from '../../lib/router.tsx';
 import { getSession, useCredentials } from '../../lib/session.ts';
 import { pokerApi } from './api.ts';
 import { TableRows } from './TablesList.tsx';
-import './poker.css';
 
 // Admin: every table with a stop button, and a form to open a new one (seed 002 §10.1).
 

@@ -4,7 +4,6 @@ import { pokerApi } from './api.ts';
 import { HandSummaries } from './HandSummaries.tsx';
 import { useTableLive } from './live.ts';
 import { PokerFelt } from './PokerFelt.tsx';
-import './poker.css';
 
 // The observer's table (/tables/:id): live over the poker WebSocket with no credential, so the page
 // can only ever receive what any observer may see.

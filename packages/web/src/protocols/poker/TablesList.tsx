@@ -2,7 +2,6 @@ import type { TableSummary } from '@db8/protocols/poker';
 import { useEffect, useState } from 'react';
 import { Link } from '../../lib/router.tsx';
 import { pokerApi } from './api.ts';
-import './poker.css';
 
 // Every poker table (public list), each linking to its observer view.
 

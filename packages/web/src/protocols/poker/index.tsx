@@ -4,6 +4,7 @@ import { AdminTable } from './AdminTable.tsx';
 import { AdminTables } from './AdminTables.tsx';
 import { TablePage } from './TablePage.tsx';
 import { TablesList } from './TablesList.tsx';
+import './poker.css';
 
 // Poker (seed 002): a room is a table; observers watch it at /tables/:id, admins run tables.
 export const poker: WebModule = {
