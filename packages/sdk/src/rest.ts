@@ -102,6 +102,19 @@ export class Db8Client {
     return r.data;
   }
 
+  /**
+   * A typed call to a route with no method here (e.g. a protocol module's own routes under
+   * `/v1/<protocol>/…`): the same credential, errors and reply check as every other method.
+   */
+  request<S extends z.ZodType>(
+    schema: S,
+    method: Method,
+    path: string,
+    body?: unknown,
+  ): Promise<z.output<S>> {
+    return this.call(schema, method, path, body);
+  }
+
   // ---------- health ----------
   health() {
     return this.call(HealthResponseSchema, 'GET', '/healthz');
