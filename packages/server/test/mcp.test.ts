@@ -134,8 +134,17 @@ describe('MCP over Streamable HTTP', () => {
 
     // The auctioneer waits for its turn while the bidders bid and the server ticks the reveal.
     const turn = tool(auctioneer!, 'wait', { room_id: roomId, for: 'turn', timeout_ms: 10_000 });
+    const quiet = await tool(b2!, 'wait', { room_id: roomId, for: 'entry', timeout_ms: 100 });
+    expect(quiet.reason).toBe('timeout');
+    const nextEntry = tool(b2!, 'wait', { room_id: roomId, for: 'entry', timeout_ms: 10_000 });
     const ack1 = await tool(b1!, 'act_sealed-bid', { room_id: roomId, action: { type: 'bid', amount: 50 } });
     expect(ack1).toMatchObject({ room_id: roomId, duplicate: false });
+    const seen = await nextEntry;
+    expect(seen.reason).toBe('entry');
+    expect(seen.entries.map((e: Out) => e.seq)).toEqual([ack1.seq]);
+    // Redacted for bidder_2 as REST would: the rival's sealed bid shows its commitment, not its amount.
+    expect(seen.entries[0].commit).toEqual(expect.any(String));
+    expect(JSON.stringify(seen.entries)).not.toContain('"amount":50');
     await tool(b2!, 'act_sealed-bid', { room_id: roomId, action: { type: 'bid', amount: 40 } });
     await h.runtime.tickDue(); // every bidder is in: the reveal is due now
     const waited = await turn;

@@ -33,6 +33,8 @@ interface Session {
   subs: Subscriptions;
   principal: string;
   lastSeen: number;
+  /** Requests being answered now, the GET notification stream included. */
+  inFlight: number;
 }
 
 const header = (req: FastifyRequest, name: string): string | undefined => {
@@ -79,7 +81,14 @@ export function mcpRoutes(app: FastifyInstance, ctx: AppContext): void {
     registerTools(server, deps);
     registerResources(server, deps);
     const subs = new Subscriptions(server, ctx.bus);
-    const session: Session = { server, subs, principal, lastSeen: Date.now(), transport: null as never };
+    const session: Session = {
+      server,
+      subs,
+      principal,
+      lastSeen: Date.now(),
+      inFlight: 0,
+      transport: null as never,
+    };
     session.transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: randomUUID,
       onsessioninitialized: (id) => {
@@ -105,7 +114,8 @@ export function mcpRoutes(app: FastifyInstance, ctx: AppContext): void {
 
   const sweep = setInterval(() => {
     const cutoff = Date.now() - IDLE_MS;
-    for (const s of sessions.values()) if (s.lastSeen < cutoff) void drop(s);
+    // A session with a request open (a notification stream, a wait) is in use, however old.
+    for (const s of sessions.values()) if (s.inFlight === 0 && s.lastSeen < cutoff) void drop(s);
   }, 60_000);
   sweep.unref();
   app.addHook('preClose', async () => {
@@ -163,9 +173,23 @@ export function mcpRoutes(app: FastifyInstance, ctx: AppContext): void {
       } else {
         return rpcError(reply, 400, 'Bad Request: no MCP session; send initialize first');
       }
-      session.lastSeen = Date.now();
+      const live = session;
+      live.lastSeen = Date.now();
+      live.inFlight++;
+      reply.raw.once('close', () => {
+        live.inFlight--;
+        live.lastSeen = Date.now();
+      });
       reply.hijack();
-      await session.transport.handleRequest(req.raw, reply.raw, req.body);
+      try {
+        await live.transport.handleRequest(req.raw, reply.raw, req.body);
+      } catch (err) {
+        req.log.error({ err }, 'mcp request failed');
+        if (!reply.raw.headersSent) {
+          reply.raw.writeHead(500, { 'content-type': 'application/json' });
+          reply.raw.end(JSON.stringify(errorBody('INTERNAL', 'internal error')));
+        }
+      }
     },
   });
 }

@@ -19,6 +19,8 @@ import { type ToolDeps, viewOf } from './tools.ts';
 
 const URI = /^db8:\/\/rooms\/([A-Za-z0-9_-]{1,128})\/(view|log)$/;
 const LOG_PAGE = 1000;
+/** Rooms one session may follow at once (each is a bus subscription). */
+const MAX_ROOMS = 64;
 
 export const viewUri = (roomId: string) => `db8://rooms/${roomId}/view`;
 export const logUri = (roomId: string) => `db8://rooms/${roomId}/log`;
@@ -107,6 +109,9 @@ export class Subscriptions {
     const roomId = m[1]!;
     let room = this.rooms.get(roomId);
     if (!room) {
+      if (this.rooms.size >= MAX_ROOMS) {
+        throw new McpError(ErrorCode.InvalidRequest, `a session follows at most ${MAX_ROOMS} rooms`);
+      }
       const uris = new Set<string>();
       const stop = this.bus.subscribe(roomId, () => {
         for (const u of uris) void this.server.server.sendResourceUpdated({ uri: u }).catch(() => {});

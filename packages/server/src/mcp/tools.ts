@@ -4,7 +4,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { Bus } from '../bus/types.ts';
 import type { AppContext } from '../routes/context.ts';
-import { ProtocolVersionSchema, RoomIdSchema, SeatIdSchema } from '../schemas/common.ts';
+import { type ErrorBody, ProtocolVersionSchema, RoomIdSchema, SeatIdSchema } from '../schemas/common.ts';
 import { toJsonSchema } from '../schemas/protocol-json.ts';
 import type { Ack, EntryWire, JoinResponse, State } from '../schemas/rest.ts';
 import { query, type RestCaller, type RestResult } from './rest.ts';
@@ -239,31 +239,29 @@ export function registerTools(server: McpServer, deps: ToolDeps): void {
       const first = await state(rest, a.room_id);
       if (!first.ok) return failed(first.body);
       const since = a.since_seq ?? first.body.seq;
-      let last: State = first.body;
-      let error: RestResult<State> | null = null;
       const reasonOf = (s: State): 'turn' | 'entry' | 'closed' | null => {
         if (a.for === 'turn' && s.turn_token !== null) return 'turn';
         if (a.for === 'entry' && s.seq > since) return 'entry';
         return s.status === 'closed' ? 'closed' : null;
       };
-      let checked = false;
-      const reason = await waitOnRoom(
+      let last: State = first.body;
+      let next: RestResult<State> | null = first;
+      const hit = await waitOnRoom(
         deps.bus,
         a.room_id,
-        async () => {
-          const s = checked ? await state(rest, a.room_id) : first;
-          checked = true;
-          if (!s.ok) {
-            error = s;
-            return 'error' as const;
-          }
+        async (): Promise<{ error: ErrorBody } | { reason: 'turn' | 'entry' | 'closed' } | null> => {
+          const s = next ?? (await state(rest, a.room_id));
+          next = null;
+          if (!s.ok) return { error: s.body };
           last = s.body;
-          return reasonOf(s.body);
+          const reason = reasonOf(s.body);
+          return reason ? { reason } : null;
         },
         a.timeout_ms,
         extra.signal,
       );
-      if (error) return failed((error as RestResult<State> & { ok: false }).body);
+      if (hit && 'error' in hit) return failed(hit.error);
+      const reason = hit?.reason ?? 'timeout';
       const entries =
         last.seq > since
           ? await rest.get<{ entries: EntryWire[] }>(
@@ -271,7 +269,7 @@ export function registerTools(server: McpServer, deps: ToolDeps): void {
             )
           : null;
       return ok({
-        reason: reason ?? 'timeout',
+        reason,
         state: viewOf(deps, last),
         entries: entries?.ok ? entries.body.entries : [],
       });
