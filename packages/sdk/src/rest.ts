@@ -29,7 +29,7 @@ import {
 } from '@db8/server/schemas';
 import type { z } from 'zod';
 import { Db8Error, errorFromBody } from './errors.ts';
-import { RoomSocket, type RoomSocketOptions } from './socket/rooms.ts';
+import { type RoomEvent, RoomSocket, type RoomSocketOptions } from './socket/rooms.ts';
 import { toWsUrl } from './socket/websocket.ts';
 import { type EventsOptions, type SseEvent, sseEvents } from './sse.ts';
 import { Db8Socket, type SocketOptions } from './ws.ts';
@@ -230,6 +230,29 @@ export class Db8Client {
   /** The reconnecting room socket: resolves once welcomed; follow rooms with `subscribe`/`follow`. */
   live(opts: Omit<RoomSocketOptions, 'url'> = {}) {
     return RoomSocket.connect({ url: `${toWsUrl(this.baseUrl)}/v1/ws`, token: this.token, ...opts });
+  }
+
+  /**
+   * Follow one room over its own reconnecting socket: the entries after `since` (-1: all; omitted:
+   * from now), each once and in order, and the newest state, until the loop stops, `signal` aborts
+   * (ends quietly) or the server refuses for good (throws its typed error).
+   */
+  async *follow(
+    roomId: string,
+    opts: { since?: number; signal?: AbortSignal } & Omit<RoomSocketOptions, 'url' | 'token'> = {},
+  ): AsyncGenerator<RoomEvent> {
+    const { since, signal, ...rest } = opts;
+    if (signal?.aborted) return;
+    const sock = await this.live(rest);
+    const stop = () => sock.close();
+    if (signal?.aborted) return stop();
+    signal?.addEventListener('abort', stop, { once: true });
+    try {
+      yield* sock.follow(roomId, since !== undefined ? { since } : {});
+    } finally {
+      signal?.removeEventListener('abort', stop);
+      sock.close();
+    }
   }
 }
 

@@ -1,8 +1,6 @@
-// `db8 watch <room>`: tail a room over server-sent events — one line per entry, a banner when the
-// phase, deadline or your turn changes — until the room closes (exit 0) or Ctrl-C (exit 0).
-import type { EntryWire, State } from '@db8/sdk';
-import { EXIT_IO_ERROR } from '../exit-codes.ts';
-import { CliError, writeStdout } from '../io.ts';
+// `db8 watch <room>`: tail a room over the SDK's reconnecting socket — one line per entry, a banner
+// when the phase, deadline or your turn changes — until the room closes (exit 0) or Ctrl-C (exit 0).
+import { writeStdout } from '../io.ts';
 import { explain, Remote } from '../remote.ts';
 import {
   type Banner,
@@ -40,15 +38,15 @@ export async function watch(roomId: string, o: WatchOptions): Promise<void> {
   let last: Banner | null = null;
   let result: unknown;
   try {
-    const events = c.events(roomId, { since, signal: ac.signal, reconnect: true });
-    for await (const ev of events) {
+    // Each entry once, in order, across reconnects; a refusal (bad token, gone room) throws.
+    for await (const ev of c.follow(roomId, { since, signal: ac.signal })) {
       if (ev.event === 'entry') {
-        const e = ev.data as EntryWire;
+        const e = ev.entry;
         const r = resultOf(e);
         if (r !== undefined) result = r;
         await out(o.json ? JSON.stringify({ event: 'entry', entry: e }) : entryLine(e));
-      } else if (ev.event === 'state') {
-        const s = ev.data as State;
+      } else {
+        const s = ev.state;
         const b = bannerOf(s);
         if (o.json) await out(JSON.stringify({ event: 'state', state: s }));
         else if (!sameBanner(last, b)) await out(bannerLine(s, Date.now()));
@@ -57,9 +55,6 @@ export async function watch(roomId: string, o: WatchOptions): Promise<void> {
           if (!o.json && result !== undefined) await out(resultLine(result));
           break;
         }
-      } else if (ev.event === 'error') {
-        const d = ev.data as { code?: string; message?: string };
-        throw new CliError(EXIT_IO_ERROR, `${d.code ?? 'FEED_FAILED'}: ${d.message ?? 'the feed failed'}`);
       }
     }
   } catch (e) {

@@ -62,6 +62,8 @@ type Events<M, W> = {
   /** An error frame no request waited for, or the fatal error that stopped the client. */
   error: Db8Error;
   welcome: W;
+  /** A frame that is neither a push nor a reply (a feed's error, say), as received. */
+  notice: M;
 };
 type Handler<T> = (v: T) => void;
 
@@ -73,6 +75,7 @@ export class LiveSocket<M extends Frame, W> {
     status: new Set(),
     error: new Set(),
     welcome: new Set(),
+    notice: new Set(),
   };
   /** Run after every hello, before the client is live (re-subscribe from the cursors). */
   private readonly resumers = new Set<(c: Connection<M>) => Promise<void>>();
@@ -227,7 +230,9 @@ export class LiveSocket<M extends Frame, W> {
   private onFrame(conn: Connection<M>, m: M, reply: boolean): void {
     const at = this.dialect.place(m);
     if (!at) {
-      if (m.type === 'error' && !reply && conn.lastError) this.emit('error', conn.lastError);
+      if (reply) return;
+      this.emit('notice', m);
+      if (m.type === 'error' && conn.lastError) this.emit('error', conn.lastError);
       return;
     }
     const last = this.cursors.get(at.stream);

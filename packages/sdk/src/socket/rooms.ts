@@ -8,7 +8,7 @@ import {
   ServerMessageSchema,
   type State,
 } from '@db8/server/schemas';
-import { Db8Error } from '../errors.ts';
+import { Db8Error, socketError } from '../errors.ts';
 import type { Connection } from './connection.ts';
 import { type Dialect, type LiveOptions, LiveSocket } from './live.ts';
 import { queueIterator } from './queue.ts';
@@ -72,6 +72,11 @@ export class RoomSocket {
   constructor(o: RoomSocketOptions) {
     this.live = new LiveSocket(db8Dialect(o), o);
     this.live.onConnected((c) => this.resubscribe(c));
+    // An error no request waited for, naming a room we follow: the server dropped that feed.
+    this.live.on('notice', (m) => {
+      if (m.type === 'error' && m.room_id && this.rooms.has(m.room_id))
+        this.dropRoom(m.room_id, socketError(m.payload));
+    });
   }
 
   /** Connect and wait for the welcome; a refusal (OUTDATED_CLIENT, a bad token) rejects. */
@@ -134,17 +139,21 @@ export class RoomSocket {
       } catch (e) {
         if (!(e instanceof Db8Error) || e.code === 'CLOSED' || e.code === 'TIMEOUT') throw e;
         // The room refuses us now (gone, token expired): stop following it, say why.
-        this.rooms.delete(roomId);
-        this.live.forget(entryStream(roomId));
-        this.live.forget(stateStream(roomId));
-        for (const fn of this.errorFns) fn(e, roomId);
+        this.dropRoom(roomId, e);
       }
     }
   }
 
   private readonly errorFns = new Set<(e: Db8Error, roomId: string) => void>();
 
-  /** A room refused a re-subscription (the client stops following it). */
+  private dropRoom(roomId: string, e: Db8Error): void {
+    this.rooms.delete(roomId);
+    this.live.forget(entryStream(roomId));
+    this.live.forget(stateStream(roomId));
+    for (const fn of [...this.errorFns]) fn(e, roomId);
+  }
+
+  /** A room's feed failed or refused a re-subscription (the client stops following it). */
   onRoomError(fn: (e: Db8Error, roomId: string) => void): () => void {
     this.errorFns.add(fn);
     return () => this.errorFns.delete(fn);

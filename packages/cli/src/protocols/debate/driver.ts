@@ -1,9 +1,9 @@
-// Scripted debate seats over the SDK: each follows its seat's state over server-sent events and
+// Scripted debate seats over the SDK: each follows its seat's state over the reconnecting socket and
 // acts as @db8/agents/debate's script says, like any remote participant. Used by `db8 demo debate`,
 // the end-to-end test and the benchmark.
 import { type ScriptOptions, scriptedDecisions } from '@db8/agents/debate';
 import { type DebateView, type LegalAction, submissionBytes } from '@db8/protocols/debate';
-import type { Db8Client, State } from '@db8/sdk';
+import type { Db8Client } from '@db8/sdk';
 
 export type SignFields = {
   signature_kind: 'ssh' | 'ed25519';
@@ -59,11 +59,11 @@ export async function driveSeat(o: SeatDriverOptions): Promise<ActRecord[]> {
     acts.push(rec);
     o.onAct?.(rec);
   };
-  const events = o.client.events(o.roomId, { reconnect: true, ...(o.signal ? { signal: o.signal } : {}) });
+  const events = o.client.follow(o.roomId, o.signal ? { signal: o.signal } : {});
   try {
     for await (const ev of events) {
       if (ev.event !== 'state') continue;
-      const st = ev.data as State;
+      const st = ev.state;
       if (st.status === 'closed') break;
       // The server's own schema produced the view; a scripted seat only checks what it is.
       const view = st.view as DebateView | null;

@@ -1,7 +1,7 @@
-// Following a debate over server-sent events: a banner when the phase, round or deadline changes,
+// Following a debate over the SDK's reconnecting socket: a banner when the phase, round or deadline changes,
 // the whole round when it is published, the results at the end. `db8 debate watch` and the demo.
 import { type DebateResult, type DebateView, DebateViewSchema } from '@db8/protocols/debate';
-import type { Db8Client, State } from '@db8/sdk';
+import type { Db8Client } from '@db8/sdk';
 import { bannerKey, phaseBanner, resultLines, roundLines } from './format.ts';
 
 export interface WatchOptions {
@@ -22,16 +22,12 @@ export async function watchDebate(
   let lastBanner = '';
   const printed = new Set<number>();
   let tallies = 0;
-  const events = client.events(roomId, {
-    since: -1,
-    reconnect: true,
-    ...(o.signal ? { signal: o.signal } : {}),
-  });
+  const events = client.follow(roomId, { since: -1, ...(o.signal ? { signal: o.signal } : {}) });
   let last: DebateView | null = null;
   try {
     for await (const ev of events) {
       if (ev.event !== 'state') continue;
-      const st = ev.data as State;
+      const st = ev.state;
       const parsed = DebateViewSchema.safeParse(st.view);
       if (!parsed.success) continue;
       const view = parsed.data;
