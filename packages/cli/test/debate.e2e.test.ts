@@ -364,8 +364,19 @@ describe('a debate end to end: CLI and SDK debaters, real ssh-keygen, a room cer
       /^ok .*bundle\.jsonl: room room_\w+, seat:anon_1 bundle/,
     );
 
-    // Tampering is caught: one byte of a revealed submission.
+    // `debate export` and the generic `room export` share one fetch: the same closed-room bundle
+    // (all but the header's exported_at).
     const text = readFileSync(bundle, 'utf8');
+    const body = (file: string) =>
+      readFileSync(join(dir, 'd1', file), 'utf8')
+        .split('\n')
+        .slice(1);
+    await ok('d1', ['room', 'export', R, '-o', 'room.jsonl']);
+    await ok('d1', ['debate', 'export', R, '-o', 'debate.jsonl']);
+    expect(body('room.jsonl')).toEqual(body('bundle.jsonl'));
+    expect(body('debate.jsonl')).toEqual(body('bundle.jsonl'));
+
+    // Tampering is caught: one byte of a revealed submission.
     const tampered = text.replace('congestion charges', 'congestion charger');
     expect(tampered).not.toBe(text);
     writeFileSync(join(dir, 'd1', 'tampered.jsonl'), tampered);
