@@ -60,6 +60,12 @@ export function viewOf(deps: ToolDeps, s: State): Record<string, unknown> {
   };
 }
 
+/** A schema embedded as property `key`: its local `$ref`s (to its own `$defs`) must follow it there. */
+function nestedUnder(key: string, schema: Record<string, unknown>): Record<string, unknown> {
+  if (!('$defs' in schema)) return schema;
+  return JSON.parse(JSON.stringify(schema).replaceAll('"#/$defs/', `"#/properties/${key}/$defs/`));
+}
+
 const roomId = RoomIdSchema.describe('the room id (room_…), from list_rooms');
 
 export function registerTools(server: McpServer, deps: ToolDeps): void {
@@ -159,7 +165,7 @@ export function registerTools(server: McpServer, deps: ToolDeps): void {
 
   for (const m of ctx.modules.values()) {
     const name = m.protocol.name;
-    const actionSchema = deps.schemas.of(name) ?? {};
+    const actionSchema = nestedUnder('action', deps.schemas.of(name) ?? {});
     server.registerTool(
       actToolName(name),
       {
