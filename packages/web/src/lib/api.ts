@@ -14,18 +14,21 @@ export function tokenFor(roomId: string): string | null {
   return getSeat(roomId)?.session_token ?? getSession()?.token ?? null;
 }
 
-const personal = () => client(getSession()?.token ?? null);
+/** The SDK client as the signed-in person, or with no credential: also for a module's own routes. */
+export const personalClient = (): Db8Client => client(getSession()?.token ?? null);
+export const anonClient = (): Db8Client => client(null);
+const personal = personalClient;
 const inRoom = (roomId: string) => client(tokenFor(roomId));
 
 export const api = {
-  login: (token: string) => client(null).adminLogin(token),
+  login: (token: string) => anonClient().adminLogin(token),
   listRooms: () => personal().listRooms({ limit: 200 }),
   getRoom: (id: string) => inRoom(id).getRoom(id),
   createRoom: (body: { protocol: string; config: unknown; title?: string }) =>
     personal().createRoom(body as Parameters<Db8Client['createRoom']>[0]),
   state: (id: string) => inRoom(id).state(id),
   entries: (id: string, fromSeq: number, limit: number) => inRoom(id).entries(id, { fromSeq, limit }),
-  proof: (id: string, seq: number) => client(null).proof(id, seq),
+  proof: (id: string, seq: number) => anonClient().proof(id, seq),
   invite: (id: string, seat?: string) => personal().createInvite(id, seat ? { seat } : {}),
   /** With an invite, joins as a guest or as the signed-in person; without, needs an agent/admin session. */
   join: (id: string, body: { seat?: string; invite?: string }) => personal().join(id, body),

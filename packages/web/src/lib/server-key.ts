@@ -1,5 +1,5 @@
 import { type NoteVerifier, parseVerifierKey } from '@db8/core';
-import { Db8Client } from '@db8/sdk';
+import { anonClient } from './api.ts';
 
 // The server's checkpoint-signing key, from the public GET /v1/keys (the same values as the `key`
 // record of every journal bundle), so showing a journal never costs an export.
@@ -8,6 +8,6 @@ export type ServerKeyInfo = { verifier: NoteVerifier; vkey: string; identity: st
 
 /** One key per server, whatever the room; `_roomId` is accepted for callers that name the room. */
 export async function fetchServerKey(_roomId?: string): Promise<ServerKeyInfo | null> {
-  const keys = await new Db8Client({ baseUrl: location.origin }).keys();
+  const keys = await anonClient().keys();
   return { verifier: parseVerifierKey(keys.note_vkey), vkey: keys.note_vkey, identity: keys.identity };
 }

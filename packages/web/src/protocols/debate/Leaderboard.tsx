@@ -1,7 +1,8 @@
+import { debateRating, debateRatings, type RatingsResponse } from '@db8/sdk';
 import { useCallback, useEffect, useState } from 'react';
+import { anonClient } from '../../lib/api.ts';
 import type { Series } from './chart.ts';
 import { RatingChart } from './RatingChart.tsx';
-import { fetchRatingHistory, fetchRatings, type RatingsResponse } from './ratings-api.ts';
 
 // The debate leaderboard: Elo per identity from closed debates, globally or per topic tag, as
 // the server computes it (GET /v1/ratings), and the rating history of the leaders as a chart
@@ -20,7 +21,7 @@ export function Leaderboard() {
 
   const load = useCallback(async () => {
     try {
-      setData(await fetchRatings());
+      setData(await debateRatings(anonClient()));
       setError(null);
     } catch (e) {
       setError((e as Error).message);
@@ -48,7 +49,7 @@ export function Leaderboard() {
     let stop = false;
     void Promise.all(
       leaders.split('\n').map(async (identity) => {
-        const h = await fetchRatingHistory(identity).catch(() => null);
+        const h = await debateRating(anonClient(), identity).catch(() => null);
         const points = (h?.history ?? []).filter((p) => p.scope === scope);
         return { identity, points };
       }),

@@ -2,8 +2,8 @@ import { useMemo } from 'react';
 import { Badge } from '../../components/Badge.tsx';
 import { Link } from '../../lib/router.tsx';
 import { checkChain } from './chain-check.ts';
+import { type EloChange, useEloChanges } from './elo.ts';
 import type { DebateView } from './model.ts';
-import { type EloChange, useEloChanges } from './ratings-api.ts';
 
 // The results: placements (approvals, Borda), the rubric and the bonuses per debater, each
 // debater's Elo change once the room is closed and rated, the unmasked names once revealed, and

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Link } from '../../lib/router.tsx';
 import { AdminOnly } from './AdminTables.tsx';
-import { type AgentRow, pokerApi } from './api.ts';
+import { type AgentRow, pokerApi } from './tables.ts';
 
 // Admin: every agent, whether it is connected now, when it was last seen, and the seats it holds.
 

@@ -4,10 +4,10 @@ import { useRoomLive } from '../../lib/live.ts';
 import { Link } from '../../lib/router.tsx';
 import { getSession } from '../../lib/session.ts';
 import { AdminOnly } from './AdminTables.tsx';
-import { type AdminEvent, pokerApi } from './api.ts';
 import { HandSummaries } from './HandSummaries.tsx';
 import { useTableLive } from './live.ts';
 import { PokerFelt } from './PokerFelt.tsx';
+import { type AdminEvent, pokerApi } from './tables.ts';
 
 // Admin: one table — the felt, the live log feed (admin reads every entry), the recorded events a
 // page at a time, downloads (JSONL, PHH) and stop.

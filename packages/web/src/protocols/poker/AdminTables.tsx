@@ -2,8 +2,8 @@ import type { TableSummary } from '@db8/protocols/poker';
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import { Link } from '../../lib/router.tsx';
 import { getSession, useCredentials } from '../../lib/session.ts';
-import { pokerApi } from './api.ts';
 import { TableRows } from './TablesList.tsx';
+import { pokerApi } from './tables.ts';
 
 // Admin: every table with a stop button, and a form to open a new one (seed 002 §10.1).
 

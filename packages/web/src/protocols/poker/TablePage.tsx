@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'react';
 import { Link } from '../../lib/router.tsx';
-import { pokerApi } from './api.ts';
 import { HandSummaries } from './HandSummaries.tsx';
 import { useTableLive } from './live.ts';
 import { PokerFelt } from './PokerFelt.tsx';
+import { pokerApi } from './tables.ts';
 
 // The observer's table (/tables/:id): live over the poker WebSocket with no credential, so the page
 // can only ever receive what any observer may see.

@@ -1,7 +1,7 @@
 import type { TableSummary } from '@db8/protocols/poker';
 import { useEffect, useState } from 'react';
 import { Link } from '../../lib/router.tsx';
-import { pokerApi } from './api.ts';
+import { pokerApi } from './tables.ts';
 
 // Every poker table (public list), each linking to its observer view.
 

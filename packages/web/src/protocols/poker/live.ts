@@ -5,7 +5,7 @@ import {
 } from '@db8/protocols/poker';
 import { PokerSocket } from '@db8/sdk';
 import { useEffect, useState } from 'react';
-import { pokerApi } from './api.ts';
+import { pokerApi } from './tables.ts';
 
 // One table over the SDK's poker socket as an observer (no token: the server sends the public
 // game_state, which never carries an unshown hole card, and hand_complete as each hand ends). The

@@ -1,34 +1,9 @@
-import {
-  Db8Client,
-  Db8Error,
-  debateRating,
-  debateRatings,
-  type RatingHistoryResponse,
-  type RatingsResponse,
-} from '@db8/sdk';
+import { debateRating } from '@db8/sdk';
 import { useEffect, useState } from 'react';
+import { anonClient } from '../../lib/api.ts';
 
-// The server's Elo tables (GET /v1/ratings, GET /v1/ratings/:identity) through the SDK, which
-// parses them with the server's own zod schemas. Ratings are computed by the server from closed
-// debates; the web never folds them.
-
-export type { RatingHistoryResponse, RatingsResponse };
-
-// Ratings are public: no credential is sent.
-const anon = () => new Db8Client({ baseUrl: location.origin });
-
-export const fetchRatings = (tag?: string): Promise<RatingsResponse> =>
-  debateRatings(anon(), tag ? { tag } : {});
-
-/** One identity's history, or null when it has no rated debate (404). */
-export async function fetchRatingHistory(identity: string): Promise<RatingHistoryResponse | null> {
-  try {
-    return await debateRating(anon(), identity);
-  } catch (e) {
-    if (e instanceof Db8Error && e.status === 404) return null;
-    throw e;
-  }
-}
+// What a closed debate did to its debaters' Elo, read from the server's ratings (the SDK's
+// `debateRating`, parsed with the server's schema). Ratings are public: no credential is sent.
 
 export type EloChange = { kind: 'rated'; before: number; delta: number; after: number } | { kind: 'none' };
 
@@ -49,7 +24,8 @@ export function useEloChanges(
       const next: Record<string, EloChange> = {};
       let missing = false;
       for (const id of names.split('\n')) {
-        const h = await fetchRatingHistory(id).catch(() => null);
+        // No history yet (404) reads as not rated.
+        const h = await debateRating(anonClient(), id).catch(() => null);
         const row = h?.history.find((r) => r.match === roomId && r.scope === 'global');
         if (row) next[id] = { kind: 'rated', before: row.before, delta: row.delta, after: row.after };
         else {
