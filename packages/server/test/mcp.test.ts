@@ -278,6 +278,37 @@ describe('MCP over Streamable HTTP', () => {
     expect(e.code).toBe('OUTDATED_CLIENT');
   });
 
+  it('limits how fast one principal opens sessions (/mcp is outside the REST rate limit)', async () => {
+    const key = await agentKey();
+    const open = () =>
+      fetch(`${base}/mcp`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${key}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: {
+            protocolVersion: '2025-06-18',
+            capabilities: {},
+            clientInfo: { name: 'x', version: '0' },
+          },
+        }),
+      });
+    for (let i = 0; i < 30; i++) {
+      const r = await open();
+      expect(r.status).toBe(200);
+      await r.body?.cancel();
+    }
+    const over = await open();
+    expect(over.status).toBe(429);
+    expect(((await over.json()) as Out).error.code).toBe('RATE_LIMITED');
+  });
+
   it('binds a session to the principal that opened it', async () => {
     const c = await connect(await agentKey());
     const sessionId = (c.transport as StreamableHTTPClientTransport).sessionId!;

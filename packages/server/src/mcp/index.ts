@@ -24,6 +24,8 @@ export const DB8_VERSION_HEADER = 'db8-protocol-version';
 /** Oldest MCP protocol version the SDK still speaks: an older client is told so, not left guessing. */
 const OLDEST_MCP_VERSION = [...SUPPORTED_PROTOCOL_VERSIONS].sort()[0]!;
 const MAX_SESSIONS_PER_PRINCIPAL = 16;
+/** /mcp is outside the REST rate limit (its tool calls count there), so opening sessions has its own. */
+const MAX_OPENS_PER_MINUTE = 30;
 const MAX_SESSIONS = 2_000;
 const IDLE_MS = 30 * 60_000;
 
@@ -64,7 +66,15 @@ export function mcpRoutes(app: FastifyInstance, ctx: AppContext): void {
     },
   };
 
+  const opens = new Map<string, number[]>();
   async function open(principal: string): Promise<Session> {
+    const now = Date.now();
+    const recent = (opens.get(principal) ?? []).filter((t) => t > now - 60_000);
+    if (recent.length >= MAX_OPENS_PER_MINUTE) {
+      throw new ApiError(429, 'RATE_LIMITED', `at most ${MAX_OPENS_PER_MINUTE} new MCP sessions a minute`);
+    }
+    recent.push(now);
+    opens.set(principal, recent);
     const mine = [...sessions.values()].filter((s) => s.principal === principal);
     if (mine.length >= MAX_SESSIONS_PER_PRINCIPAL)
       await drop(mine.sort((a, b) => a.lastSeen - b.lastSeen)[0]!);
@@ -116,6 +126,7 @@ export function mcpRoutes(app: FastifyInstance, ctx: AppContext): void {
     const cutoff = Date.now() - IDLE_MS;
     // A session with a request open (a notification stream, a wait) is in use, however old.
     for (const s of sessions.values()) if (s.inFlight === 0 && s.lastSeen < cutoff) void drop(s);
+    for (const [p, times] of opens) if (times.every((t) => t < Date.now() - 60_000)) opens.delete(p);
   }, 60_000);
   sweep.unref();
   app.addHook('preClose', async () => {
