@@ -164,6 +164,10 @@ describe('MCP over Streamable HTTP', () => {
     expect(end.legal_actions).toEqual([]);
     expect(JSON.stringify(end.view)).toContain('bidder_1');
 
+    const listedUris = (await b1!.listResources()).resources.map((r) => r.uri);
+    expect(listedUris).toEqual(
+      expect.arrayContaining([`db8://rooms/${roomId}/view`, `db8://rooms/${roomId}/log`]),
+    );
     const log = await b1!.readResource({ uri: `db8://rooms/${roomId}/log` });
     const entries = JSON.parse(String((log.contents[0] as { text: string }).text)).entries as Out[];
     expect(entries.at(-1)!.seq).toBe(end.seq);
