@@ -1,7 +1,7 @@
 // The council driver end to end: scripted, then over real HTTP in both wire formats, with a role
 // that fails, a reply that needs the repair attempt, and cancellation.
-import { canonicalize } from '@db8/core';
-import { FinalPacketSchema, ROLES, type Role, refold } from '@db8/protocols/council';
+import { canonicalize, refoldLog } from '@db8/core';
+import { council, FinalPacketSchema, ROLES, type Role } from '@db8/protocols/council';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   Budget,
@@ -58,8 +58,9 @@ describe('council runner', () => {
     expect(run.calls.every((c) => c.record?.scripted)).toBe(true);
     completeWriteback(run, 'records/decisions/r1.json');
     expect(run.room.state.status).toBe('completed');
-    const re = refold(run.room.log());
-    expect(re.ok && canonicalize(re.state)).toBe(canonicalize(run.room.state));
+    const re = refoldLog(run.room.entries, new Map([[council.name, council]]));
+    expect(re).toMatchObject({ ok: true, closed: true });
+    expect(canonicalize(re.state)).toBe(canonicalize(run.room.state));
   });
 
   describe.each(['openai', 'anthropic'] as const)('over HTTP (%s)', (wire) => {

@@ -3,6 +3,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { journalEntries, parseJournalText } from '@db8/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DecisionRecordSchema } from '../src/protocols/council/artifacts.ts';
 import { replayRun } from '../src/protocols/council/replay.ts';
@@ -77,14 +78,17 @@ describe('council local store', () => {
     }).catch((e) => e);
     expect(err).toBeInstanceOf(StorageError);
     expect(String(err.message)).toMatch(/storage unavailable, run storage-test aborted/);
-    const log = JSON.parse(
-      readFileSync(join(home, 'records', 'debates', 'storage-test', 'log.json'), 'utf8'),
+    // The log (a journal bundle) ends with the operator's abort and the close it caused.
+    const entries = journalEntries(
+      parseJournalText(
+        readFileSync(join(home, 'records', 'debates', 'storage-test', 'journal.jsonl'), 'utf8'),
+      ).records.map((r) => r.value),
     );
-    const last = log.entries.at(-1);
-    expect(last).toMatchObject({
+    expect(entries.at(-1)).toMatchObject({ kind: 'close' });
+    expect(entries.at(-2)).toMatchObject({
       kind: 'action',
-      seat: 'operator',
-      action: { type: 'abort', error: { code: 'STORAGE_UNAVAILABLE' } },
+      actor: 'operator',
+      payload: { type: 'abort', error: { code: 'STORAGE_UNAVAILABLE' } },
     });
     expect(res0.status).toBe('completed');
   });

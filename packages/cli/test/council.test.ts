@@ -95,7 +95,7 @@ describe('db8 council (spawned, local model server)', () => {
         'judge.json',
         'final-packet.json',
         'final-packet.md',
-        'log.json',
+        'journal.jsonl',
       ]) {
         expect(statSync(join(dir, f)).size, f).toBeGreaterThan(0);
       }
@@ -192,13 +192,25 @@ describe('db8 council (spawned, local model server)', () => {
       );
       writeFileSync(file, original);
 
-      // Editing the log changes the packet, and the writeback entry pins the packet's hash: refold stops there.
-      const logFile = join(home, 'records', 'debates', runs.anthropic!, 'log.json');
+      // The log is a journal bundle in the server's entry format: db8 verify checks it (pinned to the
+      // home's local key) and refolds it; an edited round payload breaks its commitment for both.
+      const logFile = join(home, 'records', 'debates', runs.anthropic!, 'journal.jsonl');
+      const pin = join(home, 'local_ed25519.pub');
+      const verified = await db8(['verify', logFile, '--key', pin]);
+      expect(verified.stderr).toBe('');
+      expect(verified.status).toBe(0);
+      expect(verified.stdout).toMatch(
+        /signed by the pinned key\)\n {2}refolded council v\d+ to seq \d+, state [0-9a-f]{64}, the recorded result follows\n$/,
+      );
       const log = readFileSync(logFile, 'utf8');
-      writeFileSync(logFile, log.replace('"confidence": 0.8', '"confidence": 0.81'));
+      expect(log).toContain('"confidence":0.8');
+      writeFileSync(logFile, log.replace('"confidence":0.8', '"confidence":0.81'));
       const bad2 = await db8(['council', 'replay', runs.anthropic!, '--home', home]);
       expect(bad2.status).toBe(3);
-      expect(bad2.stderr).toMatch(/log\.json: entry \d+ does not replay \(PACKET_MISMATCH/);
+      expect(bad2.stderr).toMatch(/journal\.jsonl: entry \d+ .*(SEALED|REVEAL)_MISMATCH/);
+      const bad2v = await db8(['verify', logFile, '--key', pin]);
+      expect(bad2v.status).toBe(3);
+      expect(bad2v.stderr).toMatch(/(SEALED|REVEAL)_MISMATCH/);
       writeFileSync(logFile, log);
 
       // The index is checked too: change one indexed next action behind the CLI's back.

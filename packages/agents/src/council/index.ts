@@ -1,11 +1,12 @@
 export { systemPrompt, userPrompt } from './prompts.ts';
-export { CouncilRunError, LocalCouncilRoom } from './room.ts';
 export {
   abortCouncil,
   type CouncilCall,
   type CouncilProgress,
   type CouncilRequest,
+  type CouncilRoom,
   type CouncilRun,
+  CouncilRunError,
   callMeta,
   completeWriteback,
   councilConfig,

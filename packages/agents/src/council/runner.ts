@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { LocalRoom } from '@db8/core';
 import {
   ACTION_FOR_STAGE,
   assessableRoles,
@@ -8,6 +9,7 @@ import {
   type CouncilConfig,
   CouncilConfigSchema,
   type CouncilState,
+  council,
   expectedRoles,
   isoDate,
   OPERATOR,
@@ -22,7 +24,6 @@ import {
 import type { z } from 'zod';
 import type { CallRecord, Provider } from '../providers/index.ts';
 import { systemPrompt, userPrompt } from './prompts.ts';
-import { CouncilRunError, LocalCouncilRoom } from './room.ts';
 import {
   assessmentSchema,
   challengeSchema,
@@ -71,9 +72,37 @@ export interface RunCouncilOptions extends CouncilRequest {
   onProgress?: (p: CouncilProgress) => void;
 }
 
+/** A refusal the runner did not expect: a bug in the runner, never a role's failure. */
+export class CouncilRunError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * A council run is a core LocalRoom: the entries it writes are a server room's entries (genesis,
+ * actions, ticks, close), so `db8 verify` and `db8 council replay` refold them like any room.
+ */
+export type CouncilRoom = LocalRoom<typeof council>;
+
 export interface CouncilRun {
-  room: LocalCouncilRoom;
+  room: CouncilRoom;
+  /** The clock the run reads; entry time never runs back (LocalRoom lifts it). */
+  clock: () => number;
   calls: CouncilCall[];
+}
+
+/** Act and insist on success: a refusal here is a bug in the runner. */
+function must(room: CouncilRoom, seat: string, action: CouncilAction, now: number): void {
+  const r = room.act(seat, action, now);
+  if (!r.ok)
+    throw new CouncilRunError(
+      r.error.code,
+      `${seat} ${action.type} refused: ${r.error.code} ${r.error.message}`,
+    );
 }
 
 export function callMeta(r: CallRecord): CallMeta {
@@ -175,14 +204,18 @@ export async function councilTurn(
 /** Run Intake → … → Judge → Packetize and stop in Writeback (or aborted, if cancelled). */
 export async function runCouncil(opts: RunCouncilOptions): Promise<CouncilRun> {
   const config = councilConfig(opts, opts.providers);
-  const room = new LocalCouncilRoom(
+  const clock = opts.clock ?? Date.now;
+  const room: CouncilRoom = new LocalRoom({
+    protocol: council,
     config,
-    opts.seed ?? randomBytes(32).toString('hex'),
-    opts.clock ?? Date.now,
-  );
+    seed: opts.seed ?? randomBytes(32).toString('hex'),
+    now: clock(),
+    id: opts.runId,
+    title: opts.question.slice(0, 200),
+  });
   const calls: CouncilCall[] = [];
   const progress = opts.onProgress ?? (() => {});
-  room.tick(); // Intake → Round1
+  room.tick(clock()); // Intake → Round1
   for (const stage of TURN_STAGES) {
     if (room.state.status !== 'running') break;
     progress({ kind: 'stage', stage });
@@ -190,18 +223,23 @@ export async function runCouncil(opts: RunCouncilOptions): Promise<CouncilRun> {
     // The roles of a stage answer independently, so their calls run concurrently.
     const results = await Promise.all(
       roles.map((role) =>
-        councilTurn(room.state, opts.providers[role], role, stage, room.now(), opts.signal),
+        councilTurn(room.state, opts.providers[role], role, stage, room.time(clock()), opts.signal),
       ),
     );
     if (opts.signal?.aborted) {
-      room.must(OPERATOR, { type: 'abort', error: { code: 'CANCELLED', message: 'the run was cancelled' } });
+      must(
+        room,
+        OPERATOR,
+        { type: 'abort', error: { code: 'CANCELLED', message: 'the run was cancelled' } },
+        clock(),
+      );
       break;
     }
     // Submitted in roster order, whatever order the calls finished in, so the log is deterministic.
     for (const [i, role] of roles.entries()) {
       const { action, record } = results[i]!;
       calls.push({ stage, role, record });
-      const r = room.act(seatOf(role), action);
+      const r = room.act(seatOf(role), action, clock());
       const ok = action.type !== 'failed';
       progress({
         kind: 'turn',
@@ -211,23 +249,23 @@ export async function runCouncil(opts: RunCouncilOptions): Promise<CouncilRun> {
         ...(ok ? {} : { detail: (action as { error: TurnError }).error.code }),
       });
       // Past the stage window the protocol has closed the stage; the tick below records the timeouts.
-      if (!r.ok && r.code !== 'STAGE_EXPIRED')
-        throw new CouncilRunError(r.code, `${role} ${action.type}: ${r.message}`);
+      if (!r.ok && r.error.code !== 'STAGE_EXPIRED')
+        throw new CouncilRunError(r.error.code, `${role} ${action.type}: ${r.error.message}`);
     }
-    room.tick();
+    room.tick(clock());
   }
   if (room.state.stage === 'Writeback') progress({ kind: 'stage', stage: 'Writeback' });
-  return { room, calls };
+  return { room, clock, calls };
 }
 
 /** Record the writeback receipt: the run completes. */
 export function completeWriteback(run: CouncilRun, recordPath: string): void {
   const sha = run.room.state.packetSha256;
   if (!sha) throw new Error('no packet to write back');
-  run.room.must(OPERATOR, { type: 'writeback', recordPath, packetSha256: sha });
+  must(run.room, OPERATOR, { type: 'writeback', recordPath, packetSha256: sha }, run.clock());
 }
 
 /** A structural failure (storage, …) ends the run as aborted. */
 export function abortCouncil(run: CouncilRun, error: TurnError): void {
-  if (run.room.state.status === 'running') run.room.must(OPERATOR, { type: 'abort', error });
+  if (run.room.state.status === 'running') must(run.room, OPERATOR, { type: 'abort', error }, run.clock());
 }

@@ -1,5 +1,7 @@
 // `db8 verify <bundle>`: checks a journal bundle offline (verifyBundle in @db8/core) and names the
-// first entry that fails. With --ssh-dir it also lays out the files `ssh-keygen -Y verify` needs.
+// first entry that fails, then refolds the log from its genesis with the protocol it names (core's
+// refoldLog: the fold a server room loads with) and compares the result the close entry records.
+// With --ssh-dir it also lays out the files `ssh-keygen -Y verify` needs.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
@@ -7,10 +9,14 @@ import {
   formatFailure,
   type JournalFailureCode,
   JournalKeySchema,
+  journalEntries,
   parseJournalText,
+  type RefoldReport,
+  refoldLog,
   type VerifyBundleResult,
   verifyBundleText,
 } from '@db8/core';
+import { createProtocolRegistry } from '@db8/protocols';
 import type { Command } from 'commander';
 import { EXIT_INVALID_INPUT, EXIT_IO_ERROR, EXIT_VERIFICATION_FAILED } from '../exit-codes.ts';
 import { CliError, inputName, readTextInput, runAction, writeStdout } from '../io.ts';
@@ -54,12 +60,25 @@ async function writeSshFiles(dir: string, text: string): Promise<string[]> {
   return written;
 }
 
-function summary(r: VerifyBundleResult, file: string, pinned: boolean): string {
+function summary(r: VerifyBundleResult, f: RefoldReport, file: string, pinned: boolean): string {
   const trust = pinned ? 'signed by the pinned key' : 'self-consistent only: pin the server key with --key';
+  const refold =
+    f.skipped !== undefined
+      ? `not refolded: ${f.skipped}`
+      : `refolded ${f.protocol} v${f.version} to seq ${f.seq}, state ${f.stateHash}` +
+        (f.closed ? ', the recorded result follows' : ' (open)');
   return (
     `ok ${file}: room ${r.room}, ${r.viewerClass} bundle, ${r.entries} entries, ${r.checkpoints} checkpoints, ` +
-    `${r.reveals} reveals, ${r.sealed} sealed payloads verified; root ${r.rootHash} (${trust})\n`
+    `${r.reveals} reveals, ${r.sealed} sealed payloads verified; root ${r.rootHash} (${trust})\n` +
+    `  ${refold}\n`
   );
+}
+
+/** Refold the bundle's entries offline (every built-in protocol); the state itself stays out of JSON. */
+function refold(text: string): RefoldReport {
+  const entries = journalEntries(parseJournalText(text).records.map((x) => x.value));
+  const { state: _state, ...report } = refoldLog(entries, createProtocolRegistry());
+  return report;
 }
 
 type VerifyOpts = { key?: string; json?: boolean; sshDir?: string };
@@ -69,22 +88,29 @@ async function verifyCommand(file: string | undefined, o: VerifyOpts): Promise<v
   const pin = o.key !== undefined ? await pinnedKey(o.key) : undefined;
   const r = verifyBundleText(text, pin !== undefined ? { pinnedKey: pin } : {});
   if (o.sshDir !== undefined) await writeSshFiles(o.sshDir, text);
-  if (o.json) await writeStdout(`${JSON.stringify(r)}\n`);
   const first = r.firstFailure;
+  // A bundle that fails its own checks is not refolded: its entries are not what was signed.
+  const f = first ? null : refold(text);
+  if (o.json) await writeStdout(`${JSON.stringify(f ? { ...r, refold: f } : r)}\n`);
   if (first) {
     const exit = NOT_A_BUNDLE.has(first.code) ? EXIT_INVALID_INPUT : EXIT_VERIFICATION_FAILED;
     const more = r.failures.length > 1 ? ` (+${r.failures.length - 1} more)` : '';
     throw new CliError(exit, `${inputName(file)}: ${formatFailure(first)}${more}`);
   }
-  if (!o.json) await writeStdout(summary(r, inputName(file), r.keyPinned));
+  if (f && f.problems.length > 0) {
+    const more = f.problems.length > 1 ? ` (+${f.problems.length - 1} more)` : '';
+    throw new CliError(EXIT_VERIFICATION_FAILED, `${inputName(file)}: REFOLD: ${f.problems[0]}${more}`);
+  }
+  if (!o.json && f) await writeStdout(summary(r, f, inputName(file), r.keyPinned));
 }
 
 export function register(program: Command): void {
   const cmd = program
     .command('verify')
     .description(
-      'verify a journal bundle (db8 export) offline: every leaf, tree head, checkpoint signature (note and ' +
-        'SSHSIG), sealed payload and commit-reveal pair; exit 0 ok, 3 naming the first failing entry, 2 not a bundle',
+      'verify a journal bundle (db8 export, or a local run such as db8 council) offline: every leaf, tree ' +
+        'head, checkpoint signature (note and SSHSIG), sealed payload and commit-reveal pair, then refold the ' +
+        'log with its protocol and check the recorded result; exit 0 ok, 3 naming the first failing entry, 2 not a bundle',
     )
     .argument('[bundle]', 'JSONL bundle; - or nothing for stdin')
     .option(

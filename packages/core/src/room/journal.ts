@@ -1,6 +1,7 @@
 import { fromHex, toHex, utf8Encode } from '../crypto/bytes.ts';
 import { JournalWriter, journalCheckpoint, journalKey } from '../journal/build.ts';
-import { CHECKPOINT_SSHSIG_NAMESPACE, type JournalRecord } from '../journal/schema.ts';
+import { CHECKPOINT_SSHSIG_NAMESPACE, JournalEntrySchema, type JournalRecord } from '../journal/schema.ts';
+import type { StoredEntry } from '../log/entry.ts';
 import { MerkleLog } from '../merkle/log.ts';
 import { roomOrigin, signCheckpoint } from '../note/checkpoint.ts';
 import { ed25519Signer } from '../note/keys.ts';
@@ -61,6 +62,20 @@ export function localJournal(room: LocalRoom, opts: LocalJournalOptions): Journa
     );
   }
   out.push(w.end());
+  return out;
+}
+
+/**
+ * A bundle's entries as stored: each public form with the sealed payload the bundle carries for it.
+ * Records that are not well-formed entries are skipped (verifyBundle reports them).
+ */
+export function journalEntries(records: readonly unknown[]): StoredEntry[] {
+  const out: StoredEntry[] = [];
+  for (const r of records) {
+    const rec = JournalEntrySchema.safeParse(r);
+    if (rec.success)
+      out.push(rec.data.sealed ? { ...rec.data.entry, sealed: rec.data.sealed } : rec.data.entry);
+  }
   return out;
 }
 

@@ -17,7 +17,8 @@ export const ARTIFACT_PATHS = {
   judge: 'judge.json',
   packet: 'final-packet.json',
   markdown: 'final-packet.md',
-  log: 'log.json',
+  /** The run's log: a db8 journal bundle, the entry format of a server room (`db8 verify` checks it). */
+  log: 'journal.jsonl',
 } as const;
 
 export function isoTime(ms: number): string {

@@ -6,7 +6,6 @@ export * from './markdown.ts';
 export * from './packet.ts';
 export * from './payloads.ts';
 export { council } from './protocol.ts';
-export * from './replay.ts';
 export * from './roles.ts';
 export * from './stages.ts';
 export * from './state.ts';

@@ -1,6 +1,6 @@
 import { canonicalize } from '@db8/core';
 import { describe, expect, it } from 'vitest';
-import { type CouncilRejectionCode, REJECTION_CODES } from '../src/index.ts';
+import { type CouncilRejectionCode, council, REJECTION_CODES } from '../src/index.ts';
 import { call, challenge, opening, playFull, Run, T0, verdict } from './harness.ts';
 
 /** Each case builds a run, sends one refused action, and checks the room is unchanged. */
@@ -280,25 +280,15 @@ describe('council: every rejection leaves the run unchanged', () => {
 
   it('the action schema refuses extra fields and malformed payloads before the protocol sees them', () => {
     const run = atRound1();
-    expect(() =>
-      run.act('critic', { type: 'opening', payload: opening('Critic'), call, extra: 1 }, T0 + 2),
-    ).toThrow();
-    expect(() =>
-      run.act(
-        'critic',
-        { type: 'opening', payload: { ...opening('Critic'), confidence: 1.2 }, call },
-        T0 + 2,
-      ),
-    ).toThrow();
-    expect(() =>
-      run.act(
-        'critic',
-        { type: 'opening', payload: { ...opening('Critic'), stance: 'maybe' }, call },
-        T0 + 2,
-      ),
-    ).toThrow();
-    expect(() =>
-      run.act('judge', { type: 'verdict', payload: verdict('2026-02-30'), call }, T0 + 2),
-    ).toThrow();
+    const bad = [
+      ['critic', { type: 'opening', payload: opening('Critic'), call, extra: 1 }],
+      ['critic', { type: 'opening', payload: { ...opening('Critic'), confidence: 1.2 }, call }],
+      ['critic', { type: 'opening', payload: { ...opening('Critic'), stance: 'maybe' }, call }],
+      ['judge', { type: 'verdict', payload: verdict('2026-02-30'), call }],
+    ] as const;
+    for (const [seat, action] of bad) {
+      expect(council.actionSchema.safeParse(action).success).toBe(false);
+      expect(run.act(seat, action, T0 + 2)).toMatchObject({ ok: false, error: { code: 'BAD_ACTION' } });
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { canonicalize, hashCanonical } from '@db8/core';
+import { canonicalize, commitmentOf, hashCanonical, refoldLog, type StoredEntry } from '@db8/core';
 import { describe, expect, it } from 'vitest';
 import {
   ARTIFACT_PATHS,
@@ -7,13 +7,14 @@ import {
   checkTransitionLog,
   council,
   FinalPacketSchema,
-  refold,
   renderPacketMarkdown,
   roundArtifact,
   STAGES,
   stageArtifacts,
 } from '../src/index.ts';
 import { call, configFor, playFull, Run, T0, verdict } from './harness.ts';
+
+const registry = new Map([[council.name, council]]);
 
 const assessment = {
   positions: [
@@ -164,7 +165,7 @@ describe('council: a full run', () => {
     expect(roundArtifact(run.state, 1).challengeMap).toBeNull();
   });
 
-  it('refolding the recorded log reproduces the final state exactly', () => {
+  it('refolding the recorded entries reproduces the final state exactly (core refoldLog)', () => {
     const run = new Run();
     const { now } = playFull(run, { Critic: { r2: 'fail' } });
     const at = complete(run, now);
@@ -173,32 +174,39 @@ describe('council: a full run', () => {
       { type: 'writeback', recordPath: 'r.json', packetSha256: run.state.packetSha256! },
       at,
     );
-    const log = run.log();
-    const again = refold(JSON.parse(JSON.stringify(log)));
-    expect(again.ok).toBe(true);
-    if (!again.ok) return;
+    expect(run.closed).toBe(true); // completed: the close entry reveals the seed and the result
+    const again = refoldLog(JSON.parse(JSON.stringify(run.entries)), registry);
+    expect(again).toMatchObject({ ok: true, closed: true, problems: [] });
     expect(canonicalize(again.state)).toBe(canonicalize(run.state));
-    expect(again.stateSha256).toBe(log.stateSha256);
+    expect(again.stateHash).toBe(run.stateHash());
   });
 
-  it('refold reports a tampered log entry instead of repairing it', () => {
+  it('refold reports a tampered entry instead of repairing it', () => {
     const run = new Run();
     const { now } = playFull(run);
-    complete(run, now);
-    const log = JSON.parse(JSON.stringify(run.log()));
-    // Re-target a round-2 challenge: the protocol refuses it on replay.
-    const entry = log.entries.find((e: { action?: { type: string } }) => e.action?.type === 'challenge');
-    entry.action.payload.target = 'Analyst';
-    const r = refold(log);
-    expect(r).toMatchObject({ ok: false, at: entry.seq });
-    if (!r.ok) expect(r.reason).toMatch(/^WRONG_TARGET/);
-    // A changed payload that is still legal refolds, but to a different state hash.
-    const log2 = JSON.parse(JSON.stringify(run.log()));
-    log2.entries.find(
-      (e: { action?: { type: string } }) => e.action?.type === 'opening',
-    ).action.payload.claim = 'edited';
-    const r2 = refold(log2);
-    expect(r2.ok && r2.stateSha256).not.toBe(log2.stateSha256);
+    const at = complete(run, now);
+    run.must(
+      'operator',
+      { type: 'writeback', recordPath: 'r.json', packetSha256: run.state.packetSha256! },
+      at,
+    );
+    const entries = JSON.parse(JSON.stringify(run.entries)) as StoredEntry[];
+    // Re-target a round-2 challenge: the protocol refuses it on refold. Round turns are sealed, so
+    // the sealed payload is what the fold reads.
+    const entry = entries.find((e) => (e.sealed?.payload as { type?: string })?.type === 'challenge')!;
+    (entry.sealed!.payload as { payload: { target: string } }).payload.target = 'Analyst';
+    const r = refoldLog(entries, registry);
+    expect(r).toMatchObject({ ok: false, firstDivergence: entry.seq });
+    expect(r.problems.join('\n')).toMatch(/sealed payload does not match its commitment/);
+    // An edited payload whose commitment is made to match still changes the packet: the close entry's
+    // result (and the writeback's packet hash) no longer follow from the log.
+    const edited = JSON.parse(JSON.stringify(run.entries)) as StoredEntry[];
+    const opening = edited.find((e) => (e.sealed?.payload as { type?: string })?.type === 'opening')!;
+    (opening.sealed!.payload as { payload: { claim: string } }).payload.claim = 'edited';
+    opening.commit = commitmentOf(opening.sealed!);
+    const r2 = refoldLog(edited, registry);
+    expect(r2.ok).toBe(false);
+    expect(r2.stateHash).not.toBe(run.stateHash());
   });
 
   it('views parse, and round turns stay sealed to their author until the round closes', () => {

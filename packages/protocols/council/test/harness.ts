@@ -1,11 +1,6 @@
-import { type ApplyResult, hashCanonical, type Transition, type Viewer } from '@db8/core';
+import { LocalRoom } from '@db8/core';
 import {
-  type CouncilAction,
   type CouncilConfig,
-  type CouncilLog,
-  type CouncilLogEntry,
-  type CouncilState,
-  type CouncilView,
   council,
   type Opening,
   type Revision,
@@ -17,18 +12,10 @@ import {
 } from '../src/index.ts';
 
 /**
- * A miniature runtime for tests, as in the sealed-bid harness: seqs from 1 (genesis is 0), actions
- * parsed with the protocol's schema, every state deep-frozen (a mutation throws), and the log
- * recorded in the format `refold` reads.
+ * Council tests run on core's LocalRoom, as the sealed-bid and debate tests do: seqs from 1
+ * (genesis is 0), actions parsed with the protocol's schema, every state deep-frozen (a mutation
+ * throws), and the very entries `db8 council` writes and `db8 verify` refolds.
  */
-
-export function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
-  }
-  return value;
-}
 
 export const T0 = Date.UTC(2026, 0, 15, 9, 0, 0);
 
@@ -43,65 +30,9 @@ export function configFor(patch: Partial<CouncilConfig> = {}): unknown {
   };
 }
 
-export class Run {
-  state: CouncilState;
-  readonly entries: CouncilLogEntry[] = [];
-  readonly genesis: CouncilLog['genesis'];
-  nextSeq = 1;
-
+export class Run extends LocalRoom<typeof council> {
   constructor(config: unknown = configFor(), now = T0) {
-    const parsed = council.configSchema.parse(config);
-    this.genesis = { config: parsed, seed: 'cd'.repeat(32), now };
-    this.state = deepFreeze(
-      council.setup(parsed, { seats: council.seats(parsed), seed: this.genesis.seed, now }),
-    );
-  }
-
-  act(seat: string, action: unknown, now: number): ApplyResult<CouncilState> {
-    const parsed = council.actionSchema.parse(action) as CouncilAction;
-    const seq = this.nextSeq;
-    const res = council.apply(this.state, { seat, action: parsed, now, seq });
-    if (res.ok) {
-      this.state = deepFreeze(res.state);
-      this.nextSeq += 1;
-      this.entries.push({ kind: 'action', seq, now, seat, action: parsed });
-    }
-    return res;
-  }
-
-  must(seat: string, action: unknown, now: number): Transition<CouncilState> {
-    const res = this.act(seat, action, now);
-    if (!res.ok)
-      throw new Error(
-        `${seat} ${JSON.stringify(action).slice(0, 80)} rejected: ${res.error.code} ${res.error.message}`,
-      );
-    return res;
-  }
-
-  tick(now: number): Transition<CouncilState> | null {
-    const seq = this.nextSeq;
-    const res = council.tick(this.state, now, seq);
-    if (res) {
-      this.state = deepFreeze(res.state);
-      this.nextSeq += 1;
-      this.entries.push({ kind: 'tick', seq, now });
-    }
-    return res;
-  }
-
-  view(viewer: Viewer): CouncilView {
-    return council.view(this.state, viewer);
-  }
-
-  log(): CouncilLog {
-    return {
-      format: 'db8.council.log/v1',
-      protocol: 'council',
-      version: council.version,
-      genesis: this.genesis,
-      entries: this.entries,
-      stateSha256: hashCanonical(this.state),
-    };
+    super({ protocol: council, config, seed: 'cd'.repeat(32), now, id: 'run_test_1' });
   }
 }
 

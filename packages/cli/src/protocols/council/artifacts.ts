@@ -1,8 +1,8 @@
 import { join } from 'node:path';
-import { hashCanonical } from '@db8/core';
+import type { CouncilRoom } from '@db8/agents';
+import { hashCanonical, journalText, localJournal } from '@db8/core';
 import {
   ARTIFACT_PATHS,
-  type CouncilLog,
   type CouncilState,
   type FinalPacket,
   renderPacketMarkdown,
@@ -33,8 +33,22 @@ export async function writeRunArtifacts(dir: string, state: CouncilState): Promi
   await writeAtomic(join(dir, ARTIFACT_PATHS.markdown), renderPacketMarkdown(state.packet));
 }
 
-export async function writeRunLog(dir: string, log: CouncilLog): Promise<void> {
-  await writeJson(join(dir, ARTIFACT_PATHS.log), log);
+/**
+ * The run's log as a journal bundle (journal.jsonl): the LocalRoom's entries, the same format a
+ * server room exports, checkpoints signed with the home's local key. `db8 verify` checks it.
+ */
+export async function writeRunLog(
+  dir: string,
+  room: CouncilRoom,
+  key: Uint8Array,
+  now: number,
+): Promise<void> {
+  const records = localJournal(room, {
+    key,
+    exportedAt: new Date(now).toISOString(),
+    title: room.state.config.question,
+  });
+  await writeAtomic(join(dir, ARTIFACT_PATHS.log), journalText(records));
 }
 
 export const DecisionRecordSchema = z

@@ -1,23 +1,30 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { hashCanonical } from '@db8/core';
+import {
+  formatFailure,
+  hashCanonical,
+  journalEntries,
+  parseJournalText,
+  refoldLog,
+  verifyBundleText,
+} from '@db8/core';
 import {
   ARTIFACT_PATHS,
-  CouncilLogSchema,
   type CouncilState,
   checkTransitionLog,
+  council,
   FinalPacketSchema,
-  refold,
   renderPacketMarkdown,
   stageArtifacts,
 } from '@db8/protocols/council';
+import { LOCAL_KEY_FILE } from '../../local-key.ts';
 import { artifactHashes, DecisionRecordSchema } from './artifacts.ts';
 import { readJson, runDir } from './files.ts';
 import { type CouncilIndex, orderedTurns } from './index-db.ts';
 
 /**
- * `db8 council replay`: rebuild a run from its JSON artifacts alone — refold `log.json` through
- * the protocol — then check every artifact on disk against what the refolded state projects, the
+ * `db8 council replay`: rebuild a run from its artifacts alone — verify `journal.jsonl` (a journal
+ * bundle, as a server room exports) and refold its entries with core's refoldLog — then check every artifact on disk against what the refolded state projects, the
  * decision record against the packet, and the index rows against both. Any difference is a
  * problem reported by name; nothing is repaired.
  */
@@ -56,28 +63,26 @@ export async function replayRun(
     state,
   });
 
-  const raw = await tryRead(join(dir, ARTIFACT_PATHS.log));
-  if (!raw.ok) {
-    problems.push(`${ARTIFACT_PATHS.log}: ${raw.why}`);
-    return report(null, 0);
-  }
-  const log = CouncilLogSchema.safeParse(raw.value);
-  if (!log.success) {
-    problems.push(
-      `${ARTIFACT_PATHS.log}: ${log.error.issues[0]?.path.join('.')}: ${log.error.issues[0]?.message}`,
-    );
-    return report(null, 0);
-  }
-  if (log.data.genesis.config.runId !== runId)
-    problems.push(`${ARTIFACT_PATHS.log}: belongs to run ${log.data.genesis.config.runId}`);
-  const folded = refold(log.data);
-  if (!folded.ok) {
-    problems.push(`${ARTIFACT_PATHS.log}: entry ${folded.at} does not replay (${folded.reason})`);
-    return report(null, log.data.entries.length);
-  }
-  const state = folded.state;
-  if (folded.stateSha256 !== log.data.stateSha256)
-    problems.push(`${ARTIFACT_PATHS.log}: replayed state hash differs from the recorded one`);
+  // The log is a journal bundle: its own checks (leaves, checkpoints signed by the home's local
+  // key, commit–reveal) first, then core's refold of its entries from the genesis.
+  const text = await readFile(join(dir, ARTIFACT_PATHS.log), 'utf8').catch((e: NodeJS.ErrnoException) => {
+    problems.push(`${ARTIFACT_PATHS.log}: ${e.code ?? e.message}`);
+    return null;
+  });
+  if (text === null) return report(null, 0);
+  const pub = await readFile(join(home, `${LOCAL_KEY_FILE}.pub`), 'utf8').catch(() => null);
+  const bundle = verifyBundleText(text, pub ? { pinnedKey: pub.trim() } : {});
+  for (const f of bundle.failures) problems.push(`${ARTIFACT_PATHS.log}: ${formatFailure(f)}`);
+  const entries = journalEntries(parseJournalText(text).records.map((r) => r.value));
+  if (bundle.room !== null && bundle.room !== runId)
+    problems.push(`${ARTIFACT_PATHS.log}: belongs to run ${bundle.room}`);
+  const folded = refoldLog(entries, new Map([[council.name, council]]));
+  if (folded.skipped !== undefined) problems.push(`${ARTIFACT_PATHS.log}: cannot refold: ${folded.skipped}`);
+  problems.push(...folded.problems.map((p) => `${ARTIFACT_PATHS.log}: ${p}`));
+  if (folded.seq < 0 || folded.firstDivergence !== undefined || folded.skipped !== undefined)
+    return report(null, entries.length);
+  const state = folded.state as CouncilState;
+  const stateSha256 = folded.stateHash!;
   const tl = checkTransitionLog(state.transitions);
   if (!tl.ok) problems.push(`transition log: ${tl.reason}`);
   if (state.status !== 'completed') problems.push(`the run is ${state.status}, not completed`);
@@ -113,8 +118,8 @@ export async function replayRun(
     }
   }
 
-  if (index) await checkIndex(index, state, folded.stateSha256, problems);
-  return report(state, log.data.entries.length);
+  if (index) await checkIndex(index, state, stateSha256, problems);
+  return report(state, entries.length);
 }
 
 async function checkIndex(index: CouncilIndex, state: CouncilState, stateSha256: string, problems: string[]) {

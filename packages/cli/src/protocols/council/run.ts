@@ -13,8 +13,8 @@ import {
   type Provider,
   runCouncil,
 } from '@db8/agents';
-import { hashCanonical } from '@db8/core';
 import { ARTIFACT_PATHS, type FinalPacket, ROLES, type Role } from '@db8/protocols/council';
+import { loadOrCreateLocalKey } from '../../local-key.ts';
 import {
   artifactHashes,
   decisionRecord,
@@ -27,7 +27,8 @@ import { CouncilIndex } from './index-db.ts';
 
 /**
  * One local-first council run: providers from flags/env/db8.config.json, the council driver, then
- * persistence — artifacts, the decision record (writeback), the log, the index. A storage failure
+ * persistence — artifacts, the decision record (writeback), the log (a signed journal bundle of
+ * the run's LocalRoom, as a server room exports), the index. A storage failure
  * before the writeback aborts the run (a structural failure); role failures only degrade it.
  */
 
@@ -124,8 +125,9 @@ export async function runLocalCouncil(opts: LocalRunOptions): Promise<LocalRunRe
     run,
   });
 
+  const writeLog = async () => writeRunLog(dir, run.room, loadOrCreateLocalKey(opts.home).seed, clock());
   if (state().status !== 'running' || !state().packet) {
-    await writeRunLog(dir, run.room.log()).catch(() => {});
+    await writeLog().catch(() => {});
     return result();
   }
   try {
@@ -134,17 +136,17 @@ export async function runLocalCouncil(opts: LocalRunOptions): Promise<LocalRunRe
     completeWriteback(run, rel);
   } catch (e) {
     abortCouncil(run, { code: 'STORAGE_UNAVAILABLE', message: (e as Error).message.slice(0, 500) });
-    await writeRunLog(dir, run.room.log()).catch(() => {});
+    await writeLog().catch(() => {});
     throw new StorageError(`storage unavailable, run ${runId} aborted: ${(e as Error).message}`);
   }
-  const log = run.room.log();
-  await writeRunLog(dir, log);
+  const stateSha256 = run.room.stateHash();
+  await writeLog();
   if (opts.index !== false) {
     const index = await CouncilIndex.open(opts.home);
     try {
       await index.putRun({
         state: state(),
-        stateSha256: log.stateSha256,
+        stateSha256,
         runDir: relToHome(opts.home, dir),
         packetPath: relToHome(opts.home, join(dir, ARTIFACT_PATHS.packet)),
         artifacts: artifactHashes(state()),
@@ -153,6 +155,6 @@ export async function runLocalCouncil(opts: LocalRunOptions): Promise<LocalRunRe
       await index.close();
     }
   }
-  if (hashCanonical(state()) !== log.stateSha256) throw new Error('state changed after the log was written');
+  if (run.room.stateHash() !== stateSha256) throw new Error('state changed after the log was written');
   return result();
 }
