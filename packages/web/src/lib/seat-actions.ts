@@ -4,8 +4,8 @@ import { navigate } from './router.tsx';
 import { getSeat, getSession, setSeat } from './session.ts';
 
 // Taking a seat: the seat this browser holds, the invite on the URL, and the join / invite-link
-// actions. Shared by the generic room's seat panel and the debate's seat card, which differ only
-// in how they show it.
+// actions. Shared by the generic room's seat panel and a protocol module's own seat card, which
+// differ only in how they show it.
 
 /** An invite arrives as `?invite=…` or `#invite=…` on the room URL. */
 export function inviteFromUrl(): string | null {
