@@ -89,7 +89,7 @@ describe('module styles stay in their module', () => {
   it("the generic room's seat buttons are not poker chips either", async () => {
     const room = await client(env, adminToken).createRoom({
       protocol: 'sealed-bid',
-      config: sealedBid.createPreset,
+      config: sealedBid.createPreset as never,
     });
     const page = await adminPage();
     await page.goto(`${env.url}/rooms/${room.room_id}`);
