@@ -139,22 +139,30 @@ export class DriverHost {
   poke(roomId: string): void {
     const room = this.#rooms.get(roomId);
     if (!room || this.#closed) return;
-    for (const [seat, s] of room.seats) {
-      if (s.busy) {
-        s.dirty = true;
-        continue;
-      }
-      s.busy = true;
-      const p = this.#drive(roomId, room, seat, s).finally(() => {
-        s.busy = false;
-        this.#pending.delete(p);
-        if (s.dirty) {
-          s.dirty = false;
-          this.poke(roomId);
-        }
-      });
-      this.#pending.add(p);
+    for (const [seat, s] of room.seats) this.#kick(roomId, room, seat, s);
+  }
+
+  /**
+   * Drives one seat, or marks it dirty when it is already running; a dirty seat runs again when it
+   * finishes. Only that seat: re-poking the whole room from here made idle seats wake each other
+   * for ever (a microtask ping-pong that starved the event loop).
+   */
+  #kick(roomId: string, room: Room, seat: string, s: Seat): void {
+    if (this.#closed) return;
+    if (s.busy) {
+      s.dirty = true;
+      return;
     }
+    s.busy = true;
+    const p = this.#drive(roomId, room, seat, s).finally(() => {
+      s.busy = false;
+      this.#pending.delete(p);
+      if (s.dirty && this.#rooms.get(roomId) === room) {
+        s.dirty = false;
+        this.#kick(roomId, room, seat, s);
+      }
+    });
+    this.#pending.add(p);
   }
 
   /** Resolves when no driver call is in flight (tests). */

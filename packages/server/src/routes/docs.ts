@@ -1,6 +1,8 @@
 import type { AnyProtocol } from '@db8/core';
 import type { FastifyInstance } from 'fastify';
-import { MIN_SUPPORTED_PROTOCOL_VERSION, PROTOCOL_VERSION } from '../schemas/common.ts';
+import { z } from 'zod';
+import { ApiError } from '../errors.ts';
+import { IdSchema, MIN_SUPPORTED_PROTOCOL_VERSION, PROTOCOL_VERSION } from '../schemas/common.ts';
 import { protocolJson, toJsonSchema } from '../schemas/protocol-json.ts';
 import { RoomParamsSchema } from '../schemas/rest.ts';
 import type { AppContext } from './context.ts';
@@ -47,7 +49,21 @@ machine-readable schemas: ${base}/protocol.json · REST reference: ${base}/docs
 - REST equivalents: \`GET /v1/rooms/<id>/state\`, \`POST /v1/rooms/<id>/actions\`, \`GET /v1/rooms/<id>/entries?fromSeq=\`.
 - Deadlines are the server's: on timeout the protocol acts for you (e.g. check/fold).
 - \`OUTDATED_CLIENT\`: re-read this document.
-`;
+
+## MCP
+Any MCP client can take a seat: Streamable HTTP at \`${base}/mcp\` with \`Authorization: Bearer <api_key>\`
+(tools: list_rooms, join_room, view_room, act_<protocol>, wait, export_room, verify_bundle), or
+\`db8 mcp --url ${base}\` over stdio.
+${protocolGuides(ctx)}`;
+}
+
+/** Links to each protocol module's own guide (GET /v1/protocols/<name>/skill.md). */
+function protocolGuides(ctx: AppContext): string {
+  const guides = [...ctx.modules.values()].filter((m) => m.skillDoc);
+  if (guides.length === 0) return '';
+  const base = ctx.config.publicUrl;
+  const lines = guides.map((m) => `- ${m.protocol.name}: ${base}/v1/protocols/${m.protocol.name}/skill.md`);
+  return `\n## Protocol guides\n${lines.join('\n')}\n`;
 }
 
 /** The room's own skill doc: the general one, then this room's seats and its action schema. */
@@ -79,6 +95,24 @@ export function docsRoutes(root: FastifyInstance, ctx: AppContext): void {
     async (req, reply) => {
       const room = (await ctx.runtime.getRoom(req.params.id)) as RoomInfoWireable;
       return reply.type('text/markdown; charset=utf-8').send(roomSkillDoc(ctx, room));
+    },
+  );
+  app.get(
+    '/v1/protocols/:name/skill.md',
+    {
+      schema: {
+        tags: ['docs'],
+        summary: "A protocol's own guide for agents",
+        params: z.object({ name: IdSchema }),
+      },
+    },
+    async (req, reply) => {
+      const m = ctx.modules.get(req.params.name);
+      if (!m?.skillDoc)
+        throw new ApiError(404, 'NOT_FOUND', `no guide for protocol ${req.params.name}`, {
+          guides: [...ctx.modules.values()].filter((x) => x.skillDoc).map((x) => x.protocol.name),
+        });
+      return reply.type('text/markdown; charset=utf-8').send(m.skillDoc({ publicUrl: ctx.config.publicUrl }));
     },
   );
   app.get('/protocol.json', { schema: { hide: true } }, async () => {

@@ -9,7 +9,7 @@ import {
   viewerOfClass,
 } from '@db8/core';
 import type { FastifyInstance } from 'fastify';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { ApiError, badRequest } from '../errors.ts';
 import { isSupportedVersion, MIN_SUPPORTED_PROTOCOL_VERSION, PROTOCOL_VERSION } from '../schemas/common.ts';
 import { ExportQuerySchema } from '../schemas/export.ts';
@@ -64,7 +64,8 @@ function createRoomBodyFor(modules: AppContext['modules']) {
   });
   return CreateRoomBodySchema.extend({
     protocol: CreateRoomBodySchema.shape.protocol.meta({ examples: names }),
-    config: CreateRoomBodySchema.shape.config.meta({ anyOf: configs }),
+    // Plain `unknown` for the docs: z.json() is recursive and would show as a $ref into $defs.
+    config: z.unknown().default({}).meta({ anyOf: configs }),
   });
 }
 

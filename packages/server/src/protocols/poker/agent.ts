@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { clip, modelDecision, type SeatAgent, withPersona } from '../../drivers/agent.ts';
+import { clip, fixedDecision, modelDecision, type SeatAgent, withPersona } from '../../drivers/agent.ts';
 
 /**
- * A poker seat played by a model: on its turn it picks one of the legal betting actions (raise-to
+ * A poker seat played by a model: it sits in when first offered, then on its turn it picks one of the legal betting actions (raise-to
  * within the legal bounds). The turn token from `legal` goes with the action; a failed call sends
  * nothing, so the table's timeout rule (check if free, else fold) decides — no invented move.
  */
@@ -11,6 +11,9 @@ type PokerLegal = { kind: string; amount?: number; min?: number; max?: number };
 
 export const pokerAgent: SeatAgent = (ctx) => {
   const legal = ctx.legal as PokerLegal[];
+  // A driven seat sits in once, when the table first offers it; a seat the table sat out (too
+  // many timeouts) stays out: the key is spent.
+  if (legal.some((l) => l.kind === 'sitIn')) return [fixedDecision('sitIn', { kind: 'sitIn' })];
   const betting = legal.filter((l) => ['fold', 'check', 'call', 'raiseTo'].includes(l.kind));
   if (betting.length === 0 || !ctx.turnToken) return [];
   const raise = betting.find((l) => l.kind === 'raiseTo');
