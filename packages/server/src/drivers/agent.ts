@@ -60,7 +60,7 @@ export function modelDecision<T>(
   };
 }
 
-/** A decision that needs no model call (a fixed protocol step such as a council writeback). */
+/** A decision that needs no model call (a fixed protocol step). */
 export function fixedDecision(key: string, action: unknown): Decision {
   return { key, run: async () => ({ action, record: null, error: null }) };
 }

@@ -11,8 +11,8 @@ import type { DriverStore } from './store.ts';
  * driven room moves it reads each driven seat's own view and legal actions (runtime.stateFor, as
  * any client would), asks the seat's agent for decisions, and submits them with runtime.act under
  * an idempotency key. Every call — success, failed call, refused action — is a driver_calls row
- * and a log line. A failure submits nothing (or the protocol's own failure record, for the
- * council); the protocol's deadline decides what happens next.
+ * and a log line. A failure submits nothing (or the protocol's own failure record, when its agent
+ * asks for one); the protocol's deadline decides what happens next.
  */
 
 type Log = { info(o: object, m: string): void; warn(o: object, m: string): void };

@@ -73,7 +73,7 @@ export function roomRoutes(root: FastifyInstance, ctx: AppContext): void {
   const app = root.withTypeProvider<ZodTypeProvider>();
   const rt = ctx.runtime;
 
-  /** Seats of a role the protocol reserves for the server (poker's house) are never the client's. */
+  /** Seats of a role the protocol reserves for the server are never the client's. */
   async function refuseReserved(roomId: string, seat: string): Promise<void> {
     const room = info(await rt.getRoom(roomId));
     const reserved = rt.protocols?.get(room.protocol)?.reservedRoles ?? [];
