@@ -1,17 +1,20 @@
+import { describe, expect, it } from 'vitest';
 import {
+  checkpointOfNote,
   ed25519Signer,
   entryLeafHash,
   MerkleLog,
+  type EntryProofInput as ProofInput,
   type PublicEntry,
   roomOrigin,
   type StoredEntry,
   signCheckpoint,
   toHex,
-} from '@db8/core';
-import { describe, expect, it } from 'vitest';
-import { checkpointOfNote, type ProofInput, verifyEntry } from '../src/lib/verify.ts';
+  verifyEntryProof as verifyEntry,
+} from '../src/index.ts';
 
-// The journal badge logic, on a log built with core's own Merkle tree and signed checkpoint.
+// The journal badge's per-entry check (core verifyEntryProof), on a log built with core's own Merkle
+// tree and signed checkpoint.
 
 const room = 'room_test';
 const entries: StoredEntry[] = [

@@ -1,25 +1,16 @@
-import {
-  bytesEqual,
-  type Checkpoint,
-  entryLeafHash,
-  fromBase64,
-  fromHex,
-  type NoteVerifier,
-  type PublicEntry,
-  parseCheckpoint,
-  publicForm,
-  type StoredEntry,
-  toHex,
-  verifyCheckpoint,
-  verifyInclusion,
-} from '@db8/core';
+import { bytesEqual, fromBase64, fromHex, toHex } from '../crypto/bytes.ts';
+import { entryLeafHash, type PublicEntry, publicForm, type StoredEntry } from '../log/entry.ts';
+import { verifyInclusion } from '../merkle/verify.ts';
+import { type Checkpoint, parseCheckpoint, verifyCheckpoint } from '../note/checkpoint.ts';
+import type { NoteVerifier } from '../note/keys.ts';
 
-// The journal badge: recompute an entry's leaf hash here, from the public form the server served,
+// One served entry against the log: recompute its leaf hash from the public form the server served,
 // check the served inclusion proof leads to the root in the served checkpoint, that the checkpoint
 // is this room's log, and (given the server's note key) that the checkpoint's signature holds.
 // Nothing the server claims about the hash is trusted; its proof and checkpoint are only inputs.
+// The web journal page badges each entry with it; verifyBundle checks a whole bundle the same way.
 
-export type ProofInput = {
+export type EntryProofInput = {
   leaf_hash: string;
   index: number;
   tree_size: number;
@@ -27,7 +18,7 @@ export type ProofInput = {
   checkpoint: string;
 };
 
-export type Verdict =
+export type EntryProofVerdict =
   | {
       ok: true;
       leafHash: string;
@@ -50,11 +41,11 @@ export function checkpointOfNote(note: string): Checkpoint {
   return parseCheckpoint(cut === -1 ? note : note.slice(0, cut + 1));
 }
 
-export function verifyEntry(
+export function verifyEntryProof(
   entry: StoredEntry | PublicEntry,
-  proof: ProofInput,
+  proof: EntryProofInput,
   verifier: NoteVerifier | null = null,
-): Verdict {
+): EntryProofVerdict {
   const seq = entry.seq;
   let leaf: Uint8Array;
   try {
@@ -63,7 +54,7 @@ export function verifyEntry(
     return { ok: false, reason: `cannot hash entry: ${(e as Error).message}` };
   }
   const leafHex = toHex(leaf);
-  const fail = (reason: string): Verdict => ({ ok: false, reason, leafHash: leafHex });
+  const fail = (reason: string): EntryProofVerdict => ({ ok: false, reason, leafHash: leafHex });
   if (proof.index !== seq) return fail(`proof is for leaf ${proof.index}, not ${seq}`);
   let served: Uint8Array;
   try {

@@ -1,3 +1,4 @@
+import { type EntryProofVerdict as Verdict, verifyEntryProof as verifyEntry } from '@db8/core';
 import { useEffect, useMemo, useState } from 'react';
 import { Badge } from '../components/Badge.tsx';
 import { EntryRow } from '../components/EntryRow.tsx';
@@ -6,7 +7,6 @@ import { revealIndex } from '../lib/reveals.ts';
 import { Link, navigate } from '../lib/router.tsx';
 import { fetchServerKey, type ServerKeyInfo } from '../lib/server-key.ts';
 import type { Entry } from '../lib/types.ts';
-import { type Verdict, verifyEntry } from '../lib/verify.ts';
 
 // The journal: the room's log page by page, each entry with a badge saying whether this browser
 // could recompute its leaf hash, follow the served inclusion proof to the checkpoint's root, and

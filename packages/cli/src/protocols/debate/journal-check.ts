@@ -3,15 +3,15 @@
 // alone, and the round chain (seed §5) recomputed up to the head the results name.
 import { type PublicEntry, parseJournalText } from '@db8/core';
 import {
+  type ChainRound,
   checkProvenance,
+  checkRoundChain,
   DebateConfigSchema,
-  extendChain,
   normalizeKey,
   ResultsSchema,
   type SubmitAction,
   SubmitActionSchema,
   submissionBytes,
-  submissionSha256,
   ZERO_CHAIN,
 } from '@db8/protocols/debate';
 
@@ -83,7 +83,7 @@ export function checkDebateJournal(text: string): DebateJournalReport {
     ...registered.filter((r) => r.seat === seat && r.seq < seq).map((r) => r.key),
   ];
 
-  let chain = ZERO_CHAIN;
+  const rounds: ChainRound[] = [];
   for (const e of [...entries.values()].sort((a, b) => a.seq - b.seq)) {
     const subs: Array<{ seq: number; action: SubmitAction }> = [];
     for (const rv of e.reveals ?? []) {
@@ -92,8 +92,6 @@ export function checkDebateJournal(text: string): DebateJournalReport {
     }
     if (subs.length === 0) continue;
     report.rounds++;
-    const seatNo = (s: string) => Number(s.split('_')[1]);
-    subs.sort((a, b) => seatNo(a.action.author_id) - seatNo(b.action.author_id));
     for (const { seq, action } of subs) {
       report.submissions++;
       const sealed = entries.get(seq);
@@ -116,11 +114,15 @@ export function checkDebateJournal(text: string): DebateJournalReport {
       if (cfg.room_id !== null && action.room_id !== cfg.room_id)
         failures.push(`${where}: names room ${action.room_id}`);
     }
-    chain = extendChain(
-      chain,
-      subs.map((s) => submissionSha256(s.action)),
-    );
+    rounds.push({
+      label: `seq ${e.seq}`,
+      submissions: subs.map((s) => ({ author: s.action.author_id, payload: s.action })),
+    });
   }
+  // The round chain: the same check the web room's journal badge runs over the view.
+  const checked = checkRoundChain(rounds);
+  if (!checked.ok) failures.push(checked.reason);
+  const chain = checked.ok ? checked.head : ZERO_CHAIN;
   report.chain = chain;
   const close = [...entries.values()].find((e) => e.kind === 'close');
   const result = ResultsSchema.safeParse((close?.payload as { result?: unknown } | undefined)?.result);
