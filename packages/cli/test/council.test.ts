@@ -202,6 +202,11 @@ describe('db8 council (spawned, local model server)', () => {
       expect(verified.stdout).toMatch(
         /signed by the pinned key\)\n {2}refolded council v\d+ to seq \d+, state [0-9a-f]{64}, the recorded result follows\n$/,
       );
+      // db8 replay takes the same file: the refold alone, offline.
+      const replayed = await db8(['replay', logFile]);
+      expect(replayed.stderr).toBe('');
+      expect(replayed.status).toBe(0);
+      expect(replayed.stdout).toMatch(/: ok at seq \d+\nrefolded state [0-9a-f]{64}\n$/);
       const log = readFileSync(logFile, 'utf8');
       expect(log).toContain('"confidence":0.8');
       writeFileSync(logFile, log.replace('"confidence":0.8', '"confidence":0.81'));
@@ -211,6 +216,11 @@ describe('db8 council (spawned, local model server)', () => {
       const bad2v = await db8(['verify', logFile, '--key', pin]);
       expect(bad2v.status).toBe(3);
       expect(bad2v.stderr).toMatch(/(SEALED|REVEAL)_MISMATCH/);
+      const bad2r = await db8(['replay', logFile]);
+      expect(bad2r.status).toBe(3);
+      expect(bad2r.stdout).toMatch(
+        /problem: seq \d+: the (sealed payload|reveal of seq \d+) does not match its commitment/,
+      );
       writeFileSync(logFile, log);
 
       // The index is checked too: change one indexed next action behind the CLI's back.

@@ -115,11 +115,16 @@ export function refoldLog(
   // A public bundle lacks sealed payloads, but each one a later entry revealed can still be folded.
   const bySeq = new Map<number, PublicEntry>();
   const revealed = new Map<number, unknown>();
+  let diverged: number | undefined;
   for (const e of entries) {
     bySeq.set(e.seq, e);
     for (const rv of e.reveals ?? []) {
-      const c = bySeq.get(rv.seq);
-      if (c && rv.seq < e.seq && verifyReveal(c, rv)) revealed.set(rv.seq, rv.payload);
+      const c = rv.seq < e.seq ? bySeq.get(rv.seq) : undefined;
+      if (c && verifyReveal(c, rv)) revealed.set(rv.seq, rv.payload);
+      else {
+        problems.push(`seq ${e.seq}: the reveal of seq ${rv.seq} does not match its commitment`);
+        diverged ??= e.seq;
+      }
     }
   }
 
@@ -132,7 +137,6 @@ export function refoldLog(
     seed,
   });
   let skipped: string | undefined;
-  let diverged: number | undefined;
   for (const [i, e] of entries.entries()) {
     if (e.sealed && commitmentOf(e.sealed) !== e.commit) {
       problems.push(`seq ${e.seq}: the sealed payload does not match its commitment`);
