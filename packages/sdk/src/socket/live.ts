@@ -46,14 +46,16 @@ export interface LiveOptions {
   /** Reconnect delay: `initialMs · 2^attempt`, capped at `maxMs`, with jitter (default 250 ms…10 s). */
   backoff?: { initialMs?: number; maxMs?: number };
   /**
-   * Reject `ready()` and stop if the very first attempt fails (CLI, agents: a wrong URL should say
-   * so). Default false: keep retrying, as a page does while its server restarts.
+   * Reject `ready()` and stop if the first attempts (3) all fail before a welcome (CLI, agents: a
+   * wrong URL should say so). Default false: keep retrying, as a page does while its server restarts.
    */
   failFast?: boolean;
 }
 
 /** Transport failures a reconnect can cure; any other refusal of hello is the server's final word. */
 const TRANSIENT = new Set(['CLOSED', 'TIMEOUT', 'CONNECT_FAILED', 'RATE_LIMITED']);
+/** With `failFast`, attempts before the first welcome (a drop mid-handshake is not a wrong URL). */
+const FAIL_FAST_ATTEMPTS = 3;
 const isFatal = (e: unknown) => e instanceof Db8Error && !TRANSIENT.has(e.code);
 
 type Events<M, W> = {
@@ -208,7 +210,7 @@ export class LiveSocket<M extends Frame, W> {
       for (const fn of [...this.resumers]) await fn(conn);
     } catch (e) {
       if (this.conn !== conn) return;
-      if (isFatal(e) || (!this.everLive && this.opts.failFast)) return this.stop(e as Error, conn);
+      if (this.givesUp(e)) return this.stop(e as Error, conn);
       conn.drop(4002, 'handshake failed');
       return;
     }
@@ -262,7 +264,7 @@ export class LiveSocket<M extends Frame, W> {
 
   private retry(e: unknown): void {
     if (this.stopped) return;
-    if (isFatal(e) || (!this.everLive && this.opts.failFast)) {
+    if (this.givesUp(e)) {
       this.stop(e as Error, null);
       return;
     }
@@ -271,6 +273,11 @@ export class LiveSocket<M extends Frame, W> {
     const base = Math.min(maxMs, initialMs * 2 ** this.attempt++);
     // Jitter: a restarted server is not met by every client in the same millisecond.
     this.retryTimer = setTimeout(() => void this.attemptOnce(), base * (0.5 + Math.random() / 2));
+  }
+
+  /** A refusal ends the client; so do the first attempts failing, with `failFast`. */
+  private givesUp(e: unknown): boolean {
+    return isFatal(e) || (!this.everLive && !!this.opts.failFast && this.connections >= FAIL_FAST_ATTEMPTS);
   }
 
   private stop(e: Error, conn: Connection<M> | null): void {
