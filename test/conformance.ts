@@ -1,14 +1,20 @@
-// Where the shared conformance suites live: $DB8_CONFORMANCE_DIR, else ../shared/conformance beside
-// the repository. Suites that need them fail loudly (never skip) when the folder is missing.
+// Where the conformance data lives: test/conformance/ in this repository (its README lists the
+// sources), or $DB8_CONFORMANCE_DIR to read another copy. A suite whose data is missing fails
+// loudly (never skips): conformancePath throws when the path it names does not exist.
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const REPO = resolve(fileURLToPath(import.meta.url), '../..');
-
 export const CONFORMANCE_DIR = process.env.DB8_CONFORMANCE_DIR
   ? resolve(process.env.DB8_CONFORMANCE_DIR)
-  : resolve(REPO, '../shared/conformance');
+  : fileURLToPath(new URL('./conformance', import.meta.url));
 
 export function conformancePath(...parts: string[]): string {
-  return resolve(CONFORMANCE_DIR, ...parts);
+  const path = resolve(CONFORMANCE_DIR, ...parts);
+  if (!existsSync(path)) {
+    throw new Error(
+      `conformance data missing: ${path} (expected under test/conformance/ in the repository, or $DB8_CONFORMANCE_DIR)`,
+    );
+  }
+  return path;
 }

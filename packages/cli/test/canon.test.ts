@@ -16,7 +16,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function jcs(sub: string, name: string): string {
   if (!existsSync(join(JCS, 'input'))) {
-    throw new Error(`RFC 8785 conformance data missing: expected ${JCS}/input (shared/conformance/jcs)`);
+    throw new Error(`RFC 8785 conformance data missing: expected ${JCS}/input (test/conformance/jcs)`);
   }
   return join(JCS, sub, name);
 }

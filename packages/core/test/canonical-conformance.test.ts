@@ -1,4 +1,4 @@
-// RFC 8785 conformance: the cyberphone/json-canonicalization test data in shared/conformance/jcs
+// RFC 8785 conformance: the cyberphone/json-canonicalization test data in test/conformance/jcs
 // (README there). Input files are strict-parsed then canonicalised; every byte must match.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -22,7 +22,7 @@ const JCS = conformancePath('jcs');
 function jcsDir(): string {
   if (!existsSync(join(JCS, 'input'))) {
     throw new Error(
-      `RFC 8785 conformance data missing: expected ${JCS}/input (shared/conformance/jcs beside the repo)`,
+      `RFC 8785 conformance data missing: expected ${JCS}/input (test/conformance/jcs in the repository)`,
     );
   }
   return JCS;

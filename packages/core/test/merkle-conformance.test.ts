@@ -10,7 +10,7 @@ import { leafHash, nodeHash, rootOf, verifyConsistency, verifyInclusion } from '
 // inclusion/** and consistency/**, including the wantErr probes, which must be rejected.
 const ROOT = conformancePath('merkle');
 if (!existsSync(ROOT)) {
-  throw new Error(`conformance data missing: ${ROOT} (expected /work/shared/conformance/merkle)`);
+  throw new Error(`conformance data missing: ${ROOT} (test/conformance/merkle in the repository)`);
 }
 
 const b64 = z.string().transform((s) => fromBase64(s));

@@ -1,4 +1,4 @@
-// Conformance: replay every hand of the external PHH corpus (../shared/conformance/phh, README there)
+// Conformance: replay every hand of the external PHH corpus (test/conformance/phh, README there)
 // and match the recorded final stacks, checking at each step that the acting seat is the one the engine
 // expects. Judgement calls are the README's and are listed in docs/poker.md.
 import { existsSync, readFileSync } from 'node:fs';
@@ -27,9 +27,7 @@ type ManifestEntry = { file: string; tags: string[]; pokerkit_final_stacks: stri
 
 function loadManifest(): ManifestEntry[] {
   if (!existsSync(`${ROOT}MANIFEST.jsonl`))
-    throw new Error(
-      `PHH conformance corpus missing at ${ROOT} (expected ../shared/conformance/phh from the repo)`,
-    );
+    throw new Error(`PHH conformance corpus missing at ${ROOT} (test/conformance/phh in the repository)`);
   return readFileSync(`${ROOT}MANIFEST.jsonl`, 'utf8')
     .trim()
     .split('\n')
