@@ -52,9 +52,11 @@ export function useRoomLive(roomId: string, token: string | null) {
     const sock = RoomSocket.open({ url: wsUrl(), token, clientProtocolVersion: CLIENT_PROTOCOL_VERSION });
     sockRef.current = sock;
     const offs = [
-      sock.live.on('status', (s) =>
-        setStatus(s === 'live' ? 'live' : s === 'connecting' ? 'connecting' : 'offline'),
-      ),
+      sock.live.on('status', (s) => {
+        setStatus(s === 'live' ? 'live' : s === 'connecting' ? 'connecting' : 'offline');
+        // Live again (re-subscribed from the last seq shown): an earlier connection error is stale.
+        if (s === 'live') setError(null);
+      }),
       sock.live.on('welcome', (w) => setSkewMs(w.server_time_ms - Date.now())),
       sock.live.on('error', (e) => setError(`${e.code}: ${e.message}`)),
       sock.onRoomError((e) => setError(`${e.code}: ${e.message}`)),
