@@ -111,6 +111,20 @@ describe('RoomSocket (reconnecting /v1/ws client)', () => {
     expect(states).toBeGreaterThan(0);
   });
 
+  it('a refused subscription rejects with the typed error; the socket carries on', async () => {
+    h = await makeApp({ store });
+    const base = await listen(h);
+    const { roomId } = await auctionWithBidders(h);
+    const s = await new Db8Client({ baseUrl: base }).live(FAST);
+    sockets.push(s);
+    const err = await s.subscribe('room_nope').catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: expect.stringMatching(/NOT_FOUND/) });
+    const follow = s.follow('room_nope');
+    await expect(follow.next()).rejects.toMatchObject({ code: expect.stringMatching(/NOT_FOUND/) });
+    expect((await s.subscribe(roomId, { since: -1 })).room_id).toBe(roomId);
+    expect(s.live.status).toBe('live');
+  });
+
   it('an outdated client gets OUTDATED_CLIENT as a typed error and does not retry', async () => {
     h = await makeApp({ store });
     const base = await listen(h);

@@ -113,7 +113,10 @@ export class RoomSocket {
         return await this.subscribeOn(this.live.connection!, roomId);
       } catch (e) {
         // The link dropped under the request: the next connection re-subscribes; wait for it.
-        if (!(e instanceof Db8Error && e.code === 'CLOSED') || this.live.status === 'closed') throw e;
+        if (e instanceof Db8Error && e.code === 'CLOSED' && this.live.status !== 'closed') continue;
+        // Refused (no such room, not allowed): not followed, and not retried on a reconnect.
+        if (e instanceof Db8Error && e.code !== 'TIMEOUT') this.forgetRoom(roomId);
+        throw e;
       }
     }
   }
@@ -146,10 +149,14 @@ export class RoomSocket {
 
   private readonly errorFns = new Set<(e: Db8Error, roomId: string) => void>();
 
-  private dropRoom(roomId: string, e: Db8Error): void {
+  private forgetRoom(roomId: string): void {
     this.rooms.delete(roomId);
     this.live.forget(entryStream(roomId));
     this.live.forget(stateStream(roomId));
+  }
+
+  private dropRoom(roomId: string, e: Db8Error): void {
+    this.forgetRoom(roomId);
     for (const fn of [...this.errorFns]) fn(e, roomId);
   }
 
@@ -160,9 +167,7 @@ export class RoomSocket {
   }
 
   async unsubscribe(roomId: string): Promise<void> {
-    this.rooms.delete(roomId);
-    this.live.forget(entryStream(roomId));
-    this.live.forget(stateStream(roomId));
+    this.forgetRoom(roomId);
     if (this.live.status === 'live') await this.live.request('unsubscribe', { room_id: roomId });
   }
 
