@@ -1,9 +1,9 @@
 // The reconnecting socket client against a real server: the server kills the client's socket while
 // entries are being appended, and every seq still arrives exactly once, in order.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Store } from '../../server/src/store/index.ts';
 import { type Harness, listen, makeApp, sharedStore } from '../../server/test/app-harness.ts';
 import { auctionWithBidders } from '../../server/test/routes-fixtures.ts';
-import type { Store } from '../../server/src/store/index.ts';
 import { Db8Client, type EntryWire, OutdatedClientError, RoomSocket } from '../src/index.ts';
 
 let store: Store;
@@ -42,7 +42,9 @@ const until = async (cond: () => boolean, ms = 10_000) => {
 };
 
 describe('RoomSocket (reconnecting /v1/ws client)', () => {
-  it('resumes after server-side drops mid-stream: every seq once, in order', { timeout: 60_000 }, async () => {
+  it('resumes after server-side drops mid-stream: every seq once, in order', {
+    timeout: 60_000,
+  }, async () => {
     h = await makeApp({ store });
     const base = await listen(h);
     const { roomId, seats } = await auctionWithBidders(h);
