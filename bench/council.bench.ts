@@ -53,7 +53,7 @@ async function councilRows(home: string): Promise<BenchRow[]> {
   const puts = await timeEach(10, () =>
     index.putRun({
       state: last.run.room.state,
-      stateSha256: last.run.room.log().stateSha256,
+      stateSha256: last.run.room.stateHash(),
       runDir: 'records/debates/bench-index',
       packetPath: 'records/debates/bench-index/final-packet.json',
       artifacts: artifactHashes(last.run.room.state),

@@ -301,7 +301,7 @@ describe('poker table: rejections', () => {
     return then;
   }
 
-  function bust(t: Table) {
+  function bust(_t: Table) {
     const u = new Table({ ...baseConfig, seats: 2, startingStack: 10 });
     u.sitAll();
     u.tickDue();
