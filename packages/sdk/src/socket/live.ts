@@ -132,7 +132,7 @@ export class LiveSocket<M extends Frame, W> {
     this.emit('status', s);
   }
 
-  /** Register a resume step; it also runs now if the client is live. */
+  /** Register a resume step: it runs on every connection after hello, before the client is live. */
   onConnected(fn: (c: Connection<M>) => Promise<void>): () => void {
     this.resumers.add(fn);
     return () => this.resumers.delete(fn);
