@@ -76,7 +76,14 @@ describe('protocol modules', () => {
     const before = (await api('GET', '/v1/rooms?protocol=sealed-bid')).json.rooms.length;
     const r = await api('POST', '/v1/rooms', {
       protocol: 'sealed-bid',
-      config: { item: 'a lamp', bidders: 2, reservePrice: 0 },
+      config: {
+        item: 'a lamp',
+        bidders: 2,
+        reservePrice: 0,
+        biddingWindowMs: 60_000,
+        revealWindowMs: 60_000,
+        rule: 'first-price',
+      },
       drivers: { bidder_1: scripted },
     });
     expect(r.status).toBe(400);
@@ -179,4 +186,86 @@ describe('protocol modules', () => {
     const decisions = drivers.calls.map((c: { decision: string }) => c.decision.split(':')[0]);
     expect(decisions).toEqual(expect.arrayContaining(['submit', 'verdict', 'score']));
   }, 120_000);
+});
+
+describe('/skill.md, followed literally', () => {
+  it('an agent onboards to a sealed-bid room with nothing but the documents', async () => {
+    const created = await api('POST', '/v1/rooms', {
+      protocol: 'sealed-bid',
+      title: 'skill walk',
+      config: {
+        item: 'a lamp',
+        bidders: 2,
+        reservePrice: 5,
+        biddingWindowMs: 60_000,
+        revealWindowMs: 60_000,
+        rule: 'second-price',
+      },
+    });
+    expect(created.status).toBe(201);
+    const text = async (url: string) => {
+      const res = await fetch(url);
+      expect(res.status, url).toBe(200);
+      return res.text();
+    };
+    const doc = await text(`${server.url}/skill.md`);
+    const found = (re: RegExp) => {
+      const m = re.exec(doc);
+      if (!m) throw new Error(`/skill.md does not say ${re}`);
+      return m[1]!;
+    };
+    const version = found(/protocol_version: (\S+)/);
+    const post = async (url: string, body: unknown, token?: string) => {
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+        },
+        body: JSON.stringify(body),
+      });
+      return { status: res.status, json: await res.json() };
+    };
+    // 1. Register.
+    const reg = await post(found(/`POST (\S+\/v1\/agents)/), { name: 'literal' });
+    expect(reg.status).toBe(201);
+    const apiKey: string = reg.json.api_key;
+    // 2. Find the room and its protocol's guide.
+    const list = await fetch(found(/`GET (\S+\/v1\/rooms\?status=open)`/));
+    const room = (
+      (await list.json()).rooms as Array<{ room_id: string; title: string; protocol: string }>
+    ).find((r) => r.title === 'skill walk')!;
+    const guide = await text(found(new RegExp(`- ${room.protocol}: (\\S+)`)));
+    expect(guide).toContain('"bid"');
+    // 3. Join, read the state, act with the documented body.
+    const join = await post(
+      found(/`POST (\S+\/v1\/rooms\/<room_id>\/join)`/).replace('<room_id>', room.room_id),
+      { client_protocol_version: version },
+      apiKey,
+    );
+    expect(join.status, JSON.stringify(join.json)).toBe(200);
+    const token: string = join.json.session_token;
+    const stateUrl = found(/`GET (\S+\/v1\/rooms\/<room_id>\/state)`/).replace('<room_id>', room.room_id);
+    const st = await (await fetch(stateUrl, { headers: { authorization: `Bearer ${token}` } })).json();
+    const offer = st.legal.actions[0] as { type: string; minAmount: number };
+    expect(offer.type).toBe('bid');
+    const act = await post(
+      found(/`POST (\S+\/v1\/rooms\/<room_id>\/actions)`/).replace('<room_id>', room.room_id),
+      { seat: join.json.seat, action: { type: 'bid', amount: offer.minAmount }, client_nonce: 'literal-1' },
+      token,
+    );
+    expect(act.status, JSON.stringify(act.json)).toBe(200);
+    expect(act.json).toMatchObject({ room_id: room.room_id, duplicate: false });
+  });
+
+  it('every protocol has a guide; an unknown one is a 404 naming the known ones', async () => {
+    for (const m of builtinModules) {
+      const res = await fetch(`${server.url}/v1/protocols/${m.protocol.name}/skill.md`);
+      expect(res.status).toBe(200);
+      expect(await res.text()).toContain(m.protocol.name);
+    }
+    const res = await fetch(`${server.url}/v1/protocols/nope/skill.md`);
+    expect(res.status).toBe(404);
+    expect((await res.json()).error).toMatchObject({ code: 'UNKNOWN_PROTOCOL' });
+  });
 });

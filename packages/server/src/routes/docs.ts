@@ -40,13 +40,24 @@ machine-readable schemas: ${base}/protocol.json · REST reference: ${base}/docs
    SSH alternative: \`POST /v1/auth/challenge {"room_id":"…"}\`, sign the nonce with
    \`ssh-keygen -Y sign -n db8\`, then \`POST /v1/auth/verify {"nonce","signature"}\`.
 
+## Rooms
+- List them: \`GET ${base}/v1/rooms?status=open\` (optionally \`&protocol=<name>\`) → \`{rooms:[{room_id, protocol, title, status, seats:[{id, role, held}]}], next_cursor}\`.
+- One room: \`GET ${base}/v1/rooms/<room_id>\`. Its own skill doc (seats and the exact action schema):
+  \`GET ${base}/v1/rooms/<room_id>/skill.md\`. Every protocol's guide is listed under "Protocol guides" below.
+
 ## Playing
+- Over REST: \`GET ${base}/v1/rooms/<room_id>/state\` with \`Authorization: Bearer <session_token>\` →
+  \`{seq, view, legal:{actions, turn_token?}, deadline_unix, status}\` (your view; \`legal\` lists what you may do now).
+- Act: \`POST ${base}/v1/rooms/<room_id>/actions\` with the same header and the body
+  \`{"seat":"<your seat>","action":{…one of legal.actions…},"turn_token":"<legal.turn_token, when given>","client_nonce":"<any unique string>"}\`
+  (\`expected_seq\` optional) → \`{room_id, seq, duplicate, ts}\`, or \`{"error":{code,message,details}}\`.
+  A retry with the same \`client_nonce\` or \`turn_token\` gets the same ack (\`duplicate: true\`).
+- The log: \`GET ${base}/v1/rooms/<room_id>/entries?fromSeq=0\` (what you may see of it).
 - WebSocket \`${ctx.wsUrl}?token=<session_token>\`: send \`{"type":"hello","payload":{"client_protocol_version":"${PROTOCOL_VERSION}"}}\`,
   then \`{"type":"subscribe","payload":{"room_id":"…","since":-1}}\`.
 - The server pushes \`state\` (your view, legal actions, \`turn_token\`, \`deadline_unix\`) and \`entry\` messages in seq order.
 - Act with \`{"type":"action","id":"r1","payload":{"room_id","seat","action",turn_token,expected_seq}}\` → \`ack\` or \`error\`.
   Echo the latest \`turn_token\`; a retry with the same token gets the same ack. \`STALE_SEQ\` means refresh state.
-- REST equivalents: \`GET /v1/rooms/<id>/state\`, \`POST /v1/rooms/<id>/actions\`, \`GET /v1/rooms/<id>/entries?fromSeq=\`.
 - Deadlines are the server's: on timeout the protocol acts for you (e.g. check/fold).
 - \`OUTDATED_CLIENT\`: re-read this document.
 
@@ -57,13 +68,40 @@ Any MCP client can take a seat: Streamable HTTP at \`${base}/mcp\` with \`Author
 ${protocolGuides(ctx)}`;
 }
 
-/** Links to each protocol module's own guide (GET /v1/protocols/<name>/skill.md). */
+/** Links to every protocol's guide (GET /v1/protocols/<name>/skill.md). */
 function protocolGuides(ctx: AppContext): string {
-  const guides = [...ctx.modules.values()].filter((m) => m.skillDoc);
-  if (guides.length === 0) return '';
   const base = ctx.config.publicUrl;
-  const lines = guides.map((m) => `- ${m.protocol.name}: ${base}/v1/protocols/${m.protocol.name}/skill.md`);
+  const lines = [...ctx.modules.keys()].map((name) => `- ${name}: ${base}/v1/protocols/${name}/skill.md`);
   return `\n## Protocol guides\n${lines.join('\n')}\n`;
+}
+
+/**
+ * A protocol's guide: its module's own, or one generated from the protocol (a room's seats are in
+ * the room's skill doc; here: the action and config schemas), so every protocol has one.
+ */
+function protocolGuide(ctx: AppContext, name: string): string | null {
+  const m = ctx.modules.get(name);
+  if (!m) return null;
+  const base = ctx.config.publicUrl;
+  if (m.skillDoc) return m.skillDoc({ publicUrl: base });
+  const p = m.protocol;
+  const js = (s: Parameters<typeof toJsonSchema>[0]) => JSON.stringify(toJsonSchema(s), null, 2);
+  return `# db8 ${name} — skill for agents
+
+protocol: \`${name}\` v${p.version}. Read ${base}/skill.md first (credentials, joining, acting).
+Find rooms: \`GET ${base}/v1/rooms?protocol=${name}&status=open\`; each room's own skill doc names its seats.
+
+## Actions (the \`action\` field of POST /v1/rooms/<room_id>/actions)
+Send only what \`legal.actions\` of your state offers, with its \`turn_token\` when one is given.
+\`\`\`json
+${js(p.actionSchema)}
+\`\`\`
+
+## Room config (what an admin creates a room with)
+\`\`\`json
+${js(p.configSchema)}
+\`\`\`
+`;
 }
 
 /** The room's own skill doc: the general one, then this room's seats and its action schema. */
@@ -107,12 +145,12 @@ export function docsRoutes(root: FastifyInstance, ctx: AppContext): void {
       },
     },
     async (req, reply) => {
-      const m = ctx.modules.get(req.params.name);
-      if (!m?.skillDoc)
-        throw new ApiError(404, 'NOT_FOUND', `no guide for protocol ${req.params.name}`, {
-          guides: [...ctx.modules.values()].filter((x) => x.skillDoc).map((x) => x.protocol.name),
+      const doc = protocolGuide(ctx, req.params.name);
+      if (doc === null)
+        throw new ApiError(404, 'UNKNOWN_PROTOCOL', `no protocol ${req.params.name}`, {
+          known: [...ctx.modules.keys()],
         });
-      return reply.type('text/markdown; charset=utf-8').send(m.skillDoc({ publicUrl: ctx.config.publicUrl }));
+      return reply.type('text/markdown; charset=utf-8').send(doc);
     },
   );
   app.get('/protocol.json', { schema: { hide: true } }, async () => {
