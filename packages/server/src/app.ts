@@ -29,7 +29,7 @@ import type { AppContext } from './routes/context.ts';
 import { docsRoutes } from './routes/docs.ts';
 import { healthRoutes } from './routes/health.ts';
 import { keysRoutes } from './routes/keys.ts';
-import { loggerOptions } from './routes/logging.ts';
+import { DebugRequestLog, loggerOptions, resolveLogFormat } from './routes/logging.ts';
 import { roomRoutes } from './routes/rooms.ts';
 import type { RuntimeApi } from './routes/runtime-api.ts';
 import { plainSerializerCompiler, swaggerTransform, zodValidatorCompiler } from './routes/zod.ts';
@@ -103,7 +103,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   };
 
   const app = Fastify({
-    logger: loggerOptions(config.logLevel, deps.logStream),
+    // Pretty lines on a terminal, JSON otherwise (or as DB8_LOG_FORMAT says); a given stream: JSON.
+    logger: loggerOptions(
+      config.logLevel,
+      deps.logStream,
+      config.logFormat ?? (deps.logStream ? 'json' : resolveLogFormat(undefined, !!process.stdout.isTTY)),
+    ),
+    // One line per request, at debug (LOG_LEVEL=debug shows them): not hundreds of lines a minute at info.
+    logController: new DebugRequestLog(),
     bodyLimit: config.bodyLimit,
     // Long enough for real clients, short enough that a slow-loris does not hold sockets forever.
     requestTimeout: 30_000,

@@ -40,6 +40,8 @@ export const ServerConfigSchema = z.object({
   /** DB8_SERVER_KEY: OpenSSH Ed25519 private key (path or text) shared by a cluster; else <dataDir>/server_ed25519. */
   serverKey: z.string().min(1).optional(),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** DB8_LOG_FORMAT: `pretty` lines or pino `json`; default pretty on a terminal, else JSON. */
+  logFormat: z.enum(['pretty', 'json']).optional(),
   adminEmails: z.array(z.string().toLowerCase()).default([]),
   oidc: OidcConfigSchema.optional(),
   /** Print a one-time admin login link on start (embedded mode). */
@@ -112,6 +114,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
   if (env.DB8_PG_SCHEMA) out.pgSchema = env.DB8_PG_SCHEMA;
   if (env.NATS_URL) out.natsUrl = env.NATS_URL;
   if (env.DB8_SERVER_KEY) out.serverKey = env.DB8_SERVER_KEY;
+  if (env.DB8_LOG_FORMAT === 'json' || env.DB8_LOG_FORMAT === 'pretty') out.logFormat = env.DB8_LOG_FORMAT;
   if (env.LOG_LEVEL) out.logLevel = env.LOG_LEVEL as ServerConfigInput['logLevel'];
   if (env.ADMIN_EMAILS) out.adminEmails = list(env.ADMIN_EMAILS);
   const algorithms = env.OIDC_ALGORITHMS

@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
-import { AdminLinks } from './auth/admin-link.ts';
+import { AdminLinks, writeLocalAdminCredential } from './auth/admin-link.ts';
 import { LocalBus } from './bus/local.ts';
 import { NatsBus } from './bus/nats.ts';
 import type { Bus } from './bus/types.ts';
@@ -29,6 +30,11 @@ export interface RunningServer {
   url: string;
   /** The one-time admin login link printed on start, or null (server mode). */
   adminLink: string | null;
+  /**
+   * The local admin credential file (`<dataDir>/local-admin.json`, mode 0600) that `db8 login
+   * --local` uses, as often as needed, while it exists; null in server mode.
+   */
+  localAdminFile: string | null;
   runtime: Runtime;
   store: Store;
   bus: Bus;
@@ -118,16 +124,29 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     if (config.adminLink ?? embedded) {
       adminLink = adminLinks.url(url, adminLinks.create(config.adminLinkTtlSec * 1000));
     }
+    let localAdminFile: string | null = null;
+    if (adminLink && embedded) {
+      // The CLI's way in on this machine: a reusable secret only this user can read (a browser
+      // uses the one-time link). Deleting the file revokes it.
+      localAdminFile = join(dataDir, 'local-admin.json');
+      writeLocalAdminCredential(localAdminFile, url);
+      adminLinks.acceptLocalCredential(localAdminFile);
+    }
     print(
       `db8 listening on ${url} (${embedded ? `embedded store in ${dataDir}` : 'Postgres'}, ${config.natsUrl ? 'NATS bus' : 'in-process bus'})`,
     );
     if (adminLink) print(`admin login (one use): ${adminLink}`);
+    if (localAdminFile) {
+      print(`CLI admin on this machine: db8 login --local ${localAdminFile}`);
+      print(`  (that file is readable by you only; delete it to revoke)`);
+    }
 
     let closed = false;
     return {
       app,
       url,
       adminLink,
+      localAdminFile,
       runtime,
       store,
       bus,

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Db8Client } from '@db8/sdk';
@@ -32,6 +32,18 @@ describe('startServer (embedded mode)', () => {
       expect(s.adminLink).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/login#token=[A-Za-z0-9_-]{43}$/);
       // the key file is private
       expect(statSync(join(dataDir, 'server_ed25519')).mode & 0o077).toBe(0);
+      // the local admin credential: private, printed, reusable, revoked by deleting it
+      expect(s.localAdminFile).toBe(join(dataDir, 'local-admin.json'));
+      expect(statSync(s.localAdminFile!).mode & 0o777).toBe(0o600);
+      expect(lines[2]).toBe(`CLI admin on this machine: db8 login --local ${s.localAdminFile}`);
+      const local = JSON.parse(readFileSync(s.localAdminFile!, 'utf8')) as { url: string; token: string };
+      expect(local.url).toBe(s.url);
+      const lc = new Db8Client({ baseUrl: s.url });
+      expect((await lc.adminLogin(local.token)).role).toBe('admin');
+      expect((await lc.adminLogin(local.token)).role).toBe('admin');
+      await expect(lc.adminLogin(`${local.token}x`)).rejects.toMatchObject({ status: 401 });
+      rmSync(s.localAdminFile!);
+      await expect(lc.adminLogin(local.token)).rejects.toMatchObject({ status: 401 });
 
       const c = new Db8Client({ baseUrl: s.url });
       const token = s.adminLink!.split('#token=')[1]!;

@@ -138,7 +138,8 @@ describe('app skeleton', () => {
   });
 
   it('never logs Authorization headers, API keys or tokens', async () => {
-    h = await makeApp();
+    // Requests are logged at debug.
+    h = await makeApp({ config: { logLevel: 'debug' } });
     const created = await h.app.inject({ method: 'POST', url: '/v1/agents', ...json({ name: 'x' }) });
     const apiKey: string = created.json().api_key;
     const tok = await h.app.inject({ method: 'POST', url: '/v1/auth/token', ...json({ api_key: apiKey }) });

@@ -1,4 +1,5 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { sha256Hex, utf8Encode } from '@db8/core';
 
 const h = (s: string) => sha256Hex(utf8Encode(s));
@@ -10,6 +11,7 @@ const h = (s: string) => sha256Hex(utf8Encode(s));
  */
 export class AdminLinks {
   private readonly live = new Map<string, number>();
+  private localFile: string | null = null;
 
   constructor(private readonly clock: () => number = Date.now) {}
 
@@ -23,12 +25,58 @@ export class AdminLinks {
     return `${origin}/login#token=${token}`;
   }
 
-  /** True once per token while unexpired. */
+  /**
+   * Also accept the local admin credential in `file` (see writeLocalAdminCredential), as often as it
+   * is given, while the file exists and holds it: deleting the file revokes it.
+   */
+  acceptLocalCredential(file: string): void {
+    this.localFile = file;
+  }
+
+  /** True once per link token while unexpired; always for the local credential while its file holds it. */
   consume(token: string): boolean {
     const k = h(token);
     const exp = this.live.get(k);
-    if (exp === undefined) return false;
+    if (exp === undefined) return this.isLocalCredential(token);
     this.live.delete(k);
     return this.clock() < exp;
   }
+
+  private isLocalCredential(token: string): boolean {
+    if (!this.localFile) return false;
+    const local = readLocalAdminCredential(this.localFile)?.token;
+    if (!local) return false;
+    const a = Buffer.from(h(token));
+    const b = Buffer.from(h(local));
+    return timingSafeEqual(a, b);
+  }
+}
+
+/** `<dataDir>/local-admin.json`: `{ url, token }`, mode 0600 — the CLI's `db8 login --local`. */
+export interface LocalAdminCredential {
+  url: string;
+  token: string;
+}
+
+export function readLocalAdminCredential(file: string): LocalAdminCredential | null {
+  try {
+    const v = JSON.parse(readFileSync(file, 'utf8')) as Partial<LocalAdminCredential>;
+    return typeof v.url === 'string' && typeof v.token === 'string' && v.token.length >= 32
+      ? { url: v.url, token: v.token }
+      : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Write (or refresh) the local admin credential: the token already in the file is kept (a login
+ * saved from it keeps working across restarts), the URL is this start's. Readable by the user only.
+ */
+export function writeLocalAdminCredential(file: string, url: string): LocalAdminCredential {
+  const token = readLocalAdminCredential(file)?.token ?? randomBytes(32).toString('base64url');
+  const cred = { url, token };
+  writeFileSync(file, `${JSON.stringify(cred)}\n`, { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return cred;
 }
