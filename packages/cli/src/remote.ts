@@ -13,6 +13,7 @@ import {
   type ExitCode,
 } from './exit-codes.ts';
 import { CliError, expandHome } from './io.ts';
+import { readLocalAdmin } from './local-admin.ts';
 import {
   type Credential,
   DEFAULT_URL,
@@ -117,7 +118,10 @@ export class Remote {
     let r: SessionResponse;
     if (c?.kind === 'api_key') r = await this.call(() => this.api.sessionFromApiKey({ api_key: c.apiKey }));
     else if (c?.kind === 'ssh') r = await this.call(() => sshLogin(this.api, c));
-    else if (s.session && s.session.expiresAt > Date.now()) return s.session.token;
+    else if (c?.kind === 'local_admin' && readLocalAdmin(c.file)) {
+      const token = readLocalAdmin(c.file)!.token;
+      r = await this.call(() => this.api.adminLogin(token));
+    } else if (s.session && s.session.expiresAt > Date.now()) return s.session.token;
     else throw new CliError(EXIT_AUTH, `the session for ${this.url} has expired: ${LOGIN_HINT}`);
     s.session = { token: r.token, expiresAt: expiresAtMs(r) };
     s.principal = r.principal;

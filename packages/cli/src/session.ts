@@ -24,6 +24,8 @@ export const CredentialSchema = z.discriminatedUnion('kind', [
     principal: z.string().min(1).optional(),
     roomId: z.string().min(1).optional(),
   }),
+  /** The local admin credential file `db8 start` wrote (db8 login --local): logged in again from it. */
+  z.object({ kind: z.literal('local_admin'), file: z.string().min(1) }),
   /** A token given as is (admin link session, OIDC token): cannot be renewed. */
   z.object({ kind: z.literal('token') }),
 ]);

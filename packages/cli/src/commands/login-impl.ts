@@ -2,8 +2,9 @@
 // The session goes to $DB8_HOME/session.json (default ~/.db8), mode 0600.
 import { existsSync } from 'node:fs';
 import type { SessionResponse } from '@db8/sdk';
-import { EXIT_USAGE } from '../exit-codes.ts';
+import { EXIT_AUTH, EXIT_USAGE } from '../exit-codes.ts';
 import { CliError, readTextInput, writeStdout } from '../io.ts';
+import { defaultLocalAdminFile, type LocalAdmin, readLocalAdmin } from '../local-admin.ts';
 import { absPath, expiresAtMs, normalizeUrl, Remote, sshLogin } from '../remote.ts';
 import { type Credential, emptySession, loadSession, saveSession, sessionPath } from '../session.ts';
 
@@ -16,6 +17,8 @@ export interface LoginOptions {
   room?: string;
   link?: string;
   token?: string;
+  /** true: the default local admin credential file; a string: that file. */
+  local?: boolean | string;
   json?: boolean;
 }
 
@@ -45,12 +48,23 @@ async function secret(v: string): Promise<string> {
 }
 
 export async function login(o: LoginOptions): Promise<void> {
-  const ways = [o.apiKey, o.sshKey, o.link, o.token].filter((x) => x !== undefined).length;
+  const ways = [o.apiKey, o.sshKey, o.link, o.token, o.local].filter((x) => x !== undefined).length;
   if (ways !== 1) {
-    throw new CliError(EXIT_USAGE, 'give exactly one of --api-key, --ssh-key, --link or --token');
+    throw new CliError(EXIT_USAGE, 'give exactly one of --api-key, --ssh-key, --link, --token or --local');
   }
   const link = o.link !== undefined ? parseAdminLink(o.link) : null;
-  const remote = new Remote(o.url ?? link?.url);
+  let local: LocalAdmin | null = null;
+  if (o.local !== undefined) {
+    const file = typeof o.local === 'string' ? absPath(o.local) : defaultLocalAdminFile();
+    local = readLocalAdmin(file);
+    if (!local) {
+      throw new CliError(
+        EXIT_AUTH,
+        `no local admin credential at ${file}: db8 start (embedded store) writes it in its data directory; give its path with --local <file>`,
+      );
+    }
+  }
+  const remote = new Remote(o.url ?? link?.url ?? local?.url);
   const api = remote.api;
   let credential: Credential;
   let r: SessionResponse | null = null;
@@ -86,6 +100,10 @@ export async function login(o: LoginOptions): Promise<void> {
   } else if (link) {
     credential = { kind: 'token' };
     r = await remote.call(() => api.adminLogin(link.token));
+  } else if (local) {
+    const l = local;
+    credential = { kind: 'local_admin', file: l.file };
+    r = await remote.call(() => api.adminLogin(l.token));
   } else {
     credential = { kind: 'token' };
     const token = await secret(o.token!);

@@ -26,6 +26,10 @@ export function register(program: Command): void {
     .option('--room <id>', 'with --ssh-key: ask for a challenge for this room (default: from --principal)')
     .option('--link <url>', 'the one-time admin login link printed by db8 start')
     .option('--token <token>', 'a session or OIDC token as is (not renewed); - reads it from stdin')
+    .option(
+      '--local [file]',
+      'as admin, with the local admin credential db8 start wrote (default $DB8_DATA_DIR or ./.db8/local-admin.json)',
+    )
     .option('--json', 'print the result as JSON');
   cmd.action(runAction(cmd, async (o: LoginOptions) => (await impl()).login(o)));
 

@@ -1,6 +1,7 @@
 // `db8 demo debate`: a whole debate in about a minute — five scripted debaters (one signing with a
 // registered SSH key, one with a room certificate), a scripted fact-checker, judges and viewers on
-// short timers, all over the SDK against a local server (started here) or --url.
+// short timers, all over the SDK against a running local server, --url, or a temporary server
+// started here when none runs.
 
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -20,7 +21,7 @@ import {
 import { watchDebate } from './watch.ts';
 
 export interface DemoOptions {
-  /** A running server and an admin client for it; else a local server is started. */
+  /** A running server and an admin client for it; else a temporary local server is started. */
   admin?: Db8Client;
   api?: Db8Client;
   rounds?: number;
@@ -96,6 +97,11 @@ export async function runDemo(o: DemoOptions): Promise<DemoResult> {
     const config = demoConfig(o.rounds ?? 3, o.pace ?? 1);
     const roomId = await createDebate(admin, config, '[scripted demo] cars in city centres');
     await o.print(`created debate room ${roomId}: "${config.topic}", ${config.max_rounds} round(s) + final`);
+    await o.print(
+      local
+        ? `   (this temporary server stops when the demo ends; run db8 start first to watch it in the web app)`
+        : `   watch it in the web app: ${api.baseUrl}/rooms/${roomId}`,
+    );
     const seats = castSeats({ debaters: 5, judges: 3, viewers: 2 });
     const agents = await registerAgents(
       api,

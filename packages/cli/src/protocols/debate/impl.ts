@@ -163,21 +163,60 @@ export async function ratings(
   for (const [t, rows] of Object.entries(r.tags)) for (const l of table(`tag ${t}`, rows)) await out(l);
 }
 
+/** Does a db8 server answer at `url` (quickly)? */
+async function answers(api: Db8Client): Promise<boolean> {
+  try {
+    await Promise.race([
+      api.health(),
+      new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), 2_000).unref()),
+    ]);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The server the demo runs on: --url (with the saved admin session, or the local admin credential
+ * for it); else a running local server — the one whose local admin credential is here
+ * ($DB8_DATA_DIR or ./.db8), or the saved admin session's; else null (the demo starts its own).
+ */
+async function demoServer(url: string | undefined): Promise<{ admin: Db8Client; api: Db8Client } | null> {
+  const { defaultLocalAdminFile, readLocalAdmin } = await import('../../local-admin.ts');
+  const { normalizeUrl } = await import('../../remote.ts');
+  const local = readLocalAdmin(defaultLocalAdminFile());
+  const viaLocal = async (remote: Remote) => {
+    if (!local || normalizeUrl(local.url) !== remote.url || !(await answers(remote.api))) return null;
+    const s = await remote.call(() => remote.api.adminLogin(local.token));
+    return { admin: remote.api.withToken(s.token), api: remote.api };
+  };
+  if (url) {
+    const remote = new Remote(url);
+    if (remote.session?.role === 'admin') return { admin: await remote.client(), api: remote.api };
+    const viaFile = await viaLocal(remote);
+    if (viaFile) return viaFile;
+    throw new CliError(
+      EXIT_INVALID_INPUT,
+      `db8 demo debate --url needs an admin session for ${remote.url}: db8 login --local (on the server's machine) or db8 login --link <admin link>`,
+    );
+  }
+  if (local) {
+    const viaFile = await viaLocal(new Remote(local.url));
+    if (viaFile) return viaFile;
+  }
+  const remote = new Remote(undefined);
+  if (remote.session?.role === 'admin' && (await answers(remote.api))) {
+    return { admin: await remote.client(), api: remote.api };
+  }
+  return null;
+}
+
 export async function demo(o: { url?: string; rounds?: number; pace?: number }) {
   const { runDemo } = await import('./demo.ts');
-  let admin: Db8Client | undefined;
-  let api: Db8Client | undefined;
-  if (o.url) {
-    const remote = new Remote(o.url);
-    if (remote.session?.role !== 'admin') {
-      throw new CliError(
-        EXIT_INVALID_INPUT,
-        `db8 demo debate --url needs an admin session for ${remote.url}: db8 login --link <admin link>`,
-      );
-    }
-    admin = await remote.client();
-    api = remote.api;
-  }
+  const found = await demoServer(o.url);
+  const admin = found?.admin;
+  const api = found?.api;
+  if (found) await out(`using the db8 server at ${found.api.baseUrl}`);
   const r = await runDemo({
     ...(admin && api ? { admin, api } : {}),
     ...(o.rounds ? { rounds: o.rounds } : {}),

@@ -90,7 +90,7 @@ function register(program: Command): void {
   const dd = demoGroup(program)
     .command('debate')
     .description(
-      'a scripted five-debater debate in about a minute, printed phase by phase (starts a local server unless --url)',
+      'a scripted five-debater debate in about a minute, printed phase by phase, on the running local server (its local admin credential or an admin session), --url, or else a temporary server of its own',
     )
     .option('--rounds <n>', 'argument rounds before the final (default 3)', count(1, 5))
     .option('--pace <x>', 'scale every window (default 1)', (x) => {
@@ -98,7 +98,7 @@ function register(program: Command): void {
       if (!(n >= 0.2 && n <= 10)) throw new InvalidArgumentError('expected 0.2 to 10');
       return n;
     })
-    .option('--url <url>', 'use this server (needs an admin session: db8 login --link …)');
+    .option('--url <url>', 'use this server (needs an admin session: db8 login --local or --link …)');
   dd.action(runAction(dd, async (o) => (await impl()).demo(o)));
 
   registerSubmit(program);
