@@ -1,5 +1,7 @@
 // `db8 start`: run the server — embedded store in ./.db8 unless DATABASE_URL, in-process bus unless
-// NATS_URL, web UI and API on one port — and print the one-time admin login link.
+// NATS_URL, web UI and API on one port — and print the one-time admin login link and the local admin
+// credential for `db8 login --local`. Logs are readable lines on a terminal (DB8_LOG_FORMAT=json for
+// JSON), requests at debug only.
 import { type Command, InvalidArgumentError } from 'commander';
 import { runAction } from '../io.ts';
 
