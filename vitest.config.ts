@@ -1,12 +1,50 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { E2E_SUITES } from './vitest.e2e.config.ts';
 
-// Unit and conformance tests: no external services. Integration suites (real Postgres, NATS,
-// Chromium) live in *.int.test.ts and run with vitest.integration.config.ts.
+// `npm test`: unit and conformance tests, no outside services, about two minutes on two cores.
+// Integration suites (real Postgres, NATS, Chromium) are *.int.test.ts and run with
+// vitest.integration.config.ts; the slow end-to-end suites are listed in vitest.e2e.config.ts.
 export default defineConfig({
   test: {
-    include: ['packages/**/test/**/*.test.ts', 'bench/**/*.test.ts'],
-    exclude: ['**/node_modules/**', '**/*.int.test.ts'],
+    exclude: ['**/node_modules/**', '**/*.int.test.ts', ...E2E_SUITES],
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // vitest runs one worker per core less one: on two cores that is one, and a core idles while
+    // it imports. Two keep both busy.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
+    // The spawned-CLI suites share one prebuilt CLI (packages/cli/test/helpers.ts, test/cli-bundle.ts).
+    env: { DB8_TEST_PREBUILT_CLI: '1' },
+    // In-memory PGlite stores start from an initialised template instead of running initdb.
+    setupFiles: ['test/pglite-template.ts'],
+    projects: [
+      {
+        // Pure code (no store, no server, no process state): one module graph per worker, not per file.
+        extends: true,
+        test: {
+          name: 'pure',
+          include: [
+            'packages/core/test/**/*.test.ts',
+            'packages/protocols/**/test/**/*.test.ts',
+            'packages/sdk/test/**/*.test.ts',
+            'packages/web/test/**/*.test.ts',
+            'packages/agents/test/**/*.test.ts',
+          ],
+          isolate: false,
+        },
+      },
+      {
+        // Server and CLI suites keep a fresh module graph per file (a shared store per file, env).
+        extends: true,
+        test: {
+          name: 'node',
+          include: [
+            'packages/server/test/**/*.test.ts',
+            'packages/cli/test/**/*.test.ts',
+            'bench/**/*.test.ts',
+          ],
+        },
+      },
+    ],
   },
 });

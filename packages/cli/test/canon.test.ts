@@ -3,13 +3,11 @@ import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { conformancePath } from '../../../test/conformance.ts';
+import { BIN } from './helpers.ts';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const BIN = join(here, '..', 'bin', 'db8.js');
 const JCS = conformancePath('jcs');
 const dir = mkdtempSync(join(tmpdir(), 'db8-canon-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -2,8 +2,15 @@
 import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { prebuiltCli } from '../../../test/cli-bundle.ts';
 
-export const BIN = join(dirname(fileURLToPath(import.meta.url)), '..', 'bin', 'db8.js');
+/** The CLI's entry as installed: `node packages/cli/bin/db8.js` (TypeScript through tsx). */
+export const SOURCE_BIN = join(dirname(fileURLToPath(import.meta.url)), '..', 'bin', 'db8.js');
+/**
+ * The CLI the tests spawn. The fast suite (DB8_TEST_PREBUILT_CLI, set by vitest.config.ts) shares
+ * one esbuild bundle of the same sources (test/cli-bundle.ts); the e2e suites spawn the real entry.
+ */
+export const BIN = process.env.DB8_TEST_PREBUILT_CLI ? await prebuiltCli() : SOURCE_BIN;
 
 export type CliRun = { status: number | null; stdout: string; stderr: string };
 

@@ -1,12 +1,9 @@
 // A real sealed-bid room, built through the runtime on PGlite, for the journal and replay tests.
 import { spawn, spawnSync } from 'node:child_process';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { canonicalize, type Viewer } from '@db8/core';
 import { sealedBid } from '@db8/protocols';
 import { createProtocolRegistry, Runtime, type Store, serverKeyFromSeed } from '@db8/server';
-
-export const BIN = join(dirname(fileURLToPath(import.meta.url)), '..', 'bin', 'db8.js');
+import { BIN } from './helpers.ts';
 
 /** Run the real CLI as a user would. */
 export function db8(args: string[], opts: { input?: string; env?: NodeJS.ProcessEnv } = {}) {

@@ -2,13 +2,11 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { defaultProtocolRegistry, generateServerKey, openStore, Runtime } from '@db8/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN } from './helpers.ts';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const BIN = join(here, '..', 'bin', 'db8.js');
 const dir = mkdtempSync(join(tmpdir(), 'db8-replay-'));
 let roomId = '';
 

@@ -1,10 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireSshKeygen, sshKeygen, sshKeygenOk, TmpDir } from '../../core/test/ssh-keygen-helpers.ts';
+import { BIN } from './helpers.ts';
 
-const BIN = join(dirname(fileURLToPath(import.meta.url)), '..', 'bin', 'db8.js');
 const MESSAGE = 'entry 7: I concede the second point.\n';
 const VALIDITY = '20200101000000Z:20300101000000Z';
 

@@ -1,0 +1,142 @@
+// One prebuilt db8 CLI for the fast suite's spawned-CLI tests: the CLI bundled with esbuild, so a
+// spawn starts plain JavaScript instead of transforming TypeScript through tsx in every child.
+// It is the same source as packages/cli/bin/db8.js (that entry, through tsx, is what the e2e suites
+// spawn). Built on first use by packages/cli/test/helpers.ts when DB8_TEST_PREBUILT_CLI is set
+// (vitest.config.ts sets it), and cached in node_modules/.cache/db8-test-cli/<hash of the sources>/.
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const CACHE = join(ROOT, 'node_modules', '.cache', 'db8-test-cli');
+
+// Packages left outside the bundle: they read files beside their own code (wasm, static assets,
+// worker scripts) or are build tools. They are imported from node_modules at run time.
+const EXTERNAL = [
+  '@electric-sql/pglite',
+  '@fastify/swagger',
+  '@fastify/swagger-ui',
+  'esbuild',
+  'pino',
+  'playwright-core',
+  'thread-stream',
+  'tsx',
+  'vite',
+];
+
+function sourceFiles(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true }).flatMap((d) => {
+    if (d.name === 'node_modules' || d.name === 'dist' || d.name === 'test' || d.name.startsWith('.'))
+      return [];
+    const path = join(dir, d.name);
+    return d.isDirectory() ? sourceFiles(path) : [path];
+  });
+}
+
+/** Content hash of everything the bundle is made of: workspace sources, manifests, the lockfile. */
+function sourceHash(): string {
+  const hash = createHash('sha256');
+  hash.update(readFileSync(join(ROOT, 'package-lock.json')));
+  // The web app is not part of the CLI: its edits need no new bundle.
+  const packages = readdirSync(join(ROOT, 'packages')).filter((name) => name !== 'web');
+  for (const file of packages.flatMap((name) => sourceFiles(join(ROOT, 'packages', name))).sort()) {
+    hash.update(`${relative(ROOT, file)}\0`);
+    hash.update(readFileSync(file));
+  }
+  return hash.digest('hex').slice(0, 16);
+}
+
+async function bundle(outdir: string): Promise<void> {
+  await build({
+    stdin: {
+      contents: [
+        `import { main } from ${JSON.stringify(join(ROOT, 'packages/cli/src/main.ts'))};`,
+        'process.exitCode = await main(process.argv.slice(2));',
+      ].join('\n'),
+      resolveDir: ROOT,
+      sourcefile: 'db8-test-cli.mjs',
+      loader: 'js',
+    },
+    outdir,
+    entryNames: 'db8',
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    // CommonJS dependencies call require(); give the ESM bundle one.
+    banner: {
+      js: "import { createRequire as __db8Require } from 'node:module'; const require = __db8Require(import.meta.url);",
+    },
+    external: EXTERNAL.flatMap((name) => [name, `${name}/*`]),
+    logLevel: 'error',
+    plugins: [
+      {
+        // Workspace code finds its own files (migrations, web dist, agent entry) from
+        // import.meta.url: keep each module's own URL rather than the bundle's.
+        name: 'db8-own-import-meta-url',
+        setup(b) {
+          b.onLoad({ filter: /[\\/]packages[\\/].*\.tsx?$/ }, (args) => {
+            if (args.path.includes('node_modules')) return undefined;
+            const text = readFileSync(args.path, 'utf8');
+            return {
+              contents: text.replaceAll('import.meta.url', JSON.stringify(pathToFileURL(args.path).href)),
+              loader: args.path.endsWith('x') ? 'tsx' : 'ts',
+            };
+          });
+        },
+      },
+    ],
+  });
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The bundled CLI's entry for these sources, built (once, whatever runs at the same time) if absent. */
+export async function prebuiltCli(): Promise<string> {
+  const dir = join(CACHE, sourceHash());
+  const entry = join(dir, 'db8.mjs');
+  const lock = `${dir}.lock`;
+  mkdirSync(CACHE, { recursive: true });
+  for (let waited = 0; !existsSync(entry); waited += 200) {
+    try {
+      mkdirSync(lock); // the builder holds this; other workers wait for its result
+    } catch {
+      if (waited < 120_000) {
+        await sleep(200);
+        continue;
+      }
+      rmSync(lock, { recursive: true, force: true }); // a builder that died: take over
+      continue;
+    }
+    try {
+      if (!existsSync(entry)) {
+        const tmp = `${dir}.tmp-${process.pid}`;
+        await bundle(tmp);
+        rmSync(dir, { recursive: true, force: true });
+        renameSync(tmp, dir);
+        removeStale(dir);
+      }
+    } finally {
+      rmSync(lock, { recursive: true, force: true });
+    }
+  }
+  return entry;
+}
+
+/** Drop bundles of other sources that nothing has built for a day. */
+function removeStale(keep: string): void {
+  for (const name of readdirSync(CACHE)) {
+    const path = join(CACHE, name);
+    try {
+      if (path !== keep && Date.now() - statSync(path).mtimeMs > 86_400_000)
+        rmSync(path, { recursive: true, force: true });
+    } catch {
+      // removed meanwhile
+    }
+  }
+}

@@ -1,0 +1,61 @@
+// vitest setupFile: in-memory PGlite databases start from a template instead of running initdb.
+// A fresh PGlite runs initdb in WebAssembly, about two seconds of CPU each; the suites open dozens
+// of in-memory stores (openStore({ memory: true })). The first one in a machine's tmpdir is made
+// the usual way and its freshly initialised data directory dumped; every later in-memory PGlite
+// (no data directory, no extensions, default user and database) loads that dump, which is the same
+// cluster initdb would produce. Stores on a data directory, and the product, are unaffected.
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
+
+type Create = (dataDirOrOptions?: string | PGliteOptions, options?: PGliteOptions) => Promise<PGlite>;
+
+// The template belongs to one PGlite build: key it by the installed version.
+const entry = createRequire(import.meta.url).resolve('@electric-sql/pglite'); // <pkg>/dist/index.cjs
+const version: string = JSON.parse(readFileSync(join(dirname(entry), '..', 'package.json'), 'utf8')).version;
+const DIR = join(tmpdir(), 'db8-test-pglite');
+const FILE = join(DIR, `template-${version}.tar`);
+
+const patched = Symbol.for('db8.test.pglite-template');
+const pglite = PGlite as unknown as { create: Create; [patched]?: true };
+
+if (!pglite[patched]) {
+  const create: Create = pglite.create.bind(PGlite);
+  let template: Promise<Blob> | null = null;
+
+  const loadTemplate = async (): Promise<Blob> => {
+    if (!existsSync(FILE)) {
+      const db = await create();
+      const dump = await db.dumpDataDir('none');
+      await db.close();
+      mkdirSync(DIR, { recursive: true });
+      const tmp = `${FILE}.${process.pid}.${Math.random().toString(36).slice(2)}`;
+      writeFileSync(tmp, new Uint8Array(await dump.arrayBuffer()));
+      renameSync(tmp, FILE); // atomic: a concurrent run reads either no file or a whole one
+    }
+    return new Blob([readFileSync(FILE)]);
+  };
+
+  pglite.create = (dataDirOrOptions, maybeOptions) => {
+    const [dataDir, options] =
+      typeof dataDirOrOptions === 'string'
+        ? [dataDirOrOptions, maybeOptions ?? {}]
+        : [dataDirOrOptions?.dataDir, dataDirOrOptions ?? {}];
+    const inMemory = dataDir === undefined || dataDir === '' || dataDir === 'memory://';
+    // PGlite runs initdb through an inner PGlite.create({ noInitDb: true, ... }): leave that alone.
+    const internal = 'noInitDb' in options || 'pgDataProxyFs' in options;
+    const plain =
+      !internal &&
+      !options.loadDataDir &&
+      !options.extensions &&
+      !options.fs &&
+      !options.username &&
+      !options.database;
+    if (!inMemory || !plain) return create(dataDirOrOptions, maybeOptions);
+    template ??= loadTemplate();
+    return template.then((loadDataDir) => create({ ...options, dataDir: undefined, loadDataDir }));
+  };
+  pglite[patched] = true;
+}
