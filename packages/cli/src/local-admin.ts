@@ -1,6 +1,6 @@
 // The local admin credential `db8 start` writes in embedded mode: `<dataDir>/local-admin.json`,
 // `{ "url", "token" }`, mode 0600. Whoever can read it is this machine's admin: `db8 login --local`
-// and `db8 demo debate` log in with it (as often as needed; deleting the file revokes it).
+// and the demos log in with it (as often as needed; deleting the file revokes it).
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { ed25519, formatOpenSshPrivateKey, formatSshPublicKey, parseOpenSshPrivateKey } from '@db8/core';
 
 /**
- * The Ed25519 key that signs the checkpoints of rooms run locally (`db8 council`), kept in the home
+ * The Ed25519 key that signs the checkpoints of rooms run locally (no server), kept in the home
  * as an OpenSSH key (0600) with its `.pub` beside it: pin it with `db8 verify --key <home>/local_ed25519.pub`.
  * Created on first use; the file appears atomically (hard link), so two runs starting together agree.
  */

@@ -1,6 +1,6 @@
 // `db8 replay <room|bundle>`: refold a room's log from entry 0 on this machine's store and check it
 // against every stored hash, snapshot and checkpoint; or, given a journal bundle file (a server
-// export, a local council run's journal.jsonl), refold its entries offline with core's refoldLog.
+// export, a locally run room's journal.jsonl), refold its entries offline with core's refoldLog.
 // Exit 3 when anything differs.
 import { existsSync } from 'node:fs';
 import { journalEntries, parseJournalText, refoldLog } from '@db8/core';
@@ -21,7 +21,7 @@ export function register(program: Command): void {
     .description(
       'refold a room from its first entry and compare with the stored state (exit 3 on divergence)',
     )
-    .argument('<room>', 'room id, or a journal bundle file (db8 export, a council run’s journal.jsonl)')
+    .argument('<room>', 'room id, or a journal bundle file (db8 export, a locally run room’s journal.jsonl)')
     .option('--data-dir <dir>', 'embedded store directory (default: $DB8_DATA_DIR or ./.db8)')
     .option('--database-url <url>', 'Postgres URL (default: $DATABASE_URL; else the embedded store)')
     .option('--json', 'print the report as JSON')

@@ -108,7 +108,7 @@ export function register(program: Command): void {
   const cmd = program
     .command('verify')
     .description(
-      'verify a journal bundle (db8 export, or a local run such as db8 council) offline: every leaf, tree ' +
+      'verify a journal bundle (db8 export, or a room run locally) offline: every leaf, tree ' +
         'head, checkpoint signature (note and SSHSIG), sealed payload and commit-reveal pair, then refold the ' +
         'log with its protocol and check the recorded result; exit 0 ok, 3 naming the first failing entry, 2 not a bundle',
     )
