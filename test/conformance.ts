@@ -10,9 +10,7 @@ export const CONFORMANCE_DIR = fileURLToPath(new URL('./conformance', import.met
 export function conformancePath(...parts: string[]): string {
   const path = resolve(CONFORMANCE_DIR, ...parts);
   if (!existsSync(path)) {
-    throw new Error(
-      `conformance data missing: ${path} (expected under test/conformance/ in the repository)`,
-    );
+    throw new Error(`conformance data missing: ${path} (expected under test/conformance/ in the repository)`);
   }
   return path;
 }
