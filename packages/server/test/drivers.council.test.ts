@@ -1,18 +1,16 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { expectedRoles, TURN_STAGES } from '@db8/protocols/council';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { councilResponder } from '../../agents/test/council-responder.ts';
 import { ModelServer } from '../../agents/test/model-server.ts';
-import { type RunningServer, startServer } from '../src/main.ts';
+import type { RunningServer } from '../src/main.ts';
+import { type StartedServer, startEmbeddedServer } from './started-server.ts';
 
 // A council room on a real server whose five roles are model drivers on a real local model server:
 // Proponent, Analyst and Judge speak the OpenAI format, Critic and Synthesizer Anthropic's.
 
 let server: RunningServer;
 let models: ModelServer;
-let dir: string;
+let started: StartedServer;
 let admin: string;
 
 async function api(method: string, path: string, body?: unknown) {
@@ -32,27 +30,14 @@ async function api(method: string, path: string, body?: unknown) {
 
 beforeAll(async () => {
   models = await ModelServer.start();
-  dir = mkdtempSync(join(tmpdir(), 'db8-drivers-'));
-  server = await startServer({
-    env: false,
-    port: 0,
-    dataDir: dir,
-    print: () => {},
-    logLevel: 'silent',
-  } as never);
-  const token = new URL(server.adminLink!).hash.replace('#token=', '');
-  const r = await fetch(`${server.url}/v1/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ token }),
-  });
-  admin = ((await r.json()) as { token: string }).token;
+  started = await startEmbeddedServer('db8-drivers-');
+  server = started.server;
+  admin = started.admin;
 });
 
 afterAll(async () => {
-  await server?.close();
+  await started?.close();
   await models?.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 const spec = (wire: 'openai' | 'anthropic', persona?: string) => ({

@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { verifyBundleText } from '@db8/core';
 import type { DebateView } from '@db8/protocols/debate';
@@ -8,7 +7,8 @@ import { readCouncilRequest } from '../../agents/test/council-responder.ts';
 import type { RecordedRequest, ServerStep } from '../../agents/test/model-server.ts';
 import { ModelServer } from '../../agents/test/model-server.ts';
 import { SERVER_PUBKEY_FILE } from '../src/keys/server-key.ts';
-import { type RunningServer, startServer } from '../src/main.ts';
+import type { RunningServer } from '../src/main.ts';
+import { type StartedServer, startEmbeddedServer } from './started-server.ts';
 
 // A debate room on a real server (PGlite) whose five debaters, fact-checker and two judges are
 // model drivers on the real local model server: odd debaters and judge_1 speak the OpenAI format,
@@ -16,7 +16,7 @@ import { type RunningServer, startServer } from '../src/main.ts';
 
 let server: RunningServer;
 let models: ModelServer;
-let dir: string;
+let started: StartedServer;
 let admin: string;
 
 async function api(method: string, path: string, body?: unknown) {
@@ -36,27 +36,14 @@ async function api(method: string, path: string, body?: unknown) {
 
 beforeAll(async () => {
   models = await ModelServer.start();
-  dir = mkdtempSync(join(tmpdir(), 'db8-drivers-debate-'));
-  server = await startServer({
-    env: false,
-    port: 0,
-    dataDir: dir,
-    print: () => {},
-    logLevel: 'silent',
-  } as never);
-  const token = new URL(server.adminLink!).hash.replace('#token=', '');
-  const r = await fetch(`${server.url}/v1/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ token }),
-  });
-  admin = ((await r.json()) as { token: string }).token;
+  started = await startEmbeddedServer('db8-drivers-debate-');
+  server = started.server;
+  admin = started.admin;
 });
 
 afterAll(async () => {
-  await server?.close();
+  await started?.close();
   await models?.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 const DEBATERS = ['anon_1', 'anon_2', 'anon_3', 'anon_4', 'anon_5'];
@@ -200,7 +187,7 @@ async function checkJournal(id: string) {
   });
   expect(exp.status).toBe(200);
   const text = await exp.text();
-  const pinnedKey = readFileSync(join(dir, SERVER_PUBKEY_FILE), 'utf8').trim();
+  const pinnedKey = readFileSync(join(started.dir, SERVER_PUBKEY_FILE), 'utf8').trim();
   const report = verifyBundleText(text, { pinnedKey });
   expect(report.ok, JSON.stringify(report.firstFailure)).toBe(true);
   expect(report.keyPinned).toBe(true);

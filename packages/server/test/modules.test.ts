@@ -1,16 +1,14 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningServer, startServer } from '../src/main.ts';
+import type { RunningServer } from '../src/main.ts';
 import { builtinModules } from '../src/protocols/registry.ts';
+import { type StartedServer, startEmbeddedServer } from './started-server.ts';
 
 // Protocol modules on a real server (embedded store, no provider keys): the create-room schema
 // documents every module, scripted casts play a poker table and a debate to the end, and a
 // debater's identity binding is written in the join's own commit.
 
 let server: RunningServer;
-let dir: string;
+let started: StartedServer;
 let admin: string;
 
 // biome-ignore lint/suspicious/noExplicitAny: response bodies are inspected freely by tests.
@@ -37,26 +35,13 @@ async function until<T>(what: string, fn: () => Promise<T | null>, ms = 60_000):
 const scripted = { driver: 'model', provider: 'scripted' } as const;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'db8-modules-'));
-  server = await startServer({
-    env: false,
-    port: 0,
-    dataDir: dir,
-    print: () => {},
-    logLevel: 'silent',
-  } as never);
-  const token = new URL(server.adminLink!).hash.replace('#token=', '');
-  const r = await fetch(`${server.url}/v1/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ token }),
-  });
-  admin = ((await r.json()) as { token: string }).token;
+  started = await startEmbeddedServer('db8-modules-');
+  server = started.server;
+  admin = started.admin;
 });
 
 afterAll(async () => {
-  await server?.close();
-  rmSync(dir, { recursive: true, force: true });
+  await started?.close();
 });
 
 describe('protocol modules', () => {
