@@ -100,3 +100,69 @@ describe('one realtime stack: poker codec and /v1/ws on one channel', () => {
     expect(poker.received.filter((m) => m.type === 'hand_complete').length).toBe(2);
   });
 });
+
+describe('the connection rate limit never starves a seat on its own turn', () => {
+  it('over the bucket, pings are refused with their id and a retry-after; the turn answer is acked', async () => {
+    const created = await http(srv.base, 'POST', '/v1/tables', {
+      token: srv.admin,
+      body: {
+        seats: 2,
+        small_blind: 5,
+        big_blind: 10,
+        starting_stack: 500,
+        hand_interval_ms: 1,
+        action_timeout_ms: 30_000,
+        max_consecutive_timeouts: null,
+        max_hands: 1,
+      },
+    });
+    expect(created.status, created.text).toBe(201);
+    const id = created.body.table_id as string;
+    const joins = [];
+    for (const name of ['flood-a', 'flood-b']) {
+      const key = await http(srv.base, 'POST', '/v1/agents', { body: { name } });
+      const j = await http(srv.base, 'POST', `/v1/tables/${id}/join`, {
+        token: key.body.api_key,
+        body: { client_protocol_version: '0.1' },
+      });
+      expect(j.status, j.text).toBe(200);
+      joins.push(j.body as { seat_id: number; session_token: string });
+    }
+    const socks = await Promise.all(joins.map((j) =>
+        open(`${srv.base.replace('http', 'ws')}/v1/poker/ws?token=${j.session_token}`),
+      ),);
+    // Whoever is to act: wait for its turn offer.
+    const offers = await Promise.race(
+      socks.map(async (c, i) => {
+        const gs = (await c.next(
+          (m) => m.type === 'game_state' && (m.payload as { to_act?: number }).to_act === joins[i]!.seat_id,
+        )) as Msg;
+        return { c, i, gs };
+      }),
+    );
+    const { c, i, gs } = offers;
+    expect(gs.payload.turn_token).toBeTruthy();
+    // Far more than the burst, in one go: the bucket is empty when the action arrives.
+    for (let k = 0; k < 300; k++) c.send({ type: 'ping', id: `p${k}`, payload: {} });
+    c.send({
+      type: 'action',
+      id: 'turn',
+      payload: {
+        turn_token: gs.payload.turn_token,
+        seat_id: joins[i]!.seat_id,
+        kind: gs.payload.legal_actions.some((a: { kind: string }) => a.kind === 'check') ? 'check' : 'call',
+        expected_seq: gs.seq,
+      },
+    });
+    const reply = (await c.next((m) => (m as { id?: string }).id === 'turn')) as Msg;
+    expect(reply.type).toBe('ack');
+    const limited = c.received.filter(
+      (m) => m.type === 'error' && (m.payload as { code?: string }).code === 'RATE_LIMITED',
+    ) as unknown as Array<Msg & { id?: string }>;
+    expect(limited.length).toBeGreaterThan(0);
+    for (const m of limited) {
+      expect(m.id).toMatch(/^p\d+$/);
+      expect(m.payload.details.retry_after_ms).toBeGreaterThan(0);
+    }
+  });
+});

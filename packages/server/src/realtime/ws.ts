@@ -43,6 +43,8 @@ class Connection {
   /** The room followed from the start (a codec's `follow`): replies without a room are about it. */
   private home: string | null = null;
   private readonly feeds = new Map<string, { auth: AuthContext | null; sub: Subscription }>();
+  /** Per room, the turn token the last state frame offered this connection's seat (unused yet). */
+  private readonly turns = new Map<string, string>();
   private chain: Promise<void> = Promise.resolve();
   private readonly bucket: { burst: number; perSec: number };
   private tokens: number;
@@ -176,6 +178,14 @@ class Connection {
     return true;
   }
 
+  /** The refusal for a message over the bucket, with when the next token is due. */
+  private limited(): ApiError {
+    const retryAfterMs = Math.ceil(((1 - this.tokens) / this.bucket.perSec) * 1000);
+    return new ApiError(429, 'RATE_LIMITED', `too many messages, retry in ${retryAfterMs} ms`, {
+      retry_after_ms: retryAfterMs,
+    });
+  }
+
   private onMessage(data: Buffer | string, isBinary: boolean): void {
     if (this.closed) return;
     // Replies go out in request order, errors included.
@@ -185,10 +195,7 @@ class Connection {
   private async dispatch(data: Buffer | string, isBinary: boolean): Promise<void> {
     if (this.closed) return;
     this.session.received?.();
-    if (!this.allow()) {
-      this.sendError(null, undefined, new ApiError(429, 'RATE_LIMITED', 'too many messages'));
-      return;
-    }
+    const allowed = this.allow();
     if (isBinary) {
       this.sendError(null, undefined, new ApiError(400, 'BAD_REQUEST', 'binary frames are not supported'));
       return;
@@ -208,7 +215,16 @@ class Connection {
     try {
       cmd = this.session.decode(raw);
     } catch (e) {
-      this.sendError(null, id, e);
+      this.sendError(null, id, allowed ? e : this.limited());
+      return;
+    }
+    // A seat answering the turn it was just offered is never limited (once per token): starving it
+    // would only make the room wait out its deadline.
+    const ownTurn =
+      cmd.type === 'action' && cmd.turnToken !== undefined && this.turns.get(cmd.roomId) === cmd.turnToken;
+    if (ownTurn) this.turns.delete(cmd.roomId);
+    else if (!allowed) {
+      this.sendError(null, cmd.id, this.limited());
       return;
     }
     await this.handle(cmd);
@@ -277,7 +293,12 @@ class Connection {
     const from = Math.min(since ?? room.seq, room.seq);
     const sub = this.hub.subscribe(roomId, viewer, from, {
       entry: (f) => this.sendAll(this.session.entry(f)),
-      state: (f) => this.sendAll(this.session.state(f)),
+      state: (f) => {
+        const turn = (f.body as { turn_token?: string | null }).turn_token;
+        if (turn) this.turns.set(roomId, turn);
+        else this.turns.delete(roomId);
+        this.sendAll(this.session.state(f));
+      },
       fail: (err) => {
         this.sendError(roomId, undefined, err);
         if (this.feeds.get(roomId)?.sub === sub) this.feeds.delete(roomId);
