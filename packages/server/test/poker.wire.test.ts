@@ -128,9 +128,9 @@ describe('the connection rate limit never starves a seat on its own turn', () =>
       expect(j.status, j.text).toBe(200);
       joins.push(j.body as { seat_id: number; session_token: string });
     }
-    const socks = await Promise.all(joins.map((j) =>
-        open(`${srv.base.replace('http', 'ws')}/v1/poker/ws?token=${j.session_token}`),
-      ),);
+    const socks = await Promise.all(
+      joins.map((j) => open(`${srv.base.replace('http', 'ws')}/v1/poker/ws?token=${j.session_token}`)),
+    );
     // Whoever is to act: wait for its turn offer.
     const offers = await Promise.race(
       socks.map(async (c, i) => {
