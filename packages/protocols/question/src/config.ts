@@ -1,0 +1,92 @@
+import { z } from 'zod';
+import { type Checked, refuse } from './codes.ts';
+import { type Profile, ProfileSchema } from './inputs.ts';
+import { validateQuestionEnvelope } from './upstream.ts';
+import { verifyQuestionEnvelope } from './verify.ts';
+
+/**
+ * A room's config is the signed question envelope itself plus the federation's room settings.
+ * Every node of a federation builds its copy of a room from the same envelope and the same
+ * settings, so every copy folds to the same state. The config is refused (BAD_CONFIG, the reason
+ * code first in the message) unless the envelope is schema-valid, signed, bound to its channel and
+ * asks for a profile its scope allows.
+ */
+
+export const SCOPE_DEFAULT_PROFILE: Record<string, Profile> = {
+  // Upstream proposal 005 "Default Recommendations".
+  'private-to-swarm': 'mediated-only',
+  'federation-local': 'mediated-only',
+  'cross-federation': 'mediated-only',
+  global: 'none',
+};
+
+export const QuestionSettingsSchema = z
+  .object({
+    /** Councils trusted to issue nym certificates, and whether leniency counts. */
+    trust: z
+      .object({
+        issuers: z.array(z.string().min(1)).max(100).default([]),
+        allowLeniency: z.boolean().default(false),
+      })
+      .strict()
+      .default({ issuers: [], allowLeniency: false }),
+    /** After this long without a signed input from the asker, a participant may take over as secretary. */
+    presenceLapseMs: z.number().int().min(1000).max(86_400_000).default(300_000),
+    /** Whether admitted participants may publish (candidate) summaries. */
+    participantSummaries: z.boolean().default(false),
+    /** Largest room input, in canonical JSON bytes. */
+    maxInputBytes: z.number().int().min(1024).max(1_048_576).default(16_384),
+    /** Require a responder to share one of the question's tags. */
+    requireSharedTag: z.boolean().default(true),
+  })
+  .strict();
+
+/** Why a config's envelope cannot open a room, or null when it can. */
+export function envelopeRefusal(
+  envelope: unknown,
+  trust: { issuers: readonly string[]; allowLeniency?: boolean },
+) {
+  const schema = validateQuestionEnvelope(envelope);
+  if (!schema.ok) return schema.error;
+  const env = schema.value;
+  if (env['delivery/response-channel-id'] !== env['question/id']) {
+    return refuse('CHANNEL_MISMATCH', 'delivery/response-channel-id must equal question/id').error;
+  }
+  const requested = env['room-policy/profile'];
+  if (env['delivery/scope'] === 'global' && requested === 'direct-live-allowed') {
+    return refuse('PROFILE_FORBIDDEN', 'a global room may not be direct-live-allowed').error;
+  }
+  const signed = verifyQuestionEnvelope(env, trust);
+  return signed.ok ? null : signed.error;
+}
+
+export const QuestionConfigSchema = z
+  .object({
+    envelope: z.record(z.string(), z.unknown()),
+    settings: QuestionSettingsSchema.default(QuestionSettingsSchema.parse({})),
+  })
+  .strict()
+  .superRefine((config, ctx) => {
+    const why = envelopeRefusal(config.envelope, config.settings.trust);
+    if (why) ctx.addIssue({ code: 'custom', path: ['envelope'], message: `${why.code}: ${why.message}` });
+  });
+export type QuestionConfig = z.infer<typeof QuestionConfigSchema>;
+export type QuestionConfigInput = z.input<typeof QuestionConfigSchema>;
+export type QuestionSettings = z.infer<typeof QuestionSettingsSchema>;
+
+/** A room config from an envelope, or the refusal (with its code) a server module reports. */
+export function questionConfig(
+  envelope: Record<string, unknown>,
+  settings: z.input<typeof QuestionSettingsSchema> = {},
+): Checked<QuestionConfig> {
+  const s = QuestionSettingsSchema.safeParse(settings);
+  if (!s.success) return refuse('BAD_ACTION', 'bad room settings', { issues: s.error.issues });
+  const why = envelopeRefusal(envelope, s.data.trust);
+  if (why) return { ok: false, error: why };
+  return { ok: true, value: { envelope, settings: s.data } };
+}
+
+export const ProfileOrDefault = (scope: string, requested: unknown): Profile => {
+  const p = ProfileSchema.safeParse(requested);
+  return p.success ? p.data : (SCOPE_DEFAULT_PROFILE[scope] ?? 'none');
+};

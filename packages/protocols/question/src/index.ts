@@ -1,0 +1,15 @@
+export * from './admission.ts';
+export * from './codes.ts';
+export * from './config.ts';
+export * from './didkey.ts';
+export * from './events.ts';
+export * from './ingest.ts';
+export * from './inputs.ts';
+export * from './normalize.ts';
+export { question, RELAY_SEAT } from './protocol.ts';
+export * from './signing.ts';
+export * from './state.ts';
+export * from './transitions.ts';
+export * from './upstream.ts';
+export * from './verify.ts';
+export * from './view.ts';

@@ -1,0 +1,113 @@
+import { z } from 'zod';
+import { CloseSchema, DateTimeSchema, SignatureSchema, SignerIdSchema, SummarySchema } from './events.ts';
+
+/**
+ * The answer room's inputs: db8's own signed messages (domain `db8/swarm/room-input/v1`), plus the
+ * summary and close events. Every one names its room (`question/id`), carries a unique `input/id`
+ * (the replay key and the bus message id), and is signed by `sender/participant-id`'s did:key.
+ * The room folds them in stream order; the relay seat that submits them carries no authority.
+ */
+
+export const ORIGIN_CLASSES = ['node-generated', 'node-mediated-human', 'human-live'] as const;
+export const OriginClassSchema = z.enum(ORIGIN_CLASSES);
+export type OriginClass = z.infer<typeof OriginClassSchema>;
+
+export const PROFILES = ['none', 'mediated-only', 'direct-live-allowed'] as const;
+export const ProfileSchema = z.enum(PROFILES);
+export type Profile = z.infer<typeof ProfileSchema>;
+
+const Id = z.string().min(1).max(200);
+const Labels = z.array(z.string().min(1).max(200)).max(50);
+
+const common = {
+  'schema/v': z.literal(1),
+  'question/id': Id,
+  'input/id': Id,
+  'created-at': DateTimeSchema,
+  'sender/node-id': Id,
+  'sender/participant-id': SignerIdSchema,
+  signature: SignatureSchema,
+};
+
+export const JoinSchema = z
+  .object({
+    ...common,
+    type: z.literal('swarm/room-join'),
+    'responder/models': Labels,
+    'responder/languages': z.array(z.string().min(2).max(35)).max(20),
+    'responder/tags': Labels,
+    /** The gateway node's rating of this responder mapped to 0..1 (docs/swarm.md "Reputation"). */
+    'responder/reputation': z.number().min(0).max(1).optional(),
+  })
+  .strict();
+
+export const PresenceSchema = z.object({ ...common, type: z.literal('swarm/room-presence') }).strict();
+
+export const MessageSchema = z
+  .object({
+    ...common,
+    type: z.literal('swarm/room-message'),
+    /** `follow-up` asks the asker to clarify; `clarification` is the asker's (or secretary's) reply. */
+    'message/kind': z.enum(['answer', 'follow-up', 'clarification']),
+    'message/text': z.string().min(1).max(8000),
+    'origin/class': OriginClassSchema,
+    /** Who spoke: a model label, an agent or a person's handle. */
+    'origin/speaker': Id,
+    /** The node the message entered through; must be the signing node (`sender/node-id`). */
+    'origin/gateway': Id,
+  })
+  .strict();
+
+export const VerdictSchema = z
+  .object({
+    ...common,
+    type: z.literal('swarm/room-verdict'),
+    'verdict/input-id': Id,
+    'verdict/decision': z.enum(['accept', 'reject']),
+  })
+  .strict();
+
+export const DelegateSchema = z
+  .object({
+    ...common,
+    type: z.literal('swarm/room-delegate'),
+    'secretary/participant-id': SignerIdSchema,
+    'secretary/node-id': Id,
+    'close/allowed': z.boolean(),
+  })
+  .strict();
+
+export const TakeoverSchema = z.object({ ...common, type: z.literal('swarm/room-takeover') }).strict();
+
+export const PolicySchema = z
+  .object({ ...common, type: z.literal('swarm/room-policy'), 'room-policy/profile': ProfileSchema })
+  .strict();
+
+export const RoomInputSchema = z.discriminatedUnion('type', [
+  JoinSchema,
+  PresenceSchema,
+  MessageSchema,
+  VerdictSchema,
+  DelegateSchema,
+  TakeoverSchema,
+  PolicySchema,
+  SummarySchema,
+  CloseSchema,
+]);
+export type RoomInput = z.infer<typeof RoomInputSchema>;
+export type Join = z.infer<typeof JoinSchema>;
+export type Message = z.infer<typeof MessageSchema>;
+
+/** The signer of any room input. */
+export function signerOf(input: RoomInput): string {
+  if (input.type === 'swarm/question-summary') return input['author/participant-id'];
+  if (input.type === 'swarm/question-close') return input['closed-by/participant-id'];
+  return input['sender/participant-id'];
+}
+
+/** The stream-wide id of an input: the bus dedup key (`Nats-Msg-Id`) and the room's replay key. */
+export function inputIdOf(input: RoomInput): string {
+  if (input.type === 'swarm/question-summary') return input['summary/id'];
+  if (input.type === 'swarm/question-close') return `close:${input['question/id']}`;
+  return input['input/id'];
+}

@@ -1,0 +1,146 @@
+import type { QuestionConfig } from './config.ts';
+import { ProfileOrDefault } from './config.ts';
+import type { OriginClass, Profile } from './inputs.ts';
+
+/** The facts of the question a room needs, read once from the (validated) envelope. */
+export interface QuestionFacts {
+  id: string;
+  text: string;
+  tags: string[];
+  scope: string;
+  askerNode: string;
+  /** `sender/participant-id`, or `author/nym` on the pseudonymous path: the key the asker signs with. */
+  asker: string;
+  createdAt: number;
+  deadline: number;
+  followUps: boolean;
+  modelsRequire: string[];
+  modelsExclude: string[];
+  minReputation: number | null;
+  languages: string[];
+}
+
+export interface Responder {
+  node: string;
+  models: string[];
+  languages: string[];
+  tags: string[];
+  reputation: number | null;
+  joinedAt: number;
+}
+
+export interface Secretary {
+  participant: string;
+  node: string;
+  via: 'delegation' | 'lapse';
+  closeAllowed: boolean;
+  since: number;
+}
+
+export interface RoomMessage {
+  seq: number;
+  id: string;
+  at: number;
+  kind: 'answer' | 'follow-up' | 'clarification';
+  text: string;
+  author: string;
+  origin: OriginClass;
+  speaker: string;
+  gateway: string;
+  verdict: 'accept' | 'reject' | null;
+}
+
+export interface SummaryRecord {
+  seq: number;
+  id: string;
+  at: number;
+  author: string;
+  role: 'asker' | 'secretary' | 'participant';
+  status: 'intermediate' | 'final';
+  facts: string[];
+  hypotheses: string[];
+  recommendations: string[];
+  uncertainty: number;
+}
+
+export interface ProfileChange {
+  seq: number;
+  profile: Profile;
+  at: number;
+  by: string | null;
+}
+
+export interface QuestionState {
+  question: QuestionFacts;
+  settings: QuestionConfig['settings'];
+  status: 'open' | 'closed' | 'expired';
+  /** Current profile is the last entry; the first is the one the room opened with. */
+  profiles: ProfileChange[];
+  askerLastSeen: number;
+  secretary: Secretary | null;
+  participants: Record<string, Responder>;
+  /** input id → seq: the replay guard. */
+  seen: Record<string, number>;
+  messages: RoomMessage[];
+  summaries: SummaryRecord[];
+  close: {
+    resolution: string;
+    by: string | null;
+    role: 'asker' | 'secretary' | 'deadline';
+    acceptedSummary: string | null;
+    at: number;
+  } | null;
+}
+
+const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x) => typeof x === 'string') : []);
+
+export function factsOf(env: Record<string, unknown>): QuestionFacts {
+  const createdAt = Date.parse(String(env['created-at']));
+  const min = env['responder/min-reputation'];
+  return {
+    id: String(env['question/id']),
+    text: String(env['question/text']),
+    tags: strings(env['question/tags']),
+    scope: String(env['delivery/scope']),
+    askerNode: String(env['sender/node-id']),
+    asker: String(env['author/nym'] ?? env['sender/participant-id']),
+    createdAt,
+    deadline: createdAt + Number(env['ttl-sec']) * 1000,
+    followUps: env['follow-ups/allowed'] === true,
+    modelsRequire: strings(env['models/require']),
+    modelsExclude: strings(env['models/exclude']),
+    minReputation: typeof min === 'number' ? min : null,
+    languages: strings(env.languages),
+  };
+}
+
+export function initialState(config: QuestionConfig, now: number): QuestionState {
+  const question = factsOf(config.envelope);
+  const profile = ProfileOrDefault(question.scope, config.envelope['room-policy/profile']);
+  return {
+    question,
+    settings: config.settings,
+    status: now >= question.deadline ? 'expired' : 'open',
+    profiles: [{ seq: 0, profile, at: question.createdAt, by: null }],
+    askerLastSeen: question.createdAt,
+    secretary: null,
+    participants: {},
+    seen: {},
+    messages: [],
+    summaries: [],
+    close: null,
+  };
+}
+
+export const currentProfile = (s: QuestionState): Profile =>
+  (s.profiles[s.profiles.length - 1] as ProfileChange).profile;
+
+export const askerLapsed = (s: QuestionState, now: number): boolean =>
+  now - s.askerLastSeen >= s.settings.presenceLapseMs;
+
+/** The role a signer holds in the room now, if any. */
+export function roleOf(s: QuestionState, signer: string): 'asker' | 'secretary' | 'participant' | null {
+  if (signer === s.question.asker) return 'asker';
+  if (s.secretary?.participant === signer) return 'secretary';
+  return s.participants[signer] ? 'participant' : null;
+}
