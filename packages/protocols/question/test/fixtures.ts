@@ -37,7 +37,9 @@ export const T0 = Date.parse('2026-03-22T18:10:00Z');
 /** The upstream procurement example, re-authored by ASKER and really signed. */
 export function signedEnvelope(over: Record<string, unknown> = {}): Record<string, unknown> {
   const base = { ...orbiplex(VALID[0] as string), 'sender/participant-id': ASKER.participant, ...over };
-  return signObject(base, SIGNATURE_DOMAINS.question, ASKER.seed);
+  // `undefined` in `over` removes that member.
+  const clean = Object.fromEntries(Object.entries(base).filter(([, v]) => v !== undefined));
+  return signObject(clean, SIGNATURE_DOMAINS.question, ASKER.seed);
 }
 
 export function nymCertificate(
