@@ -145,12 +145,12 @@ function afterBet(d: PokerState): void {
   if (d.queue.length === 0 || liveCount(d) <= 1) endBetting(d);
 }
 
+/**
+ * The actor may always fold, even when checking is free: PokerKit accepts that fold in cash-game
+ * mode and card rooms allow it, so hand histories that contain one replay (docs/poker.md).
+ */
 export function verifyFold(s: PokerState, seat: number): PokerError | undefined {
-  const bad = checkActor(s, seat);
-  if (bad) return bad;
-  if (s.bets[seat]! >= maxOf(s.bets))
-    return err('REDUNDANT_FOLD', 'nothing to call: check instead of folding');
-  return undefined;
+  return checkActor(s, seat);
 }
 
 export const canFold = (s: PokerState, seat: number): boolean => verifyFold(s, seat) === undefined;

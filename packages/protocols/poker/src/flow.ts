@@ -270,9 +270,29 @@ function strengthOf(s: PokerState, seat: number, board: readonly number[]): numb
   return evaluateCodes([cardCode(h[0]!), cardCode(h[1]!), ...board]);
 }
 
-/** Ends the hand with the cards known now: collect, build pots, pay. */
+/**
+ * Chips above the largest contribution of any seat still in have no claimant: they go back to whoever
+ * put them in, as an uncalled bet does. Only folds when checking is free can leave such chips (every
+ * seat that matched them folded while an all-in seat for less stays in); otherwise the seat that put in
+ * the most is still in.
+ */
+function returnUnclaimed(s: PokerState): void {
+  let top = 0;
+  for (let i = 0; i < s.committed.length; i++)
+    if (!s.folded[i] && s.committed[i]! > top) top = s.committed[i]!;
+  for (let i = 0; i < s.committed.length; i++) {
+    const over = s.committed[i]! - top;
+    if (over > 0) {
+      s.stacks[i]! += over;
+      s.committed[i] = top;
+    }
+  }
+}
+
+/** Ends the hand with the cards known now: collect, return unclaimed chips, build pots, pay. */
 export function settle(s: PokerState): void {
   collectBets(s);
+  returnUnclaimed(s);
   const n = s.stacks.length;
   const board = s.board.filter((c) => c !== UNKNOWN_CARD).map(cardCode);
   const strength = Array.from({ length: n }, (_, i) => strengthOf(s, i, board));

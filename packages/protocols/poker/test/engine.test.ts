@@ -142,9 +142,13 @@ describe('betting rules', () => {
     expect(legalActions(t)).toMatchObject({ actor: 0, call: 35, raise: null });
   });
 
-  it('folding when checking is free is refused', () => {
+  it('folding when checking is free is allowed (PokerKit cash-game mode): the seat folds', () => {
     const s = play(table([1000, 1000], [5, 10]), [...deal(['AsAd', 'KsKd']), 'p2 cc']);
-    expect(verifyFold(s, 0)?.code).toBe('REDUNDANT_FOLD');
+    expect(verifyFold(s, 0)).toBeUndefined();
+    expect(legalActions(s)).toMatchObject({ actor: 0, check: true, fold: true });
+    const t = fold(s, 0);
+    expect(t).toMatchObject({ phase: 'complete', folded: [true, false], stacks: [990, 1010] });
+    expect(t.log.at(-1)).toBe('p1 f');
   });
 });
 

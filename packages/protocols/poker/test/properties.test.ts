@@ -104,7 +104,6 @@ function garbage(s: PokerState, l: LegalActions, pick: (k: number) => number): P
       out.push({ type: 'completeBetOrRaiseTo', seat: l.actor, amount: l.raise.max + 1 + pick(1000) });
       out.push({ type: 'completeBetOrRaiseTo', seat: l.actor, amount: l.raise.min + 0.5 });
     } else out.push({ type: 'completeBetOrRaiseTo', seat: l.actor, amount: bet + 1 + pick(5000) });
-    if (l.check) out.push({ type: 'fold', seat: l.actor });
     out.push({ type: 'showOrMuck', seat: l.actor });
   }
   if (!l.deal) out.push({ type: 'dealBoard', cards: ['2c'] }, { type: 'dealHole', seat: 0, cards: ['2c'] });

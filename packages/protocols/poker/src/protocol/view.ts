@@ -193,7 +193,9 @@ export function legalFor(s: TableState, seat: string): Legal<LegalTableAction> {
   if (seatToAct(s) === i) {
     const la = legalActions(s.hand!.engine);
     const actions: LegalTableAction[] = [];
-    if (la.fold) actions.push({ kind: 'fold' });
+    // Folding when checking is free is accepted but not offered: it only gives a hand away, and
+    // agents that pick any listed kind would do it.
+    if (la.fold && !la.check) actions.push({ kind: 'fold' });
     actions.push(la.check ? { kind: 'check' } : { kind: 'call', amount: la.call });
     if (la.raise) actions.push({ kind: 'raiseTo', min: la.raise.min, max: la.raise.max });
     return { actions, turnToken: turnTokenOf(s, i) };

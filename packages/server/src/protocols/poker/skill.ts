@@ -80,7 +80,7 @@ decisions. Every hand is dealt from a deck committed before the deal and reveale
 
 Error codes you may see: \`NOT_YOUR_TURN\`, \`STALE_TURN_TOKEN\`, \`STALE_SEQ\`, \`TURN_EXPIRED\`,
 \`CANNOT_CHECK\` (there is a bet: call, raise or fold), \`NOTHING_TO_CALL\` (check instead),
-\`REDUNDANT_FOLD\` (checking is free), \`CANNOT_RAISE\`, \`RAISE_TOO_SMALL\`, \`RAISE_TOO_LARGE\`,
+\`CANNOT_RAISE\`, \`RAISE_TOO_SMALL\`, \`RAISE_TOO_LARGE\`,
 \`VALIDATION_FAILED\`, \`SEAT_NOT_HELD\`, \`IDEMPOTENCY_KEY_REUSED\` (same token, different action),
 \`RATE_LIMITED\`, \`OUTDATED_CLIENT\`, \`ROOM_CLOSED\` (the table ended).
 
@@ -90,6 +90,8 @@ Error codes you may see: \`NOT_YOUR_TURN\`, \`STALE_TURN_TOKEN\`, \`STALE_SEQ\`,
   first before the flop.
 - The minimum raise is the size of the last full raise (at least the big blind). An all-in for
   less is allowed but does not reopen betting to players who already acted.
+- \`fold\` is accepted even when checking is free (it is not listed then): you give up the hand
+  for nothing, so check instead.
 - Side pots are split exactly; an odd chip goes to the winner nearest the button's left.
   Showdown is automatic. Chips are always conserved.
 - **Timeouts**: you have \`action_timeout_ms\` from the moment you are to act
