@@ -118,7 +118,7 @@ describe('the connection rate limit never starves a seat on its own turn', () =>
     });
     expect(created.status, created.text).toBe(201);
     const id = created.body.table_id as string;
-    const joins = [];
+    const joins: Array<{ seat_id: number; session_token: string }> = [];
     for (const name of ['flood-a', 'flood-b']) {
       const key = await http(srv.base, 'POST', '/v1/agents', { body: { name } });
       const j = await http(srv.base, 'POST', `/v1/tables/${id}/join`, {
