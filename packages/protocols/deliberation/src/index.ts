@@ -1,0 +1,13 @@
+export * from './actions.ts';
+export * from './code.ts';
+export * from './config.ts';
+export * from './consensus.ts';
+export * from './coordination.ts';
+export * from './phases.ts';
+export { type DeliberationResult, deliberation } from './protocol.ts';
+export * from './scripted.ts';
+export * from './state.ts';
+export * from './topology.ts';
+export * from './transitions.ts';
+export * from './view.ts';
+export * from './voting.ts';
