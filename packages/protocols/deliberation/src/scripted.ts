@@ -53,8 +53,18 @@ function planFor(
 ): TaskDraft[] {
   if (legal.style === 'dpde')
     return [{ id: 'own', description: text, assignee: null, dependsOn: [], priority: 1 }];
-  // cpde: the leader designs first, then every other seat builds its part on the design.
-  return view.layout.order.map((seat, i) => ({
+  // cpde: the leader designs first, then every other seat builds its part on the design; in a
+  // star the hub speaks last, so the spokes' parts come first and the hub integrates them.
+  const { order, hub } = view.layout;
+  if (view.layout.kind === 'star' && hub)
+    return order.map((seat, i) => ({
+      id: `t${i}`,
+      description: `${seat === hub ? 'integrate the parts' : 'build part'} for ${seat}`,
+      assignee: seat,
+      dependsOn: seat === hub ? order.filter((x) => x !== hub).map((x) => `t${order.indexOf(x)}`) : [],
+      priority: seat === hub ? 1 : 10,
+    }));
+  return order.map((seat, i) => ({
     id: `t${i}`,
     description: `${i === 0 ? 'design' : 'build part'} for ${seat}`,
     assignee: seat,
