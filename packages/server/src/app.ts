@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { formatSshPublicKey, JsonError, parseJson } from '@db8/core';
+import { formatSshPublicKey } from '@db8/core';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
@@ -10,6 +10,7 @@ import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { AdminLinks } from './auth/admin-link.ts';
 import { apiKeyPepper } from './auth/api-keys.ts';
 import { Authenticator } from './auth/authenticator.ts';
+import { checkedCredential, limitKey, RateLimiter, rateLimited } from './auth/limits.ts';
 import { OidcVerifier } from './auth/oidc.ts';
 import { SshLogin } from './auth/ssh-login.ts';
 import { storeAuth } from './auth/store-adapter.ts';
@@ -17,7 +18,7 @@ import { TokenService } from './auth/tokens.ts';
 import type { AuthStore } from './auth/types.ts';
 import type { Bus } from './bus/types.ts';
 import { resolveConfig, type ServerConfig, type ServerConfigInput } from './config.ts';
-import { ApiError, toHttpError } from './errors.ts';
+import { toHttpError } from './errors.ts';
 import { mcpRoutes } from './mcp/index.ts';
 import type { ProtocolModule } from './protocols/module.ts';
 import { builtinModules, createModuleRegistry } from './protocols/registry.ts';
@@ -32,6 +33,7 @@ import { keysRoutes } from './routes/keys.ts';
 import { DebugRequestLog, loggerOptions, resolveLogFormat } from './routes/logging.ts';
 import { roomRoutes } from './routes/rooms.ts';
 import type { RuntimeApi } from './routes/runtime-api.ts';
+import { parseClientJson } from './routes/strict-json.ts';
 import { plainSerializerCompiler, swaggerTransform, zodValidatorCompiler } from './routes/zod.ts';
 import { PROTOCOL_VERSION } from './schemas/common.ts';
 import type { Store } from './store/index.ts';
@@ -83,6 +85,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     authStore,
     tokens,
     authn: new Authenticator(tokens, authStore, pepper, oidc, clock),
+    limits: {
+      requests: new RateLimiter(config.rateLimit.max, config.rateLimit.windowMs, clock),
+      authFailures: new RateLimiter(config.authFailureLimit.max, config.authFailureLimit.windowMs, clock),
+    },
     ssh: new SshLogin({
       store: authStore,
       ttlSec: config.challengeTtlSec,
@@ -127,16 +133,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setValidatorCompiler(zodValidatorCompiler);
   app.setSerializerCompiler(plainSerializerCompiler);
 
-  // Strict JSON (duplicate keys, unsafe integers, lone surrogates are errors), as the log requires.
+  // The one strict parser of every edge (routes/strict-json.ts; the WebSocket uses it too).
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
-    const text = body as string;
-    if (text.trim() === '') return done(null, undefined);
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_req, body, done) => {
+    const bytes = body as Buffer;
+    if (bytes.every((b) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09))
+      return done(null, undefined);
     try {
-      done(null, parseJson(text));
+      done(null, parseClientJson(bytes));
     } catch (e) {
-      const msg = e instanceof JsonError ? e.message : 'invalid JSON';
-      done(new ApiError(400, 'INVALID_JSON', msg), undefined);
+      done(e as Error, undefined);
     }
   });
 
@@ -145,9 +151,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     if (internal) req.log.error({ err }, 'unhandled error');
     else if (status === 429) req.log.warn({ code: body.error.code }, 'rate limited');
     if (reply.sent) return;
-    if (status === 429 && err && typeof err === 'object' && 'ttl' in err) {
-      reply.header('retry-after', Math.ceil(Number((err as { ttl: number }).ttl) / 1000));
-    }
+    const retryMs = (body.error.details as { retry_after_ms?: unknown } | undefined)?.retry_after_ms;
+    if (status === 429 && typeof retryMs === 'number') reply.header('retry-after', Math.ceil(retryMs / 1000));
     return reply.code(status).send(body);
   });
 
@@ -166,22 +171,25 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return reply.code(404).send({ error: { code: 'NOT_FOUND', message: `no route ${req.method} ${path}` } });
   });
 
-  // Credentials first (onRequest), so the rate limit below can key on the principal.
+  // Credentials first, so the limit can key on the principal; an address that keeps failing them
+  // is refused before the lookup. One bucket per principal, shared with its WebSockets.
   app.addHook('onRequest', async (req) => {
     const header = req.headers.authorization;
-    req.auth = await ctx.authn.fromHeader(Array.isArray(header) ? header[0] : header);
+    const value = Array.isArray(header) ? header[0] : header;
+    req.auth = value
+      ? await checkedCredential(ctx.limits, req.ip, value, () => ctx.authn.fromHeader(value))
+      : null;
+    if ((req.routeOptions.config as { rateLimit?: unknown } | undefined)?.rateLimit === false) return;
+    const wait = ctx.limits.requests.take(limitKey(req.auth, req.ip));
+    if (wait !== null) throw rateLimited(wait);
   });
 
+  // Only the stricter per-route limits (credential routes' config.rateLimit) are the plugin's.
   await app.register(rateLimit, {
-    global: true,
+    global: false,
     hook: 'preHandler',
-    max: config.rateLimit.max,
-    timeWindow: config.rateLimit.windowMs,
-    keyGenerator: (req) => (req.auth ? `p:${req.auth.principal}` : `ip:${req.ip}`),
-    errorResponseBuilder: (_req, c) =>
-      Object.assign(new ApiError(429, 'RATE_LIMITED', `rate limit exceeded, retry in ${c.after}`), {
-        ttl: c.ttl,
-      }),
+    keyGenerator: (req) => limitKey(req.auth, req.ip),
+    errorResponseBuilder: (_req, c) => rateLimited(c.ttl),
   });
 
   await app.register(swagger, {

@@ -77,6 +77,12 @@ export const ServerConfigSchema = z.object({
   authRateLimit: z
     .object({ max: z.number().int().positive(), windowMs: z.number().int().positive() })
     .default({ max: 30, windowMs: 60_000 }),
+  /** Failed API keys per client address before its keys are refused unread (429). */
+  authFailureLimit: z
+    .object({ max: z.number().int().positive(), windowMs: z.number().int().positive() })
+    .default({ max: 60, windowMs: 60_000 }),
+  /** Seconds a WebSocket that must say hello first may stay silent before it is closed. */
+  wsHelloTimeoutSec: z.number().positive().default(10),
   /** Seconds between server WS pings; a socket that misses two is closed. */
   wsHeartbeatSec: z.number().positive().default(30),
   /** Static web app to serve at / when present. */

@@ -1,10 +1,12 @@
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { checkedCredential, limitKey, rateLimited } from '../auth/limits.ts';
 import type { AuthContext } from '../auth/types.ts';
 import { ApiError, toHttpError } from '../errors.ts';
 import type { WireAction, WireCodec, WireCommand, WireReply, WireSession } from '../protocols/wire.ts';
 import { actorFor, viewerIn } from '../routes/access.ts';
 import type { AppContext } from '../routes/context.ts';
+import { parseClientJson } from '../routes/strict-json.ts';
 import type { Subscription } from './feed.ts';
 import type { RealtimeHub } from './hub.ts';
 import { nativeWire } from './native.ts';
@@ -51,6 +53,8 @@ class Connection {
   private lastRefill: number;
   private alive = true;
   private readonly heartbeat: NodeJS.Timeout;
+  private readonly helloTimer: NodeJS.Timeout;
+  private readonly ip: string;
   private closed = false;
   private readonly log: FastifyBaseLogger;
   private readonly session: WireSession;
@@ -68,6 +72,7 @@ class Connection {
     this.tokens = this.bucket.burst;
     this.lastRefill = ctx.clock();
     this.auth = req.auth;
+    this.ip = req.ip;
     ws.on('message', (data, isBinary) => this.onMessage(data, isBinary));
     ws.on('pong', () => {
       this.alive = true;
@@ -87,6 +92,12 @@ class Connection {
       }
     }, ctx.config.wsHeartbeatSec * 1000);
     this.heartbeat.unref();
+    // A socket that must say hello and never does holds a slot for nothing: close it.
+    this.helloTimer = setTimeout(() => {
+      if (this.closed || this.hello || !this.helloFirst) return;
+      this.fatal(new ApiError(408, 'HELLO_TIMEOUT', 'no hello in time'), 'HELLO_TIMEOUT');
+    }, ctx.config.wsHelloTimeoutSec * 1000);
+    this.helloTimer.unref();
     this.enqueue(() => this.open(req.query));
   }
 
@@ -96,7 +107,7 @@ class Connection {
     const token = q.success ? q.data.token : undefined;
     if (!this.auth && token) {
       try {
-        this.auth = await this.ctx.authn.fromBearer(token);
+        this.auth = await this.bearer(token);
       } catch (e) {
         return this.fatal(e, 'invalid token');
       }
@@ -178,12 +189,20 @@ class Connection {
     return true;
   }
 
-  /** The refusal for a message over the bucket, with when the next token is due. */
+  /** The refusal for a message over the connection's bucket, with when the next token is due. */
   private limited(): ApiError {
-    const retryAfterMs = Math.ceil(((1 - this.tokens) / this.bucket.perSec) * 1000);
-    return new ApiError(429, 'RATE_LIMITED', `too many messages, retry in ${retryAfterMs} ms`, {
-      retry_after_ms: retryAfterMs,
-    });
+    return rateLimited(Math.ceil(((1 - this.tokens) / this.bucket.perSec) * 1000), 'too many messages');
+  }
+
+  /** A token from a client, counted against its address's failed-credential budget (auth/limits.ts). */
+  private bearer(token: string): Promise<AuthContext> {
+    return checkedCredential(this.ctx.limits, this.ip, token, () => this.ctx.authn.fromBearer(token));
+  }
+
+  /** The principal's shared bucket (REST and all its sockets): null, or the refusal. */
+  private overPrincipal(auth: AuthContext | null): ApiError | null {
+    const wait = this.ctx.limits.requests.take(limitKey(auth, this.ip));
+    return wait === null ? null : rateLimited(wait);
   }
 
   private onMessage(data: Buffer | string, isBinary: boolean): void {
@@ -202,9 +221,9 @@ class Connection {
     }
     let raw: unknown;
     try {
-      raw = JSON.parse(String(data));
-    } catch {
-      this.sendError(null, undefined, new ApiError(400, 'INVALID_JSON', 'message is not JSON'));
+      raw = parseClientJson(data);
+    } catch (e) {
+      this.sendError(null, undefined, allowed ? e : this.limited());
       return;
     }
     const id =
@@ -220,12 +239,18 @@ class Connection {
     }
     // A seat answering the turn it was just offered is never limited (once per token): starving it
     // would only make the room wait out its deadline.
+    const action = cmd.type === 'action' ? cmd : null;
+    const roomId = action ? action.roomId : null;
     const ownTurn =
-      cmd.type === 'action' && cmd.turnToken !== undefined && this.turns.get(cmd.roomId) === cmd.turnToken;
-    if (ownTurn) this.turns.delete(cmd.roomId);
-    else if (!allowed) {
-      this.sendError(null, cmd.id, this.limited());
-      return;
+      roomId !== null && action?.turnToken !== undefined && this.turns.get(roomId) === action.turnToken;
+    if (roomId !== null && ownTurn) this.turns.delete(roomId);
+    else {
+      const auth = roomId !== null ? (this.feeds.get(roomId)?.auth ?? this.auth) : this.auth;
+      const refusal = allowed ? this.overPrincipal(auth) : this.limited();
+      if (refusal) {
+        this.sendError(null, cmd.id, refusal);
+        return;
+      }
     }
     await this.handle(cmd);
   }
@@ -246,7 +271,7 @@ class Connection {
       }
       if (cmd.token) {
         try {
-          this.auth = await this.ctx.authn.fromBearer(cmd.token);
+          this.auth = await this.bearer(cmd.token);
         } catch (e) {
           this.sendError(null, cmd.id, e);
           return;
@@ -282,7 +307,7 @@ class Connection {
 
   private async subscribe(cmd: Extract<WireCommand, { type: 'subscribe' }>): Promise<void> {
     const { roomId, since, token } = cmd;
-    const auth = token ? await this.ctx.authn.fromBearer(token) : this.auth;
+    const auth = token ? await this.bearer(token) : this.auth;
     if (!this.feeds.has(roomId) && this.feeds.size >= MAX_SUBSCRIPTIONS) {
       throw new ApiError(400, 'TOO_MANY_SUBSCRIPTIONS', `at most ${MAX_SUBSCRIPTIONS} rooms per connection`);
     }
@@ -340,6 +365,7 @@ class Connection {
     const first = !this.closed;
     this.closed = true;
     clearInterval(this.heartbeat);
+    clearTimeout(this.helloTimer);
     for (const { sub } of this.feeds.values()) sub.close();
     this.feeds.clear();
     if (first) this.session.closed?.();

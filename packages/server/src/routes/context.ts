@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { AdminLinks } from '../auth/admin-link.ts';
 import type { Authenticator } from '../auth/authenticator.ts';
+import type { Limits } from '../auth/limits.ts';
 import type { OidcVerifier } from '../auth/oidc.ts';
 import type { SshLogin } from '../auth/ssh-login.ts';
 import type { TokenService } from '../auth/tokens.ts';
@@ -29,6 +30,8 @@ export interface AppContext {
   authStore: AuthStore;
   tokens: TokenService;
   authn: Authenticator;
+  /** Rate limits shared by REST and every WebSocket connection (auth/limits.ts). */
+  limits: Limits;
   ssh: SshLogin;
   adminLinks: AdminLinks;
   oidc: OidcVerifier | null;

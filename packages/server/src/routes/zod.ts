@@ -1,6 +1,7 @@
 import type { FastifySchemaCompiler, FastifyTypeProvider } from 'fastify';
 import { z } from 'zod';
 import { toJsonSchema } from '../schemas/protocol-json.ts';
+import { nulError, nulPath } from './strict-json.ts';
 
 /**
  * Zod as Fastify's validator (request parts) with no serializer (responses are plain JSON), and a
@@ -12,9 +13,13 @@ export interface ZodTypeProvider extends FastifyTypeProvider {
   serializer: this['schema'] extends z.ZodType ? z.input<this['schema']> : unknown;
 }
 
-export const zodValidatorCompiler: FastifySchemaCompiler<unknown> = ({ schema }) => {
+export const zodValidatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   if (!(schema instanceof z.ZodType)) throw new Error('route schemas must be zod schemas');
+  // Bodies were checked by the strict parser; params and query strings get the same NUL rule here.
+  const checkNul = httpPart === 'params' || httpPart === 'querystring';
   return (data: unknown) => {
+    const at = checkNul ? nulPath(data) : null;
+    if (at !== null) return { error: nulError(at) };
     const r = schema.safeParse(data);
     // Returning the ZodError lets the error handler list the issues (path + message, never values).
     return r.success ? { value: r.data } : { error: r.error };
