@@ -20,9 +20,15 @@ export function db8(args: string[], opts: { input?: string; env?: NodeJS.Process
  * The same, without blocking: needed when the server the CLI talks to lives in this test process
  * (spawnSync would stall its event loop, and the CLI would wait for an answer forever).
  */
-export function db8Async(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+export function db8Async(
+  args: string[],
+  opts: { env?: NodeJS.ProcessEnv } = {},
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...opts.env },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => {

@@ -170,6 +170,25 @@ describe('db8 export over REST', { timeout: 180_000 }, () => {
     expect(strip(e.stdout)).toEqual(strip(publicText));
   });
 
+  it('without --url or --token the saved session is used; db8 replay <room> refolds the server export', async () => {
+    const env = { DB8_HOME: mkdtempSync(join(tmpdir(), 'db8-home-')), DB8_URL: '', DB8_TOKEN: '' };
+    const login = await db8Async(['login', '--url', url, '--token', adminToken], { env });
+    expect(login.status, login.stderr).toBe(0);
+    const e = await db8Async(['export', roomId, '--as', 'admin'], { env });
+    expect(e.status, e.stderr).toBe(0);
+    expect(verifyBundleText(e.stdout, { pinnedKey: vkey })).toMatchObject({ ok: true, viewerClass: 'admin' });
+    const r = await db8Async(['replay', roomId, '--json'], { env });
+    expect(r.status, r.stderr).toBe(0);
+    const head = Math.max(
+      ...records(e.stdout).map((x) => (x.type === 'entry' ? Number((x.entry as { seq: number }).seq) : -1)),
+    );
+    expect(JSON.parse(r.stdout)).toMatchObject({ ok: true, seq: head, problems: [] });
+    // Named but not there: the server's answer, not a fallback to a local store.
+    const gone = await db8Async(['replay', 'room_nope', '--url', url], { env });
+    expect(gone.status).toBe(6);
+    expect(oneLine(gone.stderr)).toMatch(/HTTP 404 ROOM_NOT_FOUND/);
+  });
+
   it('an unknown room (exit 6) and an unreachable server (exit 4) are one-line errors', async () => {
     const nope = await db8Async(['export', 'room_nope', '--url', url]);
     expect(nope.status).toBe(6);

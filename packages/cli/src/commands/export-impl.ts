@@ -13,10 +13,11 @@ import {
 } from '@db8/core';
 import { EXIT_AUTH, EXIT_INVALID_INPUT, EXIT_IO_ERROR, EXIT_REJECTED, type ExitCode } from '../exit-codes.ts';
 import { CliError, writeStdout } from '../io.ts';
+import { Remote } from '../remote.ts';
 import { localRuntime, openLocalStore } from './local-store.ts';
 
 export type ExportOpts = {
-  url: string;
+  url?: string;
   token?: string;
   as: ViewerClass;
   output?: string;
@@ -54,18 +55,28 @@ export function exitForStatus(status: number): ExitCode {
   return EXIT_IO_ERROR;
 }
 
-async function fromServer(roomId: string, o: ExportOpts): Promise<string> {
-  // ?as= makes the server refuse (403) a class the token does not grant; a server that ignores it
-  // exports what the token may see and narrow() below does the rest.
-  const base = `${o.url.replace(/\/+$/, '')}/v1/rooms/${encodeURIComponent(roomId)}/export`;
-  const url = `${base}?as=${encodeURIComponent(o.as)}`;
-  const token = o.token ?? process.env.DB8_TOKEN;
+/**
+ * The room's bundle as the server exports it: to `--token` / $DB8_TOKEN, else the saved session's
+ * seat token for the room or its principal token (db8 login), else anonymously (public). With `as`,
+ * the server refuses (403) a class the token does not grant.
+ */
+export async function fetchExport(
+  roomId: string,
+  o: { url?: string; token?: string; as?: ViewerClass },
+): Promise<string> {
+  const remote = new Remote(o.url);
+  const token = o.token ?? (process.env.DB8_TOKEN || undefined) ?? (await remote.roomClient(roomId)).token;
+  const base = `${remote.url}/v1/rooms/${encodeURIComponent(roomId)}/export`;
+  const url = o.as ? `${base}?as=${encodeURIComponent(o.as)}` : base;
   let res: Response;
   try {
     res = await fetch(url, { headers: token ? { authorization: `Bearer ${token}` } : {} });
   } catch (e) {
     const cause = (e as { cause?: { code?: string } }).cause?.code;
-    throw new CliError(EXIT_IO_ERROR, `cannot reach ${o.url}: ${cause ?? (e as Error).message}`);
+    throw new CliError(
+      EXIT_IO_ERROR,
+      `cannot reach ${remote.url} (${cause ?? (e as Error).message}): is the server running? (db8 start, or give --url)`,
+    );
   }
   const body = await res.text();
   if (!res.ok) {
@@ -76,7 +87,12 @@ async function fromServer(roomId: string, o: ExportOpts): Promise<string> {
     } catch {}
     throw new CliError(exitForStatus(res.status), `GET ${url}: HTTP ${res.status} ${why}`);
   }
-  return narrow(body, o.as);
+  return body;
+}
+
+async function fromServer(roomId: string, o: ExportOpts): Promise<string> {
+  // A server that ignores ?as= exports what the token may see; narrow() below does the rest.
+  return narrow(await fetchExport(roomId, o), o.as);
 }
 
 /**

@@ -21,8 +21,14 @@ export function register(program: Command): void {
         'signed checkpoints with their SSHSIG form, trailer); check it with db8 verify',
     )
     .argument('<room>', 'room id')
-    .option('--url <url>', 'server base URL', 'http://127.0.0.1:8787')
-    .option('--token <token>', 'bearer token (default $DB8_TOKEN): an admin or seat token exports more')
+    .option(
+      '--url <url>',
+      'server base URL (default: $DB8_URL, else the saved session’s, else http://127.0.0.1:8787)',
+    )
+    .option(
+      '--token <token>',
+      'bearer token (default: $DB8_TOKEN, else the saved session: your seat in the room or db8 login): an admin or seat token exports more',
+    )
     .option('--as <class>', 'viewer class: public, admin or seat:<id>', viewerClass, 'public' as ViewerClass)
     .option('-o, --output <file>', 'write here instead of stdout')
     .option('--data-dir <dir>', 'read the PGlite store and server key in this data directory, not the server')
