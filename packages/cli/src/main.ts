@@ -34,7 +34,15 @@ const generic: readonly (readonly [string, (program: Command) => void])[] = [
 
 /** The whole command tree: generic commands, then each protocol module's (docs/protocols.md). */
 export function buildProgram(modules: readonly CliModule[] = cliModules): Command {
-  const program = new Command('db8').description('db8 command line').version('0.1.0');
+  const program = new Command('db8')
+    .description('db8 command line')
+    .version('0.1.0')
+    // Commander's own usage errors in the one documented form, `db8: <message>` (docs/cli.md), with
+    // where to look; runAction's failures already are. Subcommands inherit this.
+    .configureOutput({
+      outputError: (text, write) =>
+        write(text.startsWith('error: ') ? `db8: ${text.slice(7).trimEnd()} (add --help for usage)\n` : text),
+    });
   for (const [name, register] of generic) {
     register(program);
     for (const m of modules) if (m.listAfter === name) m.register(program);

@@ -98,7 +98,13 @@ describe('db8 canon', () => {
   it('exits 1 on a usage error', () => {
     const r = db8(['canon', '--no-such-option']);
     expect(r.status).toBe(1);
-    expect(r.stderr).toMatch(/unknown option/);
+    expect(r.stderr).toBe("db8: unknown option '--no-such-option' (add --help for usage)\n");
+    const missing = db8(['export']);
+    expect(missing.status).toBe(1);
+    expect(missing.stderr).toBe("db8: missing required argument 'room' (add --help for usage)\n");
+    const unknown = db8(['frobnicate']);
+    expect(unknown.status).toBe(1);
+    expect(unknown.stderr).toMatch(/^db8: unknown command 'frobnicate' \(add --help for usage\)\n$/);
   });
 });
 
