@@ -75,11 +75,13 @@ function planFor(
 
 export function scriptedAction(
   view: DeliberationView,
-  legal: Legal<LegalAction>,
+  legal: Legal,
   opts: ScriptOptions = {},
 ): DeliberationAction | null {
   const seat = view.you.seat;
-  const turn = legal.actions.find((a) => a.type !== 'forfeit' && a.type !== 'failed' && a.type !== 'measure');
+  const turn = (legal.actions as readonly LegalAction[]).find(
+    (a) => a.type !== 'forfeit' && a.type !== 'failed' && a.type !== 'measure',
+  );
   if (!seat || !turn || !legal.turnToken) return null;
   const c: ScriptContext = {
     seat,

@@ -1,7 +1,7 @@
 import { canonicalize } from '@db8/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type Layout, ROLES } from '../src/index.ts';
+import { type Layout, type LegalAction, ROLES } from '../src/index.ts';
 import { configFor, drive, Room } from './harness.ts';
 
 /**
@@ -72,7 +72,7 @@ describe('topology secrecy (property)', () => {
             }
             // legal() offers only candidates whose proposal is in the seat's (checked) view.
             const view = room.view({ kind: 'seat', seat: s.id });
-            for (const a of room.legal(s.id).actions)
+            for (const a of room.legal(s.id).actions as LegalAction[])
               if ('candidates' in a)
                 for (const x of a.candidates)
                   expect(

@@ -1,6 +1,13 @@
 import { canonicalize, refoldLog } from '@db8/core';
 import { describe, expect, it } from 'vitest';
-import { type DeliberationState, deliberation, OPERATOR, PHASES, scriptedAction } from '../src/index.ts';
+import {
+  type DeliberationState,
+  deliberation,
+  type LegalAction,
+  OPERATOR,
+  PHASES,
+  scriptedAction,
+} from '../src/index.ts';
 import { configFor, drive, Room, SEED, T0 } from './harness.ts';
 
 const TOPOLOGIES = ['graph_mesh', 'star', 'chain', 'tree'] as const;
@@ -280,7 +287,9 @@ describe('code versions and reflexion', () => {
       ok: false,
       error: { code: 'TOO_MANY_REFLECTIONS' },
     });
-    const legal = room.legal(seat).actions.find((a) => a.type === 'propose') as { tasks: string[] };
+    const legal = (room.legal(seat).actions as LegalAction[]).find((a) => a.type === 'propose') as {
+      tasks: string[];
+    };
     room.must(seat, { ...draft, taskIds: legal.tasks, reflections: [r, r] }, room.lastTs + 1000);
     const m = { qualityScore: 0.8, testPassRate: 0.75, metrics: { complexity: 3 } };
     expect(room.act(seat, { type: 'measure', version: 1, measurement: m })).toMatchObject({
