@@ -15,9 +15,9 @@ export const BIN = process.env.DB8_TEST_PREBUILT_CLI ? await prebuiltCli() : SOU
 export type CliRun = { status: number | null; stdout: string; stderr: string };
 
 /** Run `db8 <args>` in `cwd` without blocking the test's event loop; resolves when it exits. */
-export function spawnDb8(args: string[], cwd: string): Promise<CliRun> {
+export function spawnDb8(args: string[], cwd: string, env?: NodeJS.ProcessEnv): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd });
+    const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { ...process.env, ...env } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => {

@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { startEmbeddedServer } from '../../server/test/started-server.ts';
 import { spawnDb8 } from './helpers.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'db8-poker-'));
@@ -60,5 +61,43 @@ describe('db8 poker', () => {
     const junk = await db8(['poker', 'simulate', '--agents', 'tight,shark']);
     expect(junk.status).not.toBe(0);
     expect(junk.stderr).toMatch(/unknown poker agent shark/);
+  });
+
+  it('simulate --url plays at a table on a running server, as its admin, and replays the server export', {
+    timeout: 180_000,
+  }, async () => {
+    const started = await startEmbeddedServer('db8-poker-url-');
+    try {
+      const url = started.server.url;
+      const env = { DB8_HOME: mkdtempSync(join(tmpdir(), 'db8-home-')), DB8_URL: '', DB8_TOKEN: '' };
+      const anon = await spawnDb8(['poker', 'simulate', '--agents', 'tight,station', '--url', url], dir, env);
+      expect(anon.status).toBe(5);
+      expect(anon.stderr).toMatch(/^db8: not logged in to /);
+      const login = await spawnDb8(['login', '--url', url, '--token', started.admin], dir, env);
+      expect(login.status, login.stderr).toBe(0);
+      const sim = await spawnDb8(
+        ['poker', 'simulate', '--agents', 'tight,station', '--hands', '12', '--url', url, '--json'],
+        dir,
+        env,
+      );
+      expect(sim.status, sim.stderr).toBe(0);
+      const r = JSON.parse(sim.stdout);
+      expect(r).toMatchObject({
+        hands: 12,
+        chipsConserved: true,
+        replayOk: true,
+        problems: [],
+        agentErrors: [],
+      });
+      expect(sim.stderr).toContain(`watch it at ${url}/tables/${r.tableId}`);
+      // The table is the server's: it lists it, ended.
+      const t = (await (await fetch(`${url}/v1/tables/${r.tableId}`)).json()) as {
+        table: { status: string };
+      };
+      expect(t.table.status).toBe('ended');
+      expect(r.agents[0].net + r.agents[1].net).toBe(0);
+    } finally {
+      await started.close();
+    }
   });
 });

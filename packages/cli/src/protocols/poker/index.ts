@@ -1,8 +1,8 @@
-// `db8 poker simulate|replay`: reference agents against a local table server, and offline replay of
-// a table export (seed 002 §11).
+// `db8 poker simulate|replay|phh`: reference agents against a local table server, offline replay of
+// a table export (seed 002 §11), and replay of other engines' PHH hand histories.
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { EXIT_USAGE, EXIT_VERIFICATION_FAILED } from '../../exit-codes.ts';
+import { EXIT_INVALID_INPUT, EXIT_IO_ERROR, EXIT_USAGE, EXIT_VERIFICATION_FAILED } from '../../exit-codes.ts';
 import { CliError, runAction, writeStdout } from '../../io.ts';
 import type { CliModule } from '../module.ts';
 
@@ -15,12 +15,16 @@ const int = (name: string) => (v: string) => {
 function register(program: Command): void {
   const poker = program
     .command('poker')
-    .description('poker tables: simulate reference agents, replay exports');
+    .description('poker tables: simulate reference agents, replay exports and PHH hand histories');
 
   const sim = poker
     .command('simulate')
     .description(
-      'start a local table server, run each agent as its own process over WebSocket, print bb/100 per agent with 95% intervals',
+      'run each agent as its own process over WebSocket at a table on a local server of its own (or, with --url, on a running server you are admin of, to watch in the web app); print bb/100 per agent with 95% intervals',
+    )
+    .option(
+      '--url <url>',
+      'play on this running server (needs an admin session: db8 login --local or --link); the table is watchable at <url>/tables/<id>',
     )
     .requiredOption('--agents <list>', 'comma-separated agents: random, tight, station (2–10)')
     .option('--hands <n>', 'hands to play', int('--hands'), 200)
@@ -44,6 +48,7 @@ function register(program: Command): void {
       sim,
       async (o: {
         agents: string;
+        url?: string;
         hands: number;
         seed: number;
         blinds: string;
@@ -57,7 +62,7 @@ function register(program: Command): void {
         if (!Number.isSafeInteger(sb) || !Number.isSafeInteger(bb))
           throw new CliError(EXIT_USAGE, '--blinds: expected sb/bb');
         const { formatSimulation, simulate } = await import('./simulate.ts');
-        const r = await simulate({
+        const opts = {
           agents: o.agents
             .split(',')
             .map((s) => s.trim())
@@ -70,8 +75,16 @@ function register(program: Command): void {
           actionTimeoutMs: o.timeoutMs,
           ...(o.export ? { exportPath: o.export } : {}),
           ...(o.journal ? { journalPath: o.journal } : {}),
-          log: (line) => process.stderr.write(`${line}\n`),
-        });
+          log: (line: string) => process.stderr.write(`${line}\n`),
+        };
+        if (o.url && (o.export || o.journal))
+          throw new CliError(
+            EXIT_USAGE,
+            '--export and --journal are for a local table: with --url, use db8 export',
+          );
+        const r = o.url
+          ? await (await import('./simulate-remote.ts')).simulateRemote({ ...opts, url: o.url })
+          : await simulate(opts);
         await writeStdout(o.json ? `${JSON.stringify(r)}\n` : formatSimulation(r));
         if (!r.chipsConserved || !r.replayOk)
           throw new CliError(EXIT_VERIFICATION_FAILED, 'the table log did not replay cleanly');
@@ -112,7 +125,35 @@ function register(program: Command): void {
       }
     }),
   );
+  const phh = poker
+    .command('phh')
+    .description(
+      "replay every hand of a folder of PHH hand histories (.phh, .phhs) through the engine and count those that end with the file's finishing_stacks",
+    )
+    .argument('<dir>', 'a folder (searched recursively) or one .phh/.phhs file')
+    .option('--json', 'print the report as JSON');
+  phh.action(
+    runAction(phh, async (dir: string, o: { json?: boolean }) => {
+      const { checkPhhDir, formatPhhReport } = await import('./phh.ts');
+      let r: Awaited<ReturnType<typeof checkPhhDir>>;
+      try {
+        r = await checkPhhDir(dir);
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code ?? 'unreadable';
+        throw new CliError(EXIT_IO_ERROR, `cannot read ${dir}: ${code}`);
+      }
+      await writeStdout(o.json ? `${JSON.stringify(r)}\n` : formatPhhReport(r));
+      if (r.mismatched + r.illegal > 0)
+        throw new CliError(
+          EXIT_VERIFICATION_FAILED,
+          `${r.mismatched} hand(s) end with other stacks than their file, ${r.illegal} did not replay`,
+        );
+      if (r.unreadable > 0) throw new CliError(EXIT_INVALID_INPUT, `${r.unreadable} not readable as PHH`);
+      if (r.matched + r.unchecked === 0)
+        throw new CliError(EXIT_INVALID_INPUT, `no no-limit hold'em hands found in ${dir}`);
+    }),
+  );
 }
 
-/** Poker's CLI: `poker simulate` and `poker replay`. */
+/** Poker's CLI: `poker simulate`, `poker replay` and `poker phh`. */
 export const pokerCli: CliModule = { protocol: 'poker', register, roomExample: true };

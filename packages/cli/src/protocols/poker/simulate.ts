@@ -70,32 +70,41 @@ async function journalText(server: LocalPokerServer, roomId: string): Promise<st
  * topped up by the house so every agent plays every hand. When the table has dealt `hands` hands,
  * the log is replayed through the protocol (chips, deals) and win rates are computed per agent.
  */
-export async function simulate(opts: SimulateOptions): Promise<SimulateResult> {
+/** The table a simulation plays at: one seat per agent, `hands` hands, no pause between them. */
+export function tableConfig(opts: SimulateOptions) {
   for (const a of opts.agents) strategyNamed(a);
   if (opts.agents.length < 2 || opts.agents.length > 10) throw new Error('between 2 and 10 agents');
+  const bb = opts.bigBlind ?? 10;
+  return {
+    title: `simulation ${opts.agents.join(',')}`,
+    seats: opts.agents.length,
+    small_blind: opts.smallBlind ?? 5,
+    big_blind: bb,
+    ante: 0,
+    starting_stack: opts.stack ?? 100 * bb,
+    action_timeout_ms: opts.actionTimeoutMs ?? 5000,
+    hand_interval_ms: 1,
+    max_hands: opts.hands,
+    min_players: opts.agents.length,
+    max_consecutive_timeouts: null,
+  };
+}
+
+/** Action → ack round trips over every agent. */
+export function latencySummary(results: readonly AgentRunResult[]): SimulateResult['latencyMs'] {
+  const all = results.flatMap((r) => r.latencies);
+  return { p50: quantile(all, 0.5), p99: quantile(all, 0.99), samples: all.length };
+}
+
+export async function simulate(opts: SimulateOptions): Promise<SimulateResult> {
+  const config = tableConfig(opts);
   const log = opts.log ?? (() => {});
   const server = await startLocalPokerServer();
   try {
-    const sb = opts.smallBlind ?? 5;
-    const bb = opts.bigBlind ?? 10;
-    const stack = opts.stack ?? 100 * bb;
+    const bb = config.big_blind;
+    const stack = config.starting_stack;
     const { tables } = server.poker;
-    const table = await tables.create(
-      {
-        title: `simulation ${opts.agents.join(',')}`,
-        seats: opts.agents.length,
-        small_blind: sb,
-        big_blind: bb,
-        ante: 0,
-        starting_stack: stack,
-        action_timeout_ms: opts.actionTimeoutMs ?? 5000,
-        hand_interval_ms: 1,
-        max_hands: opts.hands,
-        min_players: opts.agents.length,
-        max_consecutive_timeouts: null,
-      },
-      'cli:simulate',
-    );
+    const table = await tables.create(config, 'cli:simulate');
     const id = table.table_id;
     log(`table ${id} on ${server.base}: ${opts.agents.length} agent processes, ${opts.hands} hands`);
     // The house tops busted seats back up to a full stack, so the table never waits on a seat.
@@ -143,17 +152,7 @@ export async function simulate(opts: SimulateOptions): Promise<SimulateResult> {
       hands: x.replay.hands.length,
       seconds,
       agents: agentRows(results, x.replay.hands, bb),
-      latencyMs: {
-        p50: quantile(
-          results.flatMap((r) => r.latencies),
-          0.5,
-        ),
-        p99: quantile(
-          results.flatMap((r) => r.latencies),
-          0.99,
-        ),
-        samples: results.reduce((n, r) => n + r.latencies.length, 0),
-      },
+      latencyMs: latencySummary(results),
       chipsConserved,
       replayOk: x.replay.ok,
       problems: x.replay.problems,
