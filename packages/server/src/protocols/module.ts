@@ -47,6 +47,13 @@ export interface ProtocolModule {
   skillDoc?(ctx: { publicUrl: string }): string;
   /** A wire codec on the generic realtime connection (poker's seed-002 frames). */
   wire?: WireCodec;
+  /**
+   * Its rooms take their time from outside (a replicated stream): the deadline scheduler never
+   * ticks them; the module's own background work does, with the source's instant.
+   */
+  externalClock?: boolean;
+  /** Extra JSON Schemas (its own message formats) served under its name in /protocol.json. */
+  protocolJson?(): Record<string, unknown>;
 }
 
 export type Env = Readonly<Record<string, string | undefined>>;

@@ -10,13 +10,18 @@ import type { RoomInfoWireable } from './wire.ts';
 import type { ZodTypeProvider } from './zod.ts';
 
 /** Config and action JSON Schemas of each protocol, for agents that build actions from them. */
-function protocolSchemas(protocols: ReadonlyMap<string, AnyProtocol> | undefined): Record<string, unknown> {
+function protocolSchemas(
+  protocols: ReadonlyMap<string, AnyProtocol> | undefined,
+  modules: AppContext['modules'],
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [name, p] of protocols ?? []) {
+    const extra = modules.get(name)?.protocolJson?.();
     out[name] = {
       version: p.version,
       config: toJsonSchema(p.configSchema),
       action: toJsonSchema(p.actionSchema),
+      ...(extra ? { schemas: extra } : {}),
     };
   }
   return out;
@@ -154,7 +159,7 @@ export function docsRoutes(root: FastifyInstance, ctx: AppContext): void {
     },
   );
   app.get('/protocol.json', { schema: { hide: true } }, async () => {
-    cached ??= { ...protocolJson(), protocols: protocolSchemas(ctx.runtime.protocols) };
+    cached ??= { ...protocolJson(), protocols: protocolSchemas(ctx.runtime.protocols, ctx.modules) };
     return cached;
   });
   app.get('/skill.md', { schema: { hide: true } }, async (_req, reply) =>

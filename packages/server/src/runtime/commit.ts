@@ -14,6 +14,8 @@ export interface CommitConfig {
   origin: string;
   snapshotEvery: number;
   checkpointEvery: number;
+  /** Protocols whose rooms are ticked by their module, not the deadline scheduler (RuntimeOptions). */
+  externalClock?: (protocol: string) => boolean;
 }
 
 export function signRoomCheckpoint(
@@ -46,7 +48,9 @@ export async function commitWork(
   const roomId = memo.core.id;
   const oldSize = before.seq + 1;
   const newSize = memo.seq + 1;
-  const deadline = memo.closed ? null : memo.protocol.deadline(memo.state);
+  // An externally clocked room keeps no deadline_at, so no node's scheduler ticks it at its own time.
+  const deadline =
+    memo.closed || cfg.externalClock?.(memo.protocol.name) ? null : memo.protocol.deadline(memo.state);
 
   const checkpoints: PlannedCheckpoint[] = [...work.checkpoints];
   if (crossed(oldSize, newSize, cfg.checkpointEvery) && !checkpoints.some((c) => c.size === newSize)) {

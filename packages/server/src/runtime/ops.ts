@@ -89,7 +89,7 @@ export async function planAct(work: Work, input: ActInput): Promise<Ack> {
     }
   }
 
-  const ts = work.ts();
+  const ts = work.ts(input.now);
   const seq = memo.seq + 1;
   const r = protocolCall('apply', () => p.apply(memo.state, { seat, action: payload, now: ts, seq }));
   if (!r.ok) throw rejectionError(r.error);

@@ -43,6 +43,8 @@ interface WriteOp {
 }
 
 const MAX_CACHED_ROOMS = 10_000;
+const ROOM_ID = /^[A-Za-z0-9_-]{1,128}$/;
+const SEED = /^[0-9a-f]{64}$/;
 
 /**
  * The room runtime: every input becomes an entry appended to the room's log, serialised per room
@@ -80,6 +82,7 @@ export class Runtime {
       origin: this.origin,
       snapshotEvery: opts.snapshotEvery ?? 256,
       checkpointEvery: opts.checkpointEvery ?? 64,
+      ...(opts.externalClock ? { externalClock: opts.externalClock } : {}),
     };
     this.maxBatch = opts.maxBatch ?? 256;
     this.maxRetries = opts.maxRetries ?? 16;
@@ -92,11 +95,18 @@ export class Runtime {
     return this.clock();
   }
 
+  /**
+   * `id`, `seed` and `now` are for trusted in-process callers that open the same room on several
+   * nodes from one source (a replicated room): equal inputs give equal genesis entries.
+   */
   async createRoom(input: {
     protocol: string;
     config: unknown;
     title?: string;
     createdBy?: string;
+    id?: string;
+    seed?: string;
+    now?: number;
   }): Promise<RoomInfo> {
     const p = this.protocolNamed(input.protocol);
     const parsed = p.configSchema.safeParse(input.config);
@@ -115,13 +125,18 @@ export class Runtime {
     } catch (err) {
       throw runtimeError('BAD_CONFIG', `config is not JSON: ${(err as Error).message}`);
     }
-    const id = `room_${randomBytes(10).toString('hex')}`;
+    const id = input.id ?? `room_${randomBytes(10).toString('hex')}`;
+    if (!ROOM_ID.test(id)) throw runtimeError('BAD_CONFIG', 'a room id is 1-128 letters, digits, _ or -');
+    if (input.seed !== undefined && !SEED.test(input.seed))
+      throw runtimeError('BAD_CONFIG', 'a room seed is 64 hex digits');
+    if (input.id !== undefined && (await this.store.rooms.get(id)))
+      throw runtimeError('ROOM_EXISTS', `room ${id} exists`);
     config = withRoomId(config, id);
     const seats = protocolCall('seats', () => p.seats(config)).map((s) => ({ id: s.id, role: s.role }));
-    const seed = randomBytes(32).toString('hex');
+    const seed = input.seed ?? randomBytes(32).toString('hex');
     const empty = RoomMemo.empty({ id, protocol: p, protocolVersion: p.version, config, seats, seed });
     const work = new Work(empty.fork(), this.store, this.clock);
-    const ts = work.ts();
+    const ts = work.ts(input.now);
     work.push({
       kind: 'genesis',
       actor: 'system',
@@ -137,7 +152,7 @@ export class Runtime {
       milestone: 'genesis',
     });
     work.memo.state = protocolCall('setup', () => p.setup(config, { seats, seed, now: ts }));
-    await this.store.tx(async (s) => {
+    await this.inTx(input.id !== undefined, id, async (s) => {
       await s.rooms.create(
         {
           id,
@@ -157,6 +172,16 @@ export class Runtime {
     this.remember(id, work.memo);
     await this.publish(id, work.out);
     return this.getRoom(id);
+  }
+
+  /** A chosen id may race another creator of the same room: the loser is ROOM_EXISTS. */
+  private async inTx(chosen: boolean, id: string, fn: (s: Store) => Promise<void>): Promise<void> {
+    try {
+      await this.store.tx(fn);
+    } catch (err) {
+      if (chosen && isUniqueViolation(err)) throw runtimeError('ROOM_EXISTS', `room ${id} exists`);
+      throw err;
+    }
   }
 
   async listRooms(filter: RoomListFilter = {}): Promise<RoomInfo[]> {

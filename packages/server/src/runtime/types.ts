@@ -37,6 +37,11 @@ export interface RuntimeOptions {
    * `onJoin`). A refused action is skipped: the seat is taken either way.
    */
   joinEffects?: (protocol: string, input: JoinInput) => readonly JoinEffect[];
+  /**
+   * Protocols whose rooms take their time from outside (a replicated stream): their deadlines are
+   * not stored for the deadline scheduler, and their module ticks them with the stream's instant.
+   */
+  externalClock?: (protocol: string) => boolean;
 }
 
 /** What a join hook sees: the room, the seat being taken, its new holder and the state before. */
@@ -128,6 +133,11 @@ export interface ActInput {
   expectedSeq?: number;
   /** When given, must hold `seat` (SEAT_NOT_HELD otherwise); omitted by trusted in-process drivers. */
   principal?: string;
+  /**
+   * The entry's instant (unix ms), for trusted in-process callers that fold an ordered source whose
+   * times every replica must share; never later-than-previous (the log's time stays monotonic).
+   */
+  now?: number;
 }
 
 export type RuntimeServerKey = ServerKey;
