@@ -1,10 +1,11 @@
 import { defineConfig } from 'vitest/config';
 
-// End-to-end suites: the CLI spawned as a user runs it (packages/cli/bin/db8.js, TypeScript through
-// tsx) against a real server or a stored data directory, whole servers started on disk, and long
-// scripted or simulated games. They need no outside services but take minutes, so `npm test` leaves
-// them out; `npm run test:e2e` runs them, and .ci/run runs both. A suite named *.e2e.test.ts lands
-// here by itself; the others are listed.
+// End-to-end suites: the CLI spawned against a real server or a stored data directory, whole
+// servers started on disk, and long scripted or simulated games. They need no outside services but
+// take minutes, so `npm test` leaves them out; `npm run test:e2e` runs them, and .ci/run runs both.
+// A suite named *.e2e.test.ts lands here by itself; the others are listed. The spawned-CLI suites
+// share the prebuilt CLI bundle (test/cli-bundle.ts) like the fast suite; debate.e2e spawns the
+// installed entry itself (packages/cli/bin/db8.js, TypeScript through tsx), as a user runs it.
 export const E2E_SUITES = [
   'packages/**/test/**/*.e2e.test.ts',
   // the CLI spawned against a server or a data directory (PGlite starts in every child)
@@ -32,5 +33,11 @@ export default defineConfig({
     exclude: ['**/node_modules/**', '**/*.int.test.ts'],
     testTimeout: 120_000,
     hookTimeout: 120_000,
+    // In-process PGlite stores (in memory or a new data directory) start from an initialised template.
+    setupFiles: ['test/pglite-template.ts'],
+    env: { DB8_TEST_PREBUILT_CLI: '1' },
+    // The suites mostly wait on child processes, sockets and room deadlines: two at a time keep
+    // both cores busy (vitest's default on two cores is one).
+    maxWorkers: 2,
   },
 });

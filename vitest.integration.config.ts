@@ -8,6 +8,8 @@ export default defineConfig({
     exclude: ['**/node_modules/**'],
     testTimeout: 120_000,
     hookTimeout: 120_000,
+    // In-process PGlite stores (in memory or a new data directory) start from an initialised template.
+    setupFiles: ['test/pglite-template.ts'],
     fileParallelism: false,
   },
 });

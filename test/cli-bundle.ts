@@ -1,8 +1,9 @@
-// One prebuilt db8 CLI for the fast suite's spawned-CLI tests: the CLI bundled with esbuild, so a
+// One prebuilt db8 CLI for the spawned-CLI tests: the CLI bundled with esbuild, so a
 // spawn starts plain JavaScript instead of transforming TypeScript through tsx in every child.
-// It is the same source as packages/cli/bin/db8.js (that entry, through tsx, is what the e2e suites
-// spawn). Built on first use by packages/cli/test/helpers.ts when DB8_TEST_PREBUILT_CLI is set
-// (vitest.config.ts sets it), and cached in node_modules/.cache/db8-test-cli/<hash of the sources>/.
+// It is the same source as packages/cli/bin/db8.js (that entry, through tsx, is what debate.e2e
+// spawns). Built on first use by packages/cli/test/helpers.ts when DB8_TEST_PREBUILT_CLI is set
+// (vitest.config.ts and vitest.e2e.config.ts set it), and cached in
+// node_modules/.cache/db8-test-cli/<hash of the sources>/.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';

@@ -1,10 +1,12 @@
-// vitest setupFile: in-memory PGlite databases start from a template instead of running initdb.
+// vitest setupFile: in-memory PGlite databases, and new ones on disk, start from a template instead
+// of running initdb.
 // A fresh PGlite runs initdb in WebAssembly, about two seconds of CPU each; the suites open dozens
 // of in-memory stores (openStore({ memory: true })). The first one in a machine's tmpdir is made
 // the usual way and its freshly initialised data directory dumped; every later in-memory PGlite
-// (no data directory, no extensions, default user and database) loads that dump, which is the same
-// cluster initdb would produce. Stores on a data directory, and the product, are unaffected.
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+// (no extensions, default user and database; in memory or in a new, empty data directory) loads that
+// dump, which is the same cluster initdb would produce. Existing data directories, and the product,
+// are unaffected.
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -53,9 +55,20 @@ if (!pglite[patched]) {
       !options.fs &&
       !options.username &&
       !options.database;
-    if (!inMemory || !plain) return create(dataDirOrOptions, maybeOptions);
+    if (!plain) return create(dataDirOrOptions, maybeOptions);
+    // A new data directory on disk starts from the same template (PGlite writes it there).
+    const fresh =
+      !inMemory &&
+      dataDir !== undefined &&
+      !dataDir.includes('://') &&
+      (!existsSync(dataDir) || readdirSync(dataDir).length === 0);
+    if (!inMemory && !fresh) return create(dataDirOrOptions, maybeOptions);
     template ??= loadTemplate();
-    return template.then((loadDataDir) => create({ ...options, dataDir: undefined, loadDataDir }));
+    return template.then((loadDataDir) =>
+      inMemory
+        ? create({ ...options, dataDir: undefined, loadDataDir })
+        : create(dataDir!, { ...options, loadDataDir }),
+    );
   };
   pglite[patched] = true;
 }

@@ -7,8 +7,9 @@ import { prebuiltCli } from '../../../test/cli-bundle.ts';
 /** The CLI's entry as installed: `node packages/cli/bin/db8.js` (TypeScript through tsx). */
 export const SOURCE_BIN = join(dirname(fileURLToPath(import.meta.url)), '..', 'bin', 'db8.js');
 /**
- * The CLI the tests spawn. The fast suite (DB8_TEST_PREBUILT_CLI, set by vitest.config.ts) shares
- * one esbuild bundle of the same sources (test/cli-bundle.ts); the e2e suites spawn the real entry.
+ * The CLI the tests spawn. The fast and e2e suites (DB8_TEST_PREBUILT_CLI, set by their vitest
+ * configs) share one esbuild bundle of the same sources (test/cli-bundle.ts); debate.e2e spawns
+ * the real entry.
  */
 export const BIN = process.env.DB8_TEST_PREBUILT_CLI ? await prebuiltCli() : SOURCE_BIN;
 
