@@ -1,4 +1,5 @@
 import {
+  IdentitiesResponseSchema,
   type IssueCertBody,
   IssueCertResponseSchema,
   RatingHistoryResponseSchema,
@@ -34,18 +35,29 @@ export function issueRoomCert(client: Db8Client, roomId: string, body: IssueCert
   return send(client, IssueCertResponseSchema, 'POST', `${room(roomId)}/certs`, body);
 }
 
-/** Debate Elo leaderboards (global and per tag). */
-export function debateRatings(client: Db8Client, q: { tag?: string; limit?: number } = {}) {
+/** Debate Elo leaderboards (global and per tag); `scripted`: also rate agents registered as scripted. */
+export function debateRatings(
+  client: Db8Client,
+  q: { tag?: string; limit?: number; scripted?: boolean } = {},
+) {
   const qs = new URLSearchParams();
   if (q.tag) qs.set('tag', q.tag);
   if (q.limit) qs.set('limit', String(q.limit));
+  if (q.scripted) qs.set('scripted', 'include');
   const s = qs.toString();
   return send(client, RatingsResponseSchema, 'GET', `/v1/ratings${s ? `?${s}` : ''}`);
 }
 
-/** One identity's ratings and history. */
-export function debateRating(client: Db8Client, identity: string) {
-  return send(client, RatingHistoryResponseSchema, 'GET', `/v1/ratings/${encodeURIComponent(identity)}`);
+/** One identity's ratings and history (`scripted`: also count agents registered as scripted). */
+export function debateRating(client: Db8Client, identity: string, q: { scripted?: boolean } = {}) {
+  const qs = q.scripted ? '?scripted=include' : '';
+  return send(client, RatingHistoryResponseSchema, 'GET', `/v1/ratings/${encodeURIComponent(identity)}${qs}`);
+}
+
+/** Names (and the scripted flag) of agents and people by principal id; unknown ids are left out. */
+export function identityNames(client: Db8Client, ids: readonly string[]) {
+  const qs = new URLSearchParams({ ids: ids.join(',') });
+  return send(client, IdentitiesResponseSchema, 'GET', `/v1/identities?${qs}`);
 }
 
 /** The room's journal bundle (JSONL) exactly as the server sent it, as this client may see it. */

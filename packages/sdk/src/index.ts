@@ -8,7 +8,7 @@ export {
   PROTOCOL_VERSION,
   ServerMessageSchema,
 } from '@db8/server/schemas';
-export { debateRating, debateRatings, exportText, issueRoomCert } from './debate.ts';
+export { debateRating, debateRatings, exportText, identityNames, issueRoomCert } from './debate.ts';
 export {
   Db8Error,
   errorFromBody,

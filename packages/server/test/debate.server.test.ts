@@ -123,6 +123,9 @@ describe('debate rooms on the server', () => {
     expect(r1.body.matches).toBe(1);
     expect(r1.body.global).toHaveLength(5);
     expect(r1.body.global[0].identity).toBe(seatsA.get('anon_3')!.principal);
+    // Rows carry the principal's name, so a leaderboard need not show agt_… ids.
+    expect(r1.body.global[0].name).toBe('anon_3-bot');
+    expect(r1.body.global[0].scripted).toBe(false);
     expect(r1.body.global[0].rating).toBeGreaterThan(1500);
     expect(r1.body.global.at(-1).rating).toBeLessThan(1500);
     expect(Object.keys(r1.body.tags)).toEqual(['urbanism']);
@@ -172,5 +175,42 @@ describe('debate rooms on the server', () => {
     const none = await call('GET', '/v1/ratings/nobody');
     expect(none.status).toBe(404);
     expect(none.body.error.code).toBe('UNKNOWN_IDENTITY');
+  }, 120_000);
+
+  it('names identities, and keeps agents registered as scripted out of the tables unless asked', async () => {
+    const before = (await call('GET', '/v1/ratings')).body.matches as number;
+    const agents = new Map<string, string>();
+    for (const seat of ['anon_1', 'anon_2', 'anon_3']) {
+      const a = await call('POST', '/v1/agents', {
+        body: { name: `demo-${seat}`, metadata: { scripted: true } },
+      });
+      agents.set(seat, a.body.api_key);
+    }
+    const room = await createDebate({ max_rounds: 1, timings: TIMINGS });
+    const seats = await seatEveryone(room.room_id, agents);
+    await playToClose(room.room_id, seats);
+    const scripted = ['anon_1', 'anon_2', 'anon_3'].map((d) => seats.get(d)!.principal);
+    const people = ['anon_4', 'anon_5'].map((d) => seats.get(d)!.principal);
+
+    const names = await call('GET', `/v1/identities?ids=${[...scripted, ...people, 'agt_nobody'].join(',')}`);
+    expect(names.status).toBe(200);
+    expect(names.body.identities[scripted[0]!]).toEqual({ name: 'demo-anon_1', scripted: true });
+    expect(names.body.identities[people[0]!]).toEqual({ name: 'anon_4-bot', scripted: false });
+    expect(names.body.identities.agt_nobody).toBeUndefined();
+    expect((await call('GET', '/v1/identities')).status).toBe(400);
+
+    // Default: the match rates only its two unscripted entrants.
+    const rated = await call('GET', '/v1/ratings');
+    expect(rated.body.matches).toBe(before + 1);
+    const ids = rated.body.global.map((r: { identity: string }) => r.identity);
+    for (const p of people) expect(ids).toContain(p);
+    for (const p of scripted) expect(ids).not.toContain(p);
+    expect((await call('GET', `/v1/ratings/${scripted[0]}`)).status).toBe(404);
+
+    const all = await call('GET', '/v1/ratings?scripted=include');
+    const row = all.body.global.find((r: { identity: string }) => r.identity === scripted[0]);
+    expect(row).toMatchObject({ name: 'demo-anon_1', scripted: true, matches: 1 });
+    const hist = await call('GET', `/v1/ratings/${scripted[0]}?scripted=include`);
+    expect(hist.body).toMatchObject({ name: 'demo-anon_1', scripted: true });
   }, 120_000);
 });

@@ -8,6 +8,10 @@ import { IsoTimeSchema } from './common.ts';
 
 export const RatingRowSchema = z.object({
   identity: z.string(),
+  /** The principal's display name (null for an identity the server has no principal for). */
+  name: z.string().nullable(),
+  /** Registered as a scripted agent (`metadata.scripted: true`): out of the tables by default. */
+  scripted: z.boolean(),
   rating: z.number(),
   matches: z.number().int(),
   /** Pairwise outcomes across all matches. */
@@ -24,6 +28,8 @@ export const RatingsQuerySchema = z.object({
     .regex(/^[a-z0-9][a-z0-9-]{0,39}$/)
     .optional(),
   limit: z.coerce.number().int().min(1).max(1000).default(100),
+  /** `include`: also rate scripted agents (by default their debates rate only the other entrants). */
+  scripted: z.enum(['exclude', 'include']).default('exclude'),
 });
 
 export const RatingsResponseSchema = z.object({
@@ -52,9 +58,27 @@ export const RatingHistoryRowSchema = z.object({
 });
 
 export const IdentityParamsSchema = z.object({ identity: z.string().min(1).max(200) });
+export const IdentityQuerySchema = z.object({ scripted: z.enum(['exclude', 'include']).default('exclude') });
+
+/** GET /v1/identities?ids=a,b: names for identities a result shows (agents and people only). */
+export const IdentitiesQuerySchema = z.object({
+  ids: z
+    .string()
+    .max(8000)
+    .transform((s) => [...new Set(s.split(',').filter(Boolean))])
+    .pipe(z.array(z.string().min(1).max(200)).min(1).max(100)),
+});
+export const IdentityInfoSchema = z.object({ name: z.string(), scripted: z.boolean() });
+export type IdentityInfo = z.infer<typeof IdentityInfoSchema>;
+export const IdentitiesResponseSchema = z.object({
+  /** Only the ids the server knows as an agent or a person. */
+  identities: z.record(z.string(), IdentityInfoSchema),
+});
 
 export const RatingHistoryResponseSchema = z.object({
   identity: z.string(),
+  name: z.string().nullable(),
+  scripted: z.boolean(),
   global: RatingRowSchema.nullable(),
   tags: z.record(z.string(), RatingRowSchema),
   history: z.array(RatingHistoryRowSchema),

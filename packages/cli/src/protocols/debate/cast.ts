@@ -33,10 +33,15 @@ export function castSeats(c: { debaters: number; judges: number; viewers: number
   return [...r(c.debaters, 'anon'), 'fact_checker', ...r(c.judges, 'judge'), ...r(c.viewers, 'viewer')];
 }
 
-export async function registerAgents(api: Db8Client, names: readonly string[]): Promise<Agent[]> {
+/** `scripted`: flag the agents so the debate ratings leave them out by default (docs/debate.md). */
+export async function registerAgents(
+  api: Db8Client,
+  names: readonly string[],
+  opts: { scripted?: boolean } = {},
+): Promise<Agent[]> {
   const out: Agent[] = [];
   for (const name of names) {
-    const a = await api.registerAgent({ name });
+    const a = await api.registerAgent({ name, ...(opts.scripted ? { metadata: { scripted: true } } : {}) });
     out.push({ name, agentId: a.agent_id, apiKey: a.api_key });
   }
   return out;

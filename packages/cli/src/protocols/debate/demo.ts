@@ -106,6 +106,7 @@ export async function runDemo(o: DemoOptions): Promise<DemoResult> {
     const agents = await registerAgents(
       api,
       seats.map((s) => `scripted-${s.replace('_', '-')}`),
+      { scripted: true },
     );
     const handles = await takeSeats(api, roomId, seats, agents);
     keySigner(handles[0]!, new Uint8Array(randomBytes(32)));

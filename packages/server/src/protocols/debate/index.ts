@@ -1,17 +1,30 @@
 import { debate } from '@db8/protocols/debate';
 import type { FastifyInstance } from 'fastify';
 import type { Runtime } from '../../runtime/index.ts';
+import type { Store } from '../../store/index.ts';
 import type { ProtocolModule } from '../module.ts';
 import { debateAgent } from './agent.ts';
 import { identityBinding, withRoomCa } from './hooks.ts';
 import { DebateJournalGit } from './journal-git.ts';
-import { DebateRatings } from './ratings.ts';
+import { DebateRatings, type IdentityLookup } from './ratings.ts';
 import { ratingRoutes } from './routes.ts';
 import { debateScript } from './scripted.ts';
 
 export { identityBinding, withRoomCa } from './hooks.ts';
 export { DebateJournalGit, JOURNAL_NAMESPACE, journalRef } from './journal-git.ts';
-export { DebateRatings, type RatingsSnapshot } from './ratings.ts';
+export { DebateRatings, type IdentityLookup, type RatingsSnapshot } from './ratings.ts';
+
+/**
+ * A principal as the ratings show it: agents and people only (an admin's id is not published), and
+ * `scripted` when it registered with `metadata: {scripted: true}` (docs/debate.md, "Ratings").
+ */
+export function principalLookup(store: Pick<Store, 'principals'>): IdentityLookup {
+  return async (id) => {
+    const p = await store.principals.get(id);
+    if (!p || (p.kind !== 'agent' && p.kind !== 'person')) return null;
+    return { name: p.displayName, scripted: p.meta.scripted === true };
+  };
+}
 
 export interface DebatePlugin {
   ratings: DebateRatings;
@@ -29,9 +42,11 @@ export async function registerDebate(
   opts: {
     runtime: Pick<Runtime, 'getRoom' | 'act' | 'listRooms' | 'entries' | 'stateFor' | 'serverKey'>;
     journalGit?: string;
+    /** Names and scripted flags of principals (default: the app's store). */
+    lookup?: IdentityLookup;
   },
 ): Promise<DebatePlugin> {
-  const ratings = new DebateRatings(opts.runtime);
+  const ratings = new DebateRatings(opts.runtime, Date.now, opts.lookup ?? principalLookup(app.db8.store));
   ratingRoutes(app, ratings);
   const repo = opts.journalGit ?? (process.env.DB8_JOURNAL_GIT || undefined);
   const journal = repo

@@ -6,6 +6,7 @@ import {
   ResultsSchema,
 } from '@db8/protocols/debate';
 import type { Runtime } from '../../runtime/index.ts';
+import type { IdentityInfo } from '../../schemas/ratings.ts';
 
 /**
  * Elo ratings across closed debate rooms (GET /v1/ratings). A closed room's result never changes,
@@ -16,9 +17,21 @@ import type { Runtime } from '../../runtime/index.ts';
 
 type RoomLister = Pick<Runtime, 'listRooms' | 'entries'>;
 
+/** A principal's name and scripted flag (null: no agent or person has this id). */
+export type IdentityLookup = (id: string) => Promise<IdentityInfo | null>;
+
 export interface RatingsSnapshot extends Ratings {
   matches: number;
   computedAt: number;
+}
+
+/**
+ * Scripted agents (demos, tests) would flood the tables with fixed-script results, so by default a
+ * debate rates only its other entrants; `{scripted: true}` folds everyone.
+ */
+export interface RatingsPair {
+  rated: RatingsSnapshot;
+  withScripted: RatingsSnapshot;
 }
 
 const PAGE = 200;
@@ -26,8 +39,10 @@ const PAGE = 200;
 export class DebateRatings {
   /** room id → its rating match (null: closed without two bound identities, not rated). */
   private readonly matches = new Map<string, RatingMatch | null>();
-  private snapshot: RatingsSnapshot | null = null;
-  private pending: Promise<RatingsSnapshot> | null = null;
+  private snapshot: RatingsPair | null = null;
+  private pending: Promise<RatingsPair> | null = null;
+  /** A principal's name and flag are fixed at registration, so each is read once. */
+  private readonly known = new Map<string, IdentityInfo | null>();
   private dirty = true;
   /** Bumped on every invalidation, so a fold that raced a close is not cached as fresh. */
   private generation = 0;
@@ -35,7 +50,25 @@ export class DebateRatings {
   constructor(
     private readonly runtime: RoomLister,
     private readonly clock: () => number = Date.now,
+    private readonly lookup: IdentityLookup = async () => null,
   ) {}
+
+  /** Name and scripted flag of each id the server knows (cached). */
+  async identities(ids: readonly string[]): Promise<Record<string, IdentityInfo>> {
+    const out: Record<string, IdentityInfo> = {};
+    for (const id of ids) {
+      if (!this.known.has(id)) this.known.set(id, await this.lookup(id));
+      const info = this.known.get(id);
+      if (info) out[id] = info;
+    }
+    return out;
+  }
+
+  /** The snapshot the leaderboard shows: without scripted entrants unless asked. */
+  async get(opts: { scripted?: boolean } = {}): Promise<RatingsSnapshot> {
+    const pair = await this.pair();
+    return opts.scripted ? pair.withScripted : pair.rated;
+  }
 
   /** A debate closed somewhere: the next read refolds. */
   invalidate(): void {
@@ -43,7 +76,7 @@ export class DebateRatings {
     this.generation++;
   }
 
-  async get(): Promise<RatingsSnapshot> {
+  private async pair(): Promise<RatingsPair> {
     if (!this.dirty && this.snapshot) return this.snapshot;
     this.pending ??= this.compute().finally(() => {
       this.pending = null;
@@ -51,7 +84,7 @@ export class DebateRatings {
     return this.pending;
   }
 
-  private async compute(): Promise<RatingsSnapshot> {
+  private async compute(): Promise<RatingsPair> {
     const gen = this.generation;
     const closed = await this.closedRooms();
     for (const r of closed) {
@@ -62,7 +95,17 @@ export class DebateRatings {
       .filter((m): m is RatingMatch => m != null)
       // Ratings depend on order: fold by close time, then room id, so every node agrees.
       .sort((a, b) => (a.at ?? 0) - (b.at ?? 0) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    const snap: RatingsSnapshot = { ...foldRatings(list), matches: list.length, computedAt: this.clock() };
+    const ids = [...new Set(list.flatMap((m) => m.entrants.map((e) => e.identity)))];
+    const info = await this.identities(ids);
+    const human = list.flatMap((m) => {
+      const entrants = m.entrants.filter((e) => !info[e.identity]?.scripted);
+      return entrants.length >= 2 ? [{ ...m, entrants }] : [];
+    });
+    const at = this.clock();
+    const snap: RatingsPair = {
+      rated: { ...foldRatings(human), matches: human.length, computedAt: at },
+      withScripted: { ...foldRatings(list), matches: list.length, computedAt: at },
+    };
     if (gen === this.generation) {
       this.snapshot = snap;
       this.dirty = false;

@@ -2,6 +2,7 @@ import { debateRating, debateRatings, type RatingsResponse } from '@db8/sdk';
 import { useCallback, useEffect, useState } from 'react';
 import { anonClient } from '../../lib/api.ts';
 import type { Series } from './chart.ts';
+import { IdentityName } from './names.tsx';
 import { RatingChart } from './RatingChart.tsx';
 
 // The debate leaderboard: Elo per identity from closed debates, globally or per topic tag, as
@@ -18,15 +19,17 @@ export function Leaderboard() {
   const [error, setError] = useState<string | null>(null);
   const [scope, setScope] = useState<string>('global');
   const [series, setSeries] = useState<Series[]>([]);
+  // Agents registered as scripted (demos) are left out by the server unless asked.
+  const [scripted, setScripted] = useState(false);
 
   const load = useCallback(async () => {
     try {
-      setData(await debateRatings(anonClient()));
+      setData(await debateRatings(anonClient(), { scripted }));
       setError(null);
     } catch (e) {
       setError((e as Error).message);
     }
-  }, []);
+  }, [scripted]);
   useEffect(() => {
     void load();
     const t = setInterval(load, REFRESH_MS);
@@ -49,9 +52,9 @@ export function Leaderboard() {
     let stop = false;
     void Promise.all(
       leaders.split('\n').map(async (identity) => {
-        const h = await debateRating(anonClient(), identity).catch(() => null);
+        const h = await debateRating(anonClient(), identity, { scripted }).catch(() => null);
         const points = (h?.history ?? []).filter((p) => p.scope === scope);
-        return { identity, points };
+        return { identity, name: h?.name ?? identity, points };
       }),
     ).then((s) => {
       if (!stop) setSeries(s);
@@ -59,7 +62,7 @@ export function Leaderboard() {
     return () => {
       stop = true;
     };
-  }, [leaders, scope, computedAt]);
+  }, [leaders, scope, computedAt, scripted]);
 
   const tags = data ? Object.keys(data.tags) : [];
   return (
@@ -78,11 +81,21 @@ export function Leaderboard() {
               ))}
             </select>
           </label>
+          <label className="inline">
+            <input
+              type="checkbox"
+              checked={scripted}
+              onChange={(e) => setScripted(e.target.checked)}
+              data-testid="include-scripted"
+            />{' '}
+            <span className="small">include scripted agents</span>
+          </label>
         </header>
         <p className="small muted">
           Elo per identity from closed debates (K = 24, ±40 per debate, pairwise from placements), computed by
           the server.
           {data ? ` ${data.matches} rated debate${data.matches === 1 ? '' : 's'}.` : ''}
+          {scripted ? '' : ' Scripted agents (demos) are left out.'}
         </p>
         {error ? (
           <p className="error" role="alert">
@@ -99,7 +112,7 @@ export function Leaderboard() {
                   <th scope="col" className="num">
                     #
                   </th>
-                  <th scope="col">Identity</th>
+                  <th scope="col">Agent</th>
                   <th scope="col" className="num">
                     Rating
                   </th>
@@ -116,7 +129,7 @@ export function Leaderboard() {
                   <tr key={r.identity} data-identity={r.identity}>
                     <td className="num">{i + 1}</td>
                     <td>
-                      <strong>{r.identity}</strong>
+                      <IdentityName identity={r.identity} name={r.name} scripted={r.scripted} />
                     </td>
                     <td className="num mono" data-testid="rating">
                       {r.rating.toFixed(2)}

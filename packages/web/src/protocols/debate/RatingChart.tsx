@@ -56,7 +56,7 @@ export function RatingChart(props: { series: Series[]; title: string }) {
         {m.lines.map((l, i) => (
           <span key={l.identity} className="legend-item">
             <span className="swatch" style={{ background: PALETTE[i % PALETTE.length] }} aria-hidden="true" />
-            {l.identity}
+            {l.name}
             {l.last ? <span className="mono muted small"> {Math.round(l.last.value)}</span> : null}
           </span>
         ))}

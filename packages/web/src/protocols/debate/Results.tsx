@@ -4,6 +4,7 @@ import { Link } from '../../lib/router.tsx';
 import { checkChain } from './chain-check.ts';
 import { type EloChange, useEloChanges } from './elo.ts';
 import type { DebateView } from './model.ts';
+import { IdentityName, useIdentityNames } from './names.tsx';
 
 // The results: placements (approvals, Borda), the rubric and the bonuses per debater, each
 // debater's Elo change once the room is closed and rated, the unmasked names once revealed, and
@@ -44,9 +45,11 @@ function EloCell(props: {
   closed: boolean;
   masked: boolean;
   identity: string | null;
+  scripted: boolean;
 }) {
   if (props.masked) return <span className="muted small">after the reveal</span>;
   if (!props.identity) return <span className="muted small">anonymous</span>;
+  if (props.scripted) return <span className="muted small">not rated (scripted)</span>;
   if (!props.closed) return <span className="muted small">when closed</span>;
   const c = props.change;
   if (!c) return <span className="muted small">…</span>;
@@ -67,10 +70,15 @@ export function Results(props: { view: DebateView; roomId: string }) {
   const ids = res?.identities ?? null;
   const closed = view.phase === 'closed';
   const elo = useEloChanges(props.roomId, closed ? ids : null);
+  const known = useIdentityNames(Object.values(ids ?? {}));
   if (!res) return null;
   const score = new Map(res.scores.map((s) => [s.seat, s]));
   const stats = new Map(res.stats.map((s) => [s.seat, s]));
   const name = (seat: string) => ids?.[seat] ?? null;
+  const shown = (seat: string) => {
+    const id = name(seat);
+    return id ? (known[id]?.name ?? id) : seat;
+  };
 
   return (
     <section className="card results" aria-labelledby="results-h" data-testid="results">
@@ -122,8 +130,19 @@ export function Results(props: { view: DebateView; roomId: string }) {
                   {p.place}
                 </td>
                 <td>
-                  <strong data-testid="placement-name">{name(p.seat) ?? p.seat}</strong>
-                  {name(p.seat) ? <span className="mono small muted"> {p.seat}</span> : null}
+                  {name(p.seat) ? (
+                    <span>
+                      <IdentityName
+                        testId="placement-name"
+                        identity={name(p.seat)!}
+                        name={known[name(p.seat)!]?.name}
+                        scripted={known[name(p.seat)!]?.scripted === true}
+                      />
+                      <span className="mono small muted"> · {p.seat}</span>
+                    </span>
+                  ) : (
+                    <strong data-testid="placement-name">{p.seat}</strong>
+                  )}
                 </td>
                 <td className="num">{p.approvals}</td>
                 <td className="num">{p.borda}</td>
@@ -134,6 +153,7 @@ export function Results(props: { view: DebateView; roomId: string }) {
                     closed={closed}
                     masked={ids === null}
                     identity={name(p.seat)}
+                    scripted={known[name(p.seat) ?? '']?.scripted === true}
                   />
                 </td>
               </tr>
@@ -176,7 +196,7 @@ export function Results(props: { view: DebateView; roomId: string }) {
               return (
                 <tr key={seat}>
                   <td>
-                    {name(seat) ?? seat}
+                    {shown(seat)}
                     {st ? (
                       <div className="small muted">
                         {st.submitted} submitted · {st.verified} verified · {st.rejected} rejected ·{' '}

@@ -2,7 +2,8 @@
 // placed on x by their order across everyone shown (a shared axis of debates); y is the rating.
 
 export type HistoryPoint = { match: string; at: number | null; before: number; after: number };
-export type Series = { identity: string; points: HistoryPoint[] };
+/** `name`: what the legend shows (the principal's display name), else the identity. */
+export type Series = { identity: string; name?: string; points: HistoryPoint[] };
 
 export type ChartModel = {
   width: number;
@@ -13,6 +14,7 @@ export type ChartModel = {
   xCount: number;
   lines: {
     identity: string;
+    name: string;
     path: string;
     dots: { x: number; y: number; label: string }[];
     last: { x: number; y: number; value: number } | null;
@@ -62,7 +64,8 @@ export function chartModel(series: readonly Series[], width = 960, height = 300)
   const lines = series.map((s) => {
     const pts = [...s.points].sort((a, b) => (xIndex.get(a.match) ?? 0) - (xIndex.get(b.match) ?? 0));
     const first = pts[0];
-    if (!first) return { identity: s.identity, path: '', dots: [], last: null };
+    const name = s.name ?? s.identity;
+    if (!first) return { identity: s.identity, name, path: '', dots: [], last: null };
     // The line starts just before its first match, at the rating it brought to it.
     const coords: [number, number][] = [[x((xIndex.get(first.match) ?? 1) - 1), y(first.before)]];
     const dots = pts.map((p) => {
@@ -73,7 +76,7 @@ export function chartModel(series: readonly Series[], width = 960, height = 300)
       return {
         x: px,
         y: py,
-        label: `${s.identity}: ${fmt(p.after)} (${d >= 0 ? '+' : ''}${fmt(d)}) after ${p.match}`,
+        label: `${name}: ${fmt(p.after)} (${d >= 0 ? '+' : ''}${fmt(d)}) after ${p.match}`,
       };
     });
     const path = coords
@@ -81,7 +84,13 @@ export function chartModel(series: readonly Series[], width = 960, height = 300)
       .join(' ');
     const lastP = pts.at(-1)!;
     const lastDot = dots.at(-1)!;
-    return { identity: s.identity, path, dots, last: { x: lastDot.x, y: lastDot.y, value: lastP.after } };
+    return {
+      identity: s.identity,
+      name,
+      path,
+      dots,
+      last: { x: lastDot.x, y: lastDot.y, value: lastP.after },
+    };
   });
   return { width, height, plot, yTicks, xCount, lines };
 }
