@@ -3,12 +3,13 @@ import { council } from '../council/src/index.ts';
 import { debate } from '../debate/src/index.ts';
 import { sealedBid } from '../examples/src/index.ts';
 import { poker } from '../poker/src/index.ts';
+import { question } from '../question/src/index.ts';
 
 // @db8/protocols — the built-in protocols and the registry the runtime looks them up in.
 // Each protocol lives in its own folder and subpath (`@db8/protocols/examples`, `/poker`, …).
 
 /** Every protocol a server offers out of the box. Adding one is one line here. */
-export const builtinProtocols: AnyProtocol[] = [sealedBid, poker, council, debate];
+export const builtinProtocols: AnyProtocol[] = [sealedBid, poker, council, debate, question];
 
 /** A name → protocol lookup, as the runtime holds it. */
 export type ProtocolRegistry = ReadonlyMap<string, AnyProtocol>;
@@ -30,4 +31,4 @@ export function protocolByName(name: string): AnyProtocol | undefined {
   return builtinProtocols.find((p) => p.name === name);
 }
 
-export { council, debate, poker, sealedBid };
+export { council, debate, poker, question, sealedBid };

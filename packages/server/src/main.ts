@@ -11,7 +11,12 @@ import { configFromEnv, resolveConfig, type ServerConfigInput } from './config.t
 import { resolveServerKey } from './keys/configured.ts';
 import { reservePort } from './listen-port.ts';
 import { mountModules } from './protocols/mount.ts';
-import { builtinModules, defaultProtocolRegistry, joinEffectsOf } from './protocols/registry.ts';
+import {
+  builtinModules,
+  defaultProtocolRegistry,
+  externalClockOf,
+  joinEffectsOf,
+} from './protocols/registry.ts';
 import { DeadlineScheduler, Runtime } from './runtime/index.ts';
 import { openStore, resolveDataDir, type Store } from './store/index.ts';
 
@@ -79,6 +84,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
       store,
       protocols: defaultProtocolRegistry([], builtinModules),
       joinEffects: joinEffectsOf(builtinModules),
+      externalClock: externalClockOf(builtinModules),
       serverKey,
       bus,
       origin: new URL(config.publicUrl).host,

@@ -6,6 +6,7 @@ import { councilModule } from './council/index.ts';
 import { debateModule } from './debate/index.ts';
 import type { ProtocolModule } from './module.ts';
 import { pokerModule } from './poker/index.ts';
+import { questionModule } from './question/index.ts';
 import { sealedBidModule } from './sealed-bid/index.ts';
 
 export { createProtocolRegistry, type ProtocolRegistry };
@@ -16,6 +17,7 @@ export const builtinModules: readonly ProtocolModule[] = [
   pokerModule,
   councilModule,
   debateModule,
+  questionModule,
 ];
 
 /** name → module; two modules for one protocol name is a programming error, so it throws. */
@@ -44,6 +46,14 @@ export function joinEffectsOf(
 ): RuntimeOptions['joinEffects'] {
   const byName = createModuleRegistry(modules);
   return (protocol, input) => byName.get(protocol)?.onJoin?.(input) ?? [];
+}
+
+/** The runtime's `externalClock`: the protocols whose module ticks its rooms itself. */
+export function externalClockOf(
+  modules: readonly ProtocolModule[] = builtinModules,
+): NonNullable<RuntimeOptions['externalClock']> {
+  const names = new Set(modules.filter((m) => m.externalClock).map((m) => m.protocol.name));
+  return (protocol) => names.has(protocol);
 }
 
 /** The protocol called `name`, or RuntimeError UNKNOWN_PROTOCOL (400) listing the known ones. */

@@ -1,0 +1,54 @@
+import { closeJsonSchema, question, summaryJsonSchema, UPSTREAM_SCHEMAS } from '@db8/protocols/question';
+import { runtimeError } from '../../runtime/errors.ts';
+import type { ModuleContext, ProtocolModule } from '../module.ts';
+import { SwarmBinding } from './binding.ts';
+import { swarmOptions } from './options.ts';
+import { swarmRoutes } from './routes.ts';
+import { questionSkillDoc } from './skill.ts';
+
+/** What the module's routes return: the node's JetStream binding (null without NATS). */
+export interface QuestionHandle {
+  binding: SwarmBinding | null;
+}
+
+/**
+ * Swarm questions (seed 003). Rooms are never created through the generic route: every node opens
+ * a question's room from the stream, with the question id as its id, and folds the room's inputs
+ * at their stream times, so it ticks its rooms itself (externalClock) from tick markers on the stream.
+ */
+export const questionModule: ProtocolModule = {
+  protocol: question,
+  externalClock: true,
+  prepareConfig() {
+    throw runtimeError(
+      'BAD_CONFIG',
+      'question rooms open from the swarm stream: POST /v1/swarm/questions asks a question',
+    );
+  },
+  async routes(app, ctx: ModuleContext): Promise<QuestionHandle> {
+    const key = ctx.app.serverKey;
+    const opts = swarmOptions(ctx.env, ctx.app.config.natsUrl ?? null, key.publicKey);
+    const node = {
+      nodeId: opts.nodeId,
+      federationId: opts.federationId,
+      seed: key.seed,
+      publicKey: key.publicKey,
+    };
+    const handle: QuestionHandle = { binding: null };
+    if (opts.natsUrl) {
+      handle.binding = await SwarmBinding.start(ctx.runtime, { ...opts, natsUrl: opts.natsUrl });
+      app.addHook('onClose', async () => {
+        await handle.binding?.stop();
+      });
+    }
+    swarmRoutes(app, { runtime: ctx.runtime, binding: handle.binding, opts, node });
+    return handle;
+  },
+  skillDoc: questionSkillDoc,
+  protocolJson: () => ({
+    'swarm/question-summary': summaryJsonSchema(),
+    'swarm/question-close': closeJsonSchema(),
+    'question-envelope.v1': UPSTREAM_SCHEMAS['question-envelope.v1.schema.json'],
+    'answer-room-metadata.v1': UPSTREAM_SCHEMAS['answer-room-metadata.v1.schema.json'],
+  }),
+};

@@ -1,0 +1,135 @@
+import { randomBytes } from 'node:crypto';
+import {
+  didKeyFromPublicKey,
+  SIGNATURE_DOMAINS,
+  type SignatureDomain,
+  signObject,
+} from '@db8/protocols/question';
+import { z } from 'zod';
+import { SCOPES } from './subjects.ts';
+
+/**
+ * What the node signs for a client that holds no key of its own: a question or a room input written
+ * as a draft, completed with this node's identity (`sender/node-id`, the node key's did:key as
+ * `participant:…`) and signed with the node key. A client with its own key signs the full object
+ * itself and posts that instead; the gate treats both alike.
+ */
+
+export interface NodeIdentity {
+  nodeId: string;
+  federationId: string;
+  seed: Uint8Array;
+  publicKey: Uint8Array;
+}
+
+export const participantOf = (publicKey: Uint8Array) => `participant:${didKeyFromPublicKey(publicKey)}`;
+
+const Label = z.string().min(1).max(200);
+
+export const AskDraftSchema = z
+  .object({
+    text: z.string().min(1).max(8000),
+    tags: z.array(Label).min(1).max(20),
+    scope: z.enum(SCOPES),
+    ttl_sec: z.number().int().min(1).max(2_592_000),
+    /** Optional; default `question-<random>` (db8's id alphabet, so the room id is the question id). */
+    question_id: z
+      .string()
+      .regex(/^[A-Za-z0-9_:-]{1,96}$/)
+      .optional(),
+    follow_ups: z.boolean().default(true),
+    languages: z.array(z.string().min(2).max(35)).max(20).optional(),
+    models_require: z.array(Label).max(50).optional(),
+    models_exclude: z.array(Label).max(50).optional(),
+    min_reputation: z.number().min(0).max(1).optional(),
+    profile: z.enum(['none', 'mediated-only', 'direct-live-allowed']).optional(),
+    urgency: z.enum(['low', 'normal', 'high', 'critical']).optional(),
+  })
+  .strict();
+export type AskDraft = z.infer<typeof AskDraftSchema>;
+
+/** Upstream's if/then pairs: the exposure mode a scope allows. */
+const EXPOSURE: Record<string, string> = {
+  'private-to-swarm': 'private-to-swarm',
+  'federation-local': 'federation-local',
+  'cross-federation': 'public-call-for-help',
+  global: 'public-call-for-help',
+};
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+export function nodeEnvelope(d: AskDraft, node: NodeIdentity, now: number): Record<string, unknown> {
+  const id = d.question_id ?? `question-${randomBytes(10).toString('hex')}`;
+  const env: Record<string, unknown> = {
+    'schema/v': 1,
+    'question/id': id,
+    'created-at': iso(now),
+    'sender/node-id': node.nodeId,
+    'sender/participant-id': participantOf(node.publicKey),
+    'sender/federation-id': node.federationId,
+    'ttl-sec': d.ttl_sec,
+    'question/text': d.text,
+    'question/tags': d.tags,
+    'delivery/scope': d.scope,
+    'delivery/response-channel-id': id,
+    'follow-ups/allowed': d.follow_ups,
+    'request/exposure-mode': EXPOSURE[d.scope],
+    'reward/mode': 'none',
+  };
+  if (d.languages) env.languages = d.languages;
+  if (d.models_require) env['models/require'] = d.models_require;
+  if (d.models_exclude) env['models/exclude'] = d.models_exclude;
+  if (d.min_reputation !== undefined) env['responder/min-reputation'] = d.min_reputation;
+  if (d.profile) env['room-policy/profile'] = d.profile;
+  if (d.urgency) env['question/urgency'] = d.urgency;
+  return signObject(env, SIGNATURE_DOMAINS.question, node.seed);
+}
+
+/** A room-input draft: its `type` and its own fields; the node fills the rest and signs. */
+export const InputDraftSchema = z
+  .object({ type: z.string().min(1).max(64) })
+  .catchall(z.unknown())
+  .refine((d) => Object.keys(d).length <= 40, 'too many fields');
+export type InputDraft = z.infer<typeof InputDraftSchema>;
+
+/**
+ * The signed input for `draft` in room `questionId`. Identity fields are the node's whatever the
+ * draft says; the gate then checks the result against the input schemas like any other.
+ */
+export function nodeInput(
+  draft: InputDraft,
+  questionId: string,
+  node: NodeIdentity,
+  now: number,
+): Record<string, unknown> {
+  const participant = participantOf(node.publicKey);
+  const common = { 'schema/v': 1, 'question/id': questionId, 'created-at': iso(now) };
+  const fresh = () => `input-${randomBytes(10).toString('hex')}`;
+  let body: Record<string, unknown>;
+  let domain: SignatureDomain;
+  if (draft.type === 'swarm/question-summary') {
+    body = {
+      'summary/id': fresh().replace('input-', 'summary-'),
+      ...draft,
+      ...common,
+      'author/node-id': node.nodeId,
+      'author/participant-id': participant,
+    };
+    domain = SIGNATURE_DOMAINS.summary;
+  } else if (draft.type === 'swarm/question-close') {
+    body = { ...draft, ...common, 'closed-by/node-id': node.nodeId, 'closed-by/participant-id': participant };
+    domain = SIGNATURE_DOMAINS.close;
+  } else {
+    body = {
+      'input/id': fresh(),
+      ...(draft.type === 'swarm/room-message' ? { 'origin/gateway': node.nodeId } : {}),
+      ...draft,
+      ...common,
+      'sender/node-id': node.nodeId,
+      'sender/participant-id': participant,
+    };
+    domain = SIGNATURE_DOMAINS.room;
+  }
+  delete body.signature;
+  return signObject(body, domain, node.seed);
+}
