@@ -44,3 +44,24 @@ export function socketError(p: { code: string; message: string; details?: unknow
     return new OutdatedClientError(426, p.message, p.details as OutdatedClientDetails);
   return new Db8Error(0, p.code, p.message, p.details);
 }
+
+/** Attempts of a request that is safe to resend (an action with its client nonce). */
+export const MAX_IDEMPOTENT_ATTEMPTS = 4;
+
+/**
+ * How long to wait before resending an idempotent request refused with `e`, or null when a resend
+ * cannot help. `RATE_LIMITED` waits what the server asked (`details.retry_after_ms`, at most 5 s);
+ * `CONFLICT_RETRY_EXHAUSTED` (cluster nodes racing for one room's next seq) waits a short random
+ * while; the same nonce makes the resend return the first outcome if the first try did land.
+ */
+export function retryDelayMs(e: unknown): number | null {
+  if (!(e instanceof Db8Error)) return null;
+  if (e.code === 'RATE_LIMITED') {
+    const ms = (e.details as { retry_after_ms?: unknown } | undefined)?.retry_after_ms;
+    return typeof ms === 'number' && ms > 0 ? Math.min(ms, 5_000) : 1_000;
+  }
+  if (e.code === 'CONFLICT_RETRY_EXHAUSTED') return 20 + Math.floor(Math.random() * 180);
+  return null;
+}
+
+export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));

@@ -28,7 +28,7 @@ import {
   type VerifyBody,
 } from '@db8/server/schemas';
 import type { z } from 'zod';
-import { Db8Error, errorFromBody } from './errors.ts';
+import { Db8Error, errorFromBody, MAX_IDEMPOTENT_ATTEMPTS, retryDelayMs, sleep } from './errors.ts';
 import { type RoomEvent, RoomSocket, type RoomSocketOptions } from './socket/rooms.ts';
 import { toWsUrl } from './socket/websocket.ts';
 import { type EventsOptions, type SseEvent, sseEvents } from './sse.ts';
@@ -175,8 +175,21 @@ export class Db8Client {
   state(roomId: string) {
     return this.call(StateSchema, 'GET', `${room(roomId)}/state`);
   }
-  act(roomId: string, body: ActionBody) {
-    return this.call(AckSchema, 'POST', `${room(roomId)}/actions`, body);
+  /**
+   * Act in a room. A nonce is added if missing, so resending is safe: a refusal a retry cures
+   * (`RATE_LIMITED`, `CONFLICT_RETRY_EXHAUSTED`) is retried with the same nonce, a few times.
+   */
+  async act(roomId: string, body: ActionBody) {
+    const sent = { ...body, client_nonce: body.client_nonce ?? crypto.randomUUID() };
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.call(AckSchema, 'POST', `${room(roomId)}/actions`, sent);
+      } catch (e) {
+        const wait = retryDelayMs(e);
+        if (wait === null || attempt >= MAX_IDEMPOTENT_ATTEMPTS) throw e;
+        await sleep(wait);
+      }
+    }
   }
   entries(roomId: string, q: { fromSeq?: number; limit?: number } = {}) {
     return this.call(EntriesResponseSchema, 'GET', `${room(roomId)}/entries${query(q)}`);

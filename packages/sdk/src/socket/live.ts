@@ -1,4 +1,4 @@
-import { Db8Error } from '../errors.ts';
+import { Db8Error, MAX_IDEMPOTENT_ATTEMPTS, retryDelayMs, sleep } from '../errors.ts';
 import { type CloseInfo, Connection, type Frame } from './connection.ts';
 import { queueIterator } from './queue.ts';
 import type { WebSocketCtor } from './websocket.ts';
@@ -53,16 +53,6 @@ export interface LiveOptions {
 }
 
 /** Transport failures a reconnect can cure; any other refusal of hello is the server's final word. */
-const MAX_IDEMPOTENT_ATTEMPTS = 4;
-
-/** How long the server asked us to wait (`details.retry_after_ms`), capped at 5 s. */
-function retryAfterMs(e: Db8Error): number {
-  const ms = (e.details as { retry_after_ms?: unknown } | undefined)?.retry_after_ms;
-  return typeof ms === 'number' && ms > 0 ? Math.min(ms, 5_000) : 1_000;
-}
-
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-
 const TRANSIENT = new Set(['CLOSED', 'TIMEOUT', 'CONNECT_FAILED', 'RATE_LIMITED']);
 /** With `failFast`, attempts before the first welcome (a drop mid-handshake is not a wrong URL). */
 const FAIL_FAST_ATTEMPTS = 3;
@@ -319,7 +309,8 @@ export class LiveSocket<M extends Frame, W> {
         return await this.request(type, payload, extra);
       } catch (e) {
         if (!(e instanceof Db8Error) || this.stopped || attempt >= MAX_IDEMPOTENT_ATTEMPTS) throw e;
-        if (e.code === 'RATE_LIMITED') await sleep(retryAfterMs(e));
+        const wait = retryDelayMs(e);
+        if (wait !== null) await sleep(wait);
         else if (e.code !== 'CLOSED') throw e;
       }
     }

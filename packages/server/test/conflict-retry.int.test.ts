@@ -1,0 +1,116 @@
+import { createProtocolRegistry } from '@db8/protocols';
+import { Db8Client } from '@db8/sdk';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LocalBus } from '../src/bus/local.ts';
+import { serverKeyFromSeed } from '../src/keys/index.ts';
+import { joinEffectsOf } from '../src/protocols/registry.ts';
+import { Runtime } from '../src/runtime/index.ts';
+import type { Store } from '../src/store/index.ts';
+import { type Harness, listen, makeApp } from './app-harness.ts';
+import { auctionWithBidders } from './routes-fixtures.ts';
+import { createPgSchema, pgStoreIn } from './store.helpers.ts';
+
+/**
+ * Two nodes on one Postgres writing one room. A node that loses the seq race more often than it
+ * retries answers 503 CONFLICT_RETRY_EXHAUSTED; the SDK resends with the same nonce, so its
+ * caller never sees it and no action lands twice. Node A retries once here (enough
+ * to catch up after the other node wrote), so a race lost twice reaches the client.
+ */
+describe('CONFLICT_RETRY_EXHAUSTED is retried by the SDK with the same nonce', () => {
+  let drop: () => Promise<void>;
+  let storeA: Store;
+  let storeB: Store;
+  let h: Harness;
+  const key = serverKeyFromSeed(new Uint8Array(32).fill(7), 'db8.test');
+  // The app's test clock, once the app exists: rooms and tokens live on one timeline.
+  let now = Date.now;
+  const node = (store: Store, maxRetries: number) =>
+    new Runtime({
+      store,
+      protocols: createProtocolRegistry(),
+      joinEffects: joinEffectsOf(),
+      serverKey: key,
+      bus: new LocalBus(),
+      origin: 'db8.test',
+      clock: () => now(),
+      maxRetries,
+    });
+
+  beforeAll(async () => {
+    let schema: string;
+    ({ schema, drop } = await createPgSchema());
+    storeA = await pgStoreIn(schema, 4);
+    storeB = await pgStoreIn(schema, 4);
+  });
+  afterAll(async () => {
+    await h?.close();
+    await storeA?.close();
+    await storeB?.close();
+    await drop?.();
+  });
+
+  it('every SDK action is acknowledged once, while the node serving it loses races', async () => {
+    const a = node(storeA, 1);
+    const b = node(storeB, 16);
+    h = await makeApp({
+      store: storeA,
+      runtime: a,
+      serverKey: key,
+      config: { rateLimit: { max: 10_000, windowMs: 60_000 } },
+    });
+    now = h.clock.fn;
+    const base = await listen(h);
+    const { roomId, seats } = await auctionWithBidders(h);
+    // Counts the 503s the node answered (the SDK sees and retries them; its caller must not).
+    let exhausted = 0;
+    const client = new Db8Client({
+      baseUrl: base,
+      token: seats.bidder_1.token,
+      fetch: async (url, init) => {
+        const res = await fetch(url, init);
+        if (res.status === 503) exhausted++;
+        return res;
+      },
+    });
+    const head = (await client.state(roomId)).seq;
+    // Both nodes write bidder_1's bids (a sealed-bid room ends bidding once every bidder has bid).
+    // Rounds of 60 + 60 concurrent acts until node A has answered a 503 at least once (bounded).
+    const n = 60;
+    let rounds = 0;
+    const failed: string[] = [];
+    const seqs = new Set<number>();
+    while (exhausted === 0 && rounds < 20) {
+      const amount = 1000 * ++rounds;
+      const sdk = Array.from({ length: n }, (_, i) =>
+        client.act(roomId, { seat: 'bidder_1', action: { type: 'bid', amount: amount + i } }),
+      );
+      // The other node writes steadily in small waves, so its writes overlap node A's.
+      const other = (async () => {
+        for (let i = 0; i < n; i += 4) {
+          await Promise.all(
+            [0, 1, 2, 3].map((j) =>
+              b.act(roomId, {
+                seat: 'bidder_1',
+                action: { type: 'bid', amount: amount + 500 + i + j },
+                principal: seats.bidder_1.agent,
+              }),
+            ),
+          );
+        }
+      })();
+      const [mine] = await Promise.all([Promise.allSettled(sdk), other]);
+      for (const r of mine) {
+        if (r.status === 'rejected') failed.push(String(r.reason));
+        else seqs.add(r.value.seq);
+      }
+    }
+    console.log('ROUNDS', rounds, exhausted, a.stats.conflicts);
+    // The race really reached the client, and the client never saw it.
+    expect(exhausted).toBeGreaterThan(0);
+    expect(failed).toEqual([]);
+    // Each action landed once: 2n entries per round after the head; the SDK's at distinct seqs.
+    const rows = await storeA.entries.range(roomId, 0);
+    expect(rows.length).toBe(head + 1 + 2 * n * rounds);
+    expect(seqs.size).toBe(n * rounds);
+  });
+});
