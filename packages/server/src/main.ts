@@ -9,6 +9,7 @@ import { NatsBus } from './bus/nats.ts';
 import type { Bus } from './bus/types.ts';
 import { configFromEnv, resolveConfig, type ServerConfigInput } from './config.ts';
 import { resolveServerKey } from './keys/configured.ts';
+import { logOriginFor } from './keys/origin.ts';
 import { reservePort } from './listen-port.ts';
 import { mountModules } from './protocols/mount.ts';
 import {
@@ -87,7 +88,8 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
       externalClock: externalClockOf(builtinModules),
       serverKey,
       bus,
-      origin: new URL(config.publicUrl).host,
+      // From the shared key, not PUBLIC_BASE_URL: nodes with different URLs sign one origin.
+      origin: logOriginFor(serverKey.publicKey),
     });
     const adminLinks = new AdminLinks();
     const providerEnv = env === false ? {} : (env ?? process.env);

@@ -5,6 +5,7 @@ import { noteText, parseCheckpoint } from '@db8/core';
 import { Db8Client } from '@db8/sdk';
 import { afterAll, describe, expect, it } from 'vitest';
 import { linkHost, resolveConfig } from '../src/config.ts';
+import { logOriginFor } from '../src/keys/index.ts';
 import { type RunningServer, startServer } from '../src/main.ts';
 import { AUCTION } from './routes-fixtures.ts';
 
@@ -36,7 +37,7 @@ const SLOW = 120_000;
 
 describe('links with port 0', () => {
   it(
-    'ws_url, skill_doc_url, invite links, the skill doc and the checkpoint origin name the real port',
+    'ws_url, skill_doc_url, invite links and the skill doc name the real port; the checkpoint origin names the key',
     async () => {
       const s = await start();
       const addr = s.app.server.address();
@@ -69,9 +70,12 @@ describe('links with port 0', () => {
       expect(poker).toContain(`127.0.0.1:${port}`);
       expect(poker).not.toMatch(/127\.0\.0\.1:0\b/);
 
-      // The log's signed checkpoints carry the origin `<host>/room/<id>`.
+      // The log's signed checkpoints carry the key's origin `db8-<key hash>/room/<id>`, not the port
+      // (docs/server.md): a restart on another port or a second node signs the room alike.
       const [cp] = await s.runtime.checkpoints(room.room_id);
-      expect(parseCheckpoint(noteText(cp!.note)).origin).toBe(`127.0.0.1:${port}/room/${room.room_id}`);
+      const origin = parseCheckpoint(noteText(cp!.note)).origin;
+      expect(origin).toBe(`${logOriginFor(s.runtime.serverKey.publicKey)}/room/${room.room_id}`);
+      expect(origin).not.toContain(String(port));
     },
     SLOW,
   );

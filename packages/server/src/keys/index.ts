@@ -1,4 +1,5 @@
 export { resolveServerKey, serverKeyFromSetting } from './configured.ts';
+export { logOriginFor } from './origin.ts';
 export {
   DEFAULT_NOTE_NAME,
   generateServerKey,
