@@ -24,8 +24,12 @@ export const api = {
   login: (token: string) => anonClient().adminLogin(token),
   listRooms: () => personal().listRooms({ limit: 200 }),
   getRoom: (id: string) => inRoom(id).getRoom(id),
-  createRoom: (body: { protocol: string; config: unknown; title?: string }) =>
-    personal().createRoom(body as Parameters<Db8Client['createRoom']>[0]),
+  createRoom: (body: {
+    protocol: string;
+    config: unknown;
+    title?: string;
+    drivers?: Record<string, unknown>;
+  }) => personal().createRoom(body as Parameters<Db8Client['createRoom']>[0]),
   state: (id: string) => inRoom(id).state(id),
   entries: (id: string, fromSeq: number, limit: number) => inRoom(id).entries(id, { fromSeq, limit }),
   proof: (id: string, seq: number) => anonClient().proof(id, seq),

@@ -18,6 +18,17 @@ export interface NavLink {
   admin?: boolean;
 }
 
+/** What the lobby's create form gives a module's own config form. */
+export interface CreateFormProps {
+  /** Called with the config the form built, already checked against the protocol's zod schema. */
+  onSubmit: (config: Record<string, unknown>) => void | Promise<void>;
+  /**
+   * The shell's part of the form for the config as it stands: the title, a driver per seat (open,
+   * scripted or model) and the submit button. Render it inside the module's `<form>`.
+   */
+  footer: (config: unknown) => ReactNode;
+}
+
 export interface WebModule {
   /** The protocol's name as the server registers it (`room.protocol`). */
   protocol: string;
@@ -26,7 +37,12 @@ export interface WebModule {
   /** Extra pages: matched before the generic routes, so a module may also claim `/rooms/:id/<sub>`. */
   routes?: readonly WebRoute[];
   nav?: readonly NavLink[];
-  /** Starting values for the lobby's create form (fields come from the protocol's config schema). */
+  /**
+   * The protocol's own create form (react-hook-form with a zodResolver over its config schema). A
+   * protocol without one gets a form generated from the schema, starting from `createPreset`.
+   */
+  CreateForm?: ComponentType<CreateFormProps>;
+  /** Starting values for the generated create form (fields come from the protocol's config schema). */
   createPreset?: Record<string, unknown>;
 }
 

@@ -1,4 +1,5 @@
 import type { WebModule } from '../module.tsx';
+import { CreateDebate } from './CreateDebate.tsx';
 import { DebateRoom } from './DebateRoom.tsx';
 import { Leaderboard } from './Leaderboard.tsx';
 import { ResultsPage } from './ResultsPage.tsx';
@@ -8,6 +9,7 @@ import './debate.css';
 export const debate: WebModule = {
   protocol: 'debate',
   RoomView: DebateRoom,
+  CreateForm: CreateDebate,
   routes: [
     { path: '/leaderboard', page: () => <Leaderboard /> },
     { path: '/rooms/:id/results', page: (p) => <ResultsPage key={p.id} roomId={p.id!} /> },

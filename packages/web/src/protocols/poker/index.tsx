@@ -2,6 +2,7 @@ import type { WebModule } from '../module.tsx';
 import { AdminAgents } from './AdminAgents.tsx';
 import { AdminTable } from './AdminTable.tsx';
 import { AdminTables } from './AdminTables.tsx';
+import { CreateTable } from './CreateTable.tsx';
 import { TablePage } from './TablePage.tsx';
 import { TablesList } from './TablesList.tsx';
 import './poker.css';
@@ -21,5 +22,5 @@ export const poker: WebModule = {
     { href: '/tables', label: 'Tables' },
     { href: '/admin/tables', label: 'Admin', admin: true },
   ],
-  createPreset: { seats: 6, smallBlind: 5, bigBlind: 10, startingStack: 1000 },
+  CreateForm: CreateTable,
 };
