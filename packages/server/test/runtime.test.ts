@@ -232,6 +232,30 @@ describe('runtime (PGlite)', () => {
     expect((await rt.stateFor(id, OBSERVER)).view).toMatchObject({ count: 1, notes: 3 });
   });
 
+  it('a protocol that offers a used turn token again is refused (PROTOCOL_ERROR), nothing written', async () => {
+    // Legal's contract lets the runtime skip the idempotency lookup for the offered token: a
+    // protocol breaking it would let a retry apply twice, so the runtime stops it at the first use.
+    const counter = counterRegistry.get('counter')!;
+    const sticky = {
+      ...counter,
+      name: 'sticky',
+      legal: (st: Parameters<typeof counter.legal>[0], s: string) => {
+        const l = counter.legal(st, s);
+        return l.turnToken ? { ...l, turnToken: 'same' } : l;
+      },
+    };
+    const rt2 = makeRuntime(store, { clock, protocols: new Map([['sticky', sticky]]) as never });
+    const info = await rt2.createRoom({ protocol: 'sticky', config: { players: 1 }, title: 'S' });
+    await rt2.join(info.id, { principal: 'alice' });
+    const before = (await rt2.entries(info.id, ADMIN, 0, 100)).length;
+    await rejects(
+      rt2.act(info.id, { seat: 'p1', action: { type: 'inc', by: 1 }, turnToken: 'same' }),
+      'PROTOCOL_ERROR',
+    );
+    expect((await rt2.entries(info.id, ADMIN, 0, 100)).length).toBe(before);
+    await rt2.drain();
+  });
+
   it('sealed entries: committed publicly, readable by their seat, revealed later against the commitment', async () => {
     const id = await room();
     const { seq } = await rt.act(id, { seat: 'p2', action: { type: 'secret', value: 'rosebud' } });

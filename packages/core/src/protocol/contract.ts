@@ -59,7 +59,12 @@ export interface Transition<S> {
 
 export type ApplyResult<S> = ({ ok: true } & Transition<S>) | { ok: false; error: Rejection };
 
-/** Legal actions for one seat now. `turnToken` is present only when this seat is to act. */
+/**
+ * Legal actions for one seat now. `turnToken` is present only when this seat is to act, and names
+ * that one turn: once an action carrying it is accepted it is never offered again (derive it from a
+ * counter every accepted input bumps). The runtime relies on this to answer a fresh turn without an
+ * idempotency lookup, and refuses a transition that offers the used token again.
+ */
 export interface Legal<LA = unknown> {
   actions: readonly LA[];
   turnToken?: string;

@@ -33,6 +33,12 @@ export async function planAct(work: Work, input: ActInput): Promise<Ack> {
   if (!memo.core.seats.some((s) => s.id === seat))
     throw runtimeError('UNKNOWN_SEAT', `this room has no seat ${seat}`);
 
+  // The turn this seat is offered now (when the action claims one): checked below, and it spares
+  // the idempotency lookup.
+  const offered =
+    input.turnToken !== undefined && !memo.closed
+      ? protocolCall('legal', () => p.legal(memo.state, seat)).turnToken
+      : undefined;
   const key = idempotencyKey(input);
   let requestHash = '';
   if (key !== null) {
@@ -41,8 +47,12 @@ export async function planAct(work: Work, input: ActInput): Promise<Ack> {
     } catch (err) {
       throw runtimeError('BAD_ACTION', `action is not JSON: ${(err as Error).message}`);
     }
+    // A turn token still offered to this seat names a turn nobody has taken (Legal's contract, which
+    // the apply below enforces): no earlier attempt can have used it, so the store is not asked.
+    const fresh = input.clientNonce === undefined && offered === input.turnToken;
     const prior =
-      work.keys.get(`${seat}\u0000${key}`) ?? (await work.store.idempotency.get(work.roomId, seat, key));
+      work.keys.get(`${seat}\u0000${key}`) ??
+      (fresh ? undefined : await work.store.idempotency.get(work.roomId, seat, key));
     if (prior) {
       if (prior.requestHash !== requestHash) {
         throw runtimeError(
@@ -83,8 +93,7 @@ export async function planAct(work: Work, input: ActInput): Promise<Ack> {
     throw runtimeError('BAD_ACTION', `action is not JSON: ${(err as Error).message}`);
   }
   if (input.turnToken !== undefined) {
-    const legal = protocolCall('legal', () => p.legal(memo.state, seat));
-    if (legal.turnToken !== input.turnToken) {
+    if (offered !== input.turnToken) {
       throw runtimeError('STALE_TURN_TOKEN', 'the turn token is not the current one for this seat');
     }
   }
@@ -93,6 +102,12 @@ export async function planAct(work: Work, input: ActInput): Promise<Ack> {
   const seq = memo.seq + 1;
   const r = protocolCall('apply', () => p.apply(memo.state, { seat, action: payload, now: ts, seq }));
   if (!r.ok) throw rejectionError(r.error);
+  if (
+    input.turnToken !== undefined &&
+    protocolCall('legal', () => p.legal(r.state, seat)).turnToken === input.turnToken
+  ) {
+    throw runtimeError('PROTOCOL_ERROR', 'the protocol offers a turn token again after its turn was taken');
+  }
   await pushTransition(work, { kind: 'action', actor: seat, payload, ts }, r);
   if (key !== null) {
     const rec = { roomId: work.roomId, seat, key, requestHash, seq, ts };
