@@ -225,7 +225,23 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   mcpRoutes(app, ctx);
   app.addHook('preClose', async () => hub.close());
 
-  if (web) await app.register(fastifyStatic, { root: web, wildcard: false });
+  if (web) {
+    await app.register(fastifyStatic, {
+      root: web,
+      wildcard: false,
+      // The web build writes .br and .gz beside each asset (packages/web/vite.config.ts); source
+      // maps stay on disk for debugging, never served.
+      preCompressed: true,
+      globIgnore: ['**/*.map'],
+      cacheControl: false,
+      // Vite names assets by content hash: cache them for good; the page itself is always revalidated.
+      setHeaders: (reply, path) =>
+        reply.header(
+          'cache-control',
+          /[\\/]assets[\\/]/.test(path) ? 'public, max-age=31536000, immutable' : 'no-cache',
+        ),
+    });
+  }
   return app;
 }
 

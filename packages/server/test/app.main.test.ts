@@ -1,6 +1,8 @@
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliCompressSync, brotliDecompressSync } from 'node:zlib';
 import { Db8Client } from '@db8/sdk';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../src/main.ts';
@@ -16,6 +18,12 @@ describe('startServer (embedded mode)', () => {
     const web = mkdtempSync(join(tmpdir(), 'db8-web-'));
     dirs.push(dataDir, web);
     writeFileSync(join(web, 'index.html'), '<!doctype html><title>db8 test spa</title>');
+    // A build's shape: a hashed asset, its precompressed twin and its source map.
+    const js = `console.log(${JSON.stringify('db8 '.repeat(500))});`;
+    mkdirSync(join(web, 'assets'));
+    writeFileSync(join(web, 'assets', 'index-abc123.js'), js);
+    writeFileSync(join(web, 'assets', 'index-abc123.js.br'), brotliCompressSync(js));
+    writeFileSync(join(web, 'assets', 'index-abc123.js.map'), '{"version":3,"sources":["secret.ts"]}');
     const lines: string[] = [];
     let s: RunningServer | undefined;
     try {
@@ -57,6 +65,17 @@ describe('startServer (embedded mode)', () => {
       const page = await fetch(`${s.url}/rooms/room_x`, { headers: { accept: 'text/html' } });
       expect(page.status).toBe(200);
       expect(await page.text()).toContain('db8 test spa');
+      expect(page.headers.get('cache-control')).toBe('no-cache');
+      // Hashed assets: brotli when asked for, cached for good; no source map is served.
+      const asset = await rawGet(`${s.url}/assets/index-abc123.js`, { 'accept-encoding': 'br, gzip' });
+      expect(asset.status).toBe(200);
+      expect(asset.headers['content-encoding']).toBe('br');
+      expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(brotliDecompressSync(asset.body).toString()).toBe(js);
+      const plain = await rawGet(`${s.url}/assets/index-abc123.js`, {});
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.body.toString()).toBe(js);
+      expect((await fetch(`${s.url}/assets/index-abc123.js.map`)).status).toBe(404);
       const api404 = await fetch(`${s.url}/v1/nope`, { headers: { accept: 'text/html' } });
       expect(api404.status).toBe(404);
       expect((await api404.json()).error.code).toBe('NOT_FOUND');
@@ -67,3 +86,21 @@ describe('startServer (embedded mode)', () => {
     await expect(fetch(`${s!.url}/healthz`)).rejects.toThrow();
   });
 });
+
+/** A GET that leaves the body as sent (fetch would decode a brotli body). */
+function rawGet(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    request(url, { headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+      );
+    })
+      .on('error', reject)
+      .end();
+  });
+}
