@@ -70,7 +70,11 @@ let C: SwarmNode;
 let nc: NatsConnection;
 
 beforeAll(async () => {
-  [A, B, C] = await Promise.all(['a', 'b', 'c'].map((n) => startSwarmNode(n, run)));
+  // One at a time: three servers booting at once on a busy two-core machine can miss Fastify's
+  // plugin start timeout.
+  A = await startSwarmNode('a', run);
+  B = await startSwarmNode('b', run);
+  C = await startSwarmNode('c', run);
   nc = await connect({ servers: NATS_URL });
 });
 
