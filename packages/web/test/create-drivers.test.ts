@@ -38,3 +38,16 @@ describe('create form drivers', () => {
       expect(modules.find((m) => m.protocol === name)?.CreateForm, name).toBeTypeOf('function');
   });
 });
+
+describe('lobby seat counts', () => {
+  it("leave out the protocol's reserved seats, as the protocol's own listings do", async () => {
+    const { openableSeats } = await import('../src/lib/protocols.ts');
+    const seats = [
+      { seat: 'seat_0', role: 'player', taken: true },
+      { seat: 'seat_1', role: 'player', taken: false },
+      { seat: 'house', role: 'house', taken: true },
+    ];
+    expect(openableSeats('poker', seats).map((s) => s.seat)).toEqual(['seat_0', 'seat_1']);
+    expect(openableSeats('sealed-bid', seats)).toHaveLength(3);
+  });
+});

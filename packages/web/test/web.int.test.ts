@@ -121,7 +121,10 @@ describe('lobby, room and journal', () => {
 
     await page.getByRole('link', { name: 'Journal' }).click();
     await page.waitForURL(`${env.url}/rooms/${room.room_id}/journal`);
-    await page.getByTestId('journal-summary').filter({ hasText: '3/3 verified' }).waitFor();
+    await page
+      .getByTestId('journal-summary')
+      .filter({ hasText: '3 of 3 entries on this page verified (entries 0–2 of 3)' })
+      .waitFor();
     await expect(page.getByTestId('verified').count()).resolves.toBe(3);
     await expect(page.getByTestId('unverified').count()).resolves.toBe(0);
     // The signatures were checked with the key this server signs checkpoints with.
@@ -141,7 +144,10 @@ describe('lobby, room and journal', () => {
       await route.fulfill({ response: res, json: body });
     });
     await page.reload();
-    await page.getByTestId('journal-summary').filter({ hasText: '2/3 verified, 1 failed' }).waitFor();
+    await page
+      .getByTestId('journal-summary')
+      .filter({ hasText: '2 of 3 entries on this page verified, 1 failed' })
+      .waitFor();
     const bad = page.locator('[data-seq="0"] [data-testid="unverified"]');
     await expect(bad.textContent()).resolves.toContain('leaf hash differs from the served one');
     await shot(page, 'journal-tampered');
@@ -170,7 +176,7 @@ describe('lobby, room and journal', () => {
     expect(names).toContain('sealed-bid');
     for (const name of names) {
       await select.selectOption(name);
-      const form = page.locator('form.create-room fieldset');
+      const form = page.locator('.create-room form fieldset').first();
       await expect(form.locator('input, select, textarea').count()).resolves.toBeGreaterThan(0);
       if (name === 'poker') await shot(page, 'lobby-admin-poker-form');
     }
@@ -209,13 +215,13 @@ async function send(page: Page, legal: string, action: object): Promise<void> {
 
 describe('sealed-bid, played in the browser', () => {
   it('two bidders in their own profiles bid, the auctioneer confirms, everyone sees the outcome', async () => {
-    // The admin creates the room with the generated form and invites two bidders and an auctioneer.
+    // The admin creates the room with the auction's form and invites two bidders and an auctioneer.
     const admin = await newPage(env);
     await asAdmin(admin, env.url, adminToken);
-    await admin.getByLabel('title (optional)').fill('Two bidders, one telescope');
+    await admin.getByLabel('room title').fill('Two bidders, one telescope');
     await admin.getByLabel('item').fill('brass telescope');
     await admin.getByLabel('bidders').fill('2');
-    await admin.getByLabel('revealWindowMs').fill(String(10 * MINUTE));
+    await admin.getByLabel("auctioneer's confirm window (s)").fill(String((10 * MINUTE) / 1000));
     await admin.getByRole('button', { name: 'Create room' }).click();
     await admin.waitForURL(/\/rooms\/room_[0-9a-f]+$/);
     const roomId = new URL(admin.url()).pathname.split('/').at(-1)!;
@@ -242,7 +248,10 @@ describe('sealed-bid, played in the browser', () => {
     }
     const [alice, bob, carol] = people as [Page, Page, Page];
 
-    await send(alice, 'bid', { type: 'bid', amount: 150 });
+    // Alice bids with the bid form; Bob below with the generic JSON form.
+    await alice.getByLabel('amount').fill('150');
+    await alice.getByRole('button', { name: 'Place sealed bid' }).click();
+    await alice.getByTestId('bid-result').filter({ hasText: 'sealed bid of 150 recorded' }).waitFor();
     await alice.getByTestId('state-json').filter({ hasText: '"amount": 150' }).waitFor();
     await shot(alice, 'sealed-bid-alice-bid');
     // Bob's view of the room never shows Alice's sealed amount.
@@ -277,7 +286,9 @@ describe('sealed-bid, played in the browser', () => {
     const head = (await client(env).getRoom(roomId)).seq;
     await bob
       .getByTestId('journal-summary')
-      .filter({ hasText: `${head + 1}/${head + 1} verified` })
+      .filter({
+        hasText: `${head + 1} of ${head + 1} entries on this page verified (entries 0–${head} of ${head + 1})`,
+      })
       .waitFor();
     await shot(bob, 'sealed-bid-journal-dark');
     for (const p of [admin, alice, bob, carol]) await p.context().close();

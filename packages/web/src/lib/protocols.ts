@@ -90,3 +90,12 @@ export function checkConfig(p: AnyProtocol, config: unknown): string | null {
   const issue = r.error.issues[0];
   return issue ? `${issue.path.join('.') || 'config'}: ${issue.message}` : 'invalid config';
 }
+
+/**
+ * The seats people and agents can take: without those of the protocol's reserved roles (the server's
+ * own, which it always holds), so the lobby counts seats as the protocol's own listings do.
+ */
+export function openableSeats<S extends { role: string }>(protocol: string, seats: readonly S[]): S[] {
+  const reserved = new Set(protocolNamed(protocol)?.reservedRoles ?? []);
+  return seats.filter((s) => !reserved.has(s.role));
+}

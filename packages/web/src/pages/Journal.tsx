@@ -58,6 +58,8 @@ export function Journal(props: { roomId: string }) {
   const [checks, setChecks] = useState<Record<number, Check>>({});
   const [error, setError] = useState<string | null>(null);
   const [key, setKey] = useState<ServerKeyInfo | null | 'pending'>('pending');
+  /** The log's length (head seq + 1), so the summary can say which part of it this page checked. */
+  const [total, setTotal] = useState<number | null>(null);
   const base = `/rooms/${encodeURIComponent(roomId)}/journal`;
 
   useEffect(() => {
@@ -66,10 +68,12 @@ export function Journal(props: { roomId: string }) {
     setChecks({});
     (async () => {
       try {
-        const [page, serverKey] = await Promise.all([
+        const [page, serverKey, room] = await Promise.all([
           api.entries(roomId, from, PAGE),
           fetchServerKey(roomId).catch(() => null),
+          api.getRoom(roomId).catch(() => null),
         ]);
+        if (room) setTotal(room.seq + 1);
         const verifier = serverKey?.verifier ?? null;
         setKey(serverKey);
         if (cancelled) return;
@@ -120,7 +124,7 @@ export function Journal(props: { roomId: string }) {
           <p className="small" role="status" data-testid="journal-summary">
             {entries === null
               ? 'loading…'
-              : `${verified}/${entries.length} verified${failed ? `, ${failed} failed` : ''} in this browser`}
+              : pageSummary({ verified, failed, entries: entries.map((e) => e.seq), total })}
           </p>
         </header>
         <p className="muted small">
@@ -177,4 +181,18 @@ export function Journal(props: { roomId: string }) {
       </section>
     </div>
   );
+}
+
+/** "25 of 25 entries on this page verified (entries 0–24 of 92) in this browser". */
+export function pageSummary(p: {
+  verified: number;
+  failed: number;
+  entries: number[];
+  total: number | null;
+}): string {
+  const n = p.entries.length;
+  if (n === 0) return 'no entries on this page';
+  const range = `entries ${p.entries[0]}–${p.entries[n - 1]}${p.total !== null ? ` of ${p.total}` : ''}`;
+  const failed = p.failed ? `, ${p.failed} failed` : '';
+  return `${p.verified} of ${n} entries on this page verified${failed} (${range}) in this browser`;
 }

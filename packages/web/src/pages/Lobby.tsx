@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { Badge, statusTone } from '../components/Badge.tsx';
 import { CreateRoom } from '../components/CreateRoom.tsx';
 import { api } from '../lib/api.ts';
+import { openableSeats, protocols } from '../lib/protocols.ts';
 import { Link } from '../lib/router.tsx';
 import { getSession, useCredentials } from '../lib/session.ts';
 import type { Room } from '../lib/types.ts';
@@ -9,6 +10,12 @@ import type { Room } from '../lib/types.ts';
 // The lobby: every room with its protocol, status and log height; admins get the create form.
 
 const REFRESH_MS = 5000;
+
+/** "taken/total" over the seats anyone can take (the server's reserved seats are not counted). */
+function seatCount(r: Room): string {
+  const seats = openableSeats(r.protocol, r.seats);
+  return `${seats.filter((s) => s.taken).length}/${seats.length}`;
+}
 
 export function Lobby() {
   useCredentials();
@@ -34,6 +41,21 @@ export function Lobby() {
 
   return (
     <div className="lobby">
+      {session ? null : (
+        <section className="card about" data-testid="about" aria-labelledby="about-h">
+          <h2 id="about-h">db8: rooms where agents and people play by the rules</h2>
+          <p>
+            Each room runs a protocol ({protocols.map((p) => p.name).join(', ')}): AI agents and people take
+            its seats and act in turn, and the server refuses any move the rules do not allow. Every move is
+            an entry in the room's signed, append-only log, so anyone can check a room's whole history in the
+            browser.
+          </p>
+          <p className="small">
+            Watch any room below. Agents start at <a href="/skill.md">/skill.md</a>; admins sign in with the
+            one-time link the server printed on start (or <code>db8 login --local</code>).
+          </p>
+        </section>
+      )}
       <section className="card" aria-labelledby="rooms-h">
         <header className="card-head">
           <h1 id="rooms-h">Rooms</h1>
@@ -79,9 +101,7 @@ export function Lobby() {
                       <Badge tone={statusTone(r.status)}>{r.status}</Badge>
                     </td>
                     <td className="num mono">{r.seq}</td>
-                    <td>
-                      {r.seats.filter((s) => s.taken).length}/{r.seats.length}
-                    </td>
+                    <td data-testid="seat-count">{seatCount(r)}</td>
                     <td className="small">{new Date(r.created_at).toLocaleString()}</td>
                   </tr>
                 ))}

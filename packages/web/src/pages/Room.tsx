@@ -4,6 +4,7 @@ import { Badge, statusTone } from '../components/Badge.tsx';
 import { Countdown } from '../components/Countdown.tsx';
 import { EntryRow } from '../components/EntryRow.tsx';
 import { JsonView } from '../components/JsonView.tsx';
+import { LiveBadge } from '../components/LiveBadge.tsx';
 import { api, tokenFor } from '../lib/api.ts';
 import { useRoomLive } from '../lib/live.ts';
 import { revealIndex } from '../lib/reveals.ts';
@@ -11,6 +12,8 @@ import { Link } from '../lib/router.tsx';
 import { useSeatActions } from '../lib/seat-actions.ts';
 import { getSeat, useCredentials } from '../lib/session.ts';
 import type { Room as RoomInfo } from '../lib/types.ts';
+import { ModuleScope } from '../protocols/module.tsx';
+import { moduleFor } from '../protocols/registry.ts';
 
 // A generic room: live log over the WebSocket, the viewer's state as JSON, a countdown to the
 // server's deadline, and (for a seat holder) the action form. Protocol-specific views come later.
@@ -129,6 +132,8 @@ export function Room(props: { roomId: string }) {
   const state = live.state;
   const reveals = useMemo(() => revealIndex(live.entries), [live.entries]);
   const seatForActions = held && state?.viewer.kind === 'seat' ? state.viewer.seat : held?.seat;
+  // A module may give seat holders a form of its own (its room view, if any, is not this page).
+  const mod = moduleFor(state?.protocol ?? room?.protocol);
 
   return (
     <div className="room">
@@ -147,9 +152,7 @@ export function Room(props: { roomId: string }) {
             <span className="mono" data-testid="room-seq">
               {state?.seq ?? room?.seq ?? '…'}
             </span>{' '}
-            <span className={`live live-${live.status}`} role="status" data-testid="live-status">
-              {live.status}
-            </span>{' '}
+            <LiveBadge status={live.status} closed={(state?.status ?? room?.status) === 'closed'} />{' '}
             <Link href={`/rooms/${encodeURIComponent(roomId)}/journal`} className="button ghost">
               Journal
             </Link>
@@ -174,6 +177,16 @@ export function Room(props: { roomId: string }) {
       <div className="room-grid">
         <div className="col">
           <SeatPanel room={room} roomId={roomId} onJoined={() => void loadRoom()} />
+          {held && seatForActions && state && mod?.SeatActions ? (
+            <ModuleScope module={mod}>
+              <mod.SeatActions
+                seat={seatForActions}
+                legal={state.legal?.actions ?? []}
+                closed={state.status === 'closed'}
+                send={(action) => live.act(seatForActions, action, state.turn_token)}
+              />
+            </ModuleScope>
+          ) : null}
           {held && seatForActions && state ? (
             <ActionForm
               seat={seatForActions}

@@ -1,5 +1,5 @@
 import type { ComponentType, ReactNode } from 'react';
-import type { Room } from '../lib/types.ts';
+import type { Ack, Room } from '../lib/types.ts';
 
 // What a protocol adds to the web app. The generic app (App.tsx, the room page, the lobby's create
 // form) iterates the registry and never names a protocol; a protocol with no module gets the generic
@@ -29,11 +29,25 @@ export interface CreateFormProps {
   footer: (config: unknown) => ReactNode;
 }
 
+/** What the generic room page gives a module's seat form. */
+export interface SeatActionsProps {
+  seat: string;
+  /** The seat's legal actions as the server lists them. */
+  legal: unknown[];
+  closed: boolean;
+  send: (action: unknown) => Promise<Ack>;
+}
+
 export interface WebModule {
   /** The protocol's name as the server registers it (`room.protocol`). */
   protocol: string;
   /** The room page for a room of this protocol (`/rooms/:id`; `?raw=1` still shows the generic one). */
   RoomView?: ComponentType<{ roomId: string; room: Room }>;
+  /**
+   * Forms for a person holding a seat in the generic room (a bid with an amount field rather than
+   * raw JSON); the generic JSON action form stays below it for everything else.
+   */
+  SeatActions?: ComponentType<SeatActionsProps>;
   /** Extra pages: matched before the generic routes, so a module may also claim `/rooms/:id/<sub>`. */
   routes?: readonly WebRoute[];
   nav?: readonly NavLink[];

@@ -1,5 +1,6 @@
 import { Badge, statusTone } from '../../components/Badge.tsx';
 import { Countdown } from '../../components/Countdown.tsx';
+import { LiveBadge } from '../../components/LiveBadge.tsx';
 import { tokenFor } from '../../lib/api.ts';
 import { useRoomLive } from '../../lib/live.ts';
 import { Link } from '../../lib/router.tsx';
@@ -33,9 +34,10 @@ export function CouncilRoom(props: { roomId: string; room: Room | null }) {
             <Badge tone={statusTone(view?.status ?? room?.status ?? '')} testId="council-status">
               {view?.status ?? room?.status ?? '…'}
             </Badge>{' '}
-            <span className={`live live-${live.status}`} role="status" data-testid="live-status">
-              {live.status}
-            </span>{' '}
+            <LiveBadge
+              status={live.status}
+              closed={room?.status === 'closed' || live.state?.status === 'closed'}
+            />{' '}
             <Link href={`/rooms/${encodeURIComponent(roomId)}/journal`} className="button ghost small">
               Journal
             </Link>{' '}

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { ActionForm } from '../../components/ActionForm.tsx';
 import { Badge, statusTone } from '../../components/Badge.tsx';
+import { LiveBadge } from '../../components/LiveBadge.tsx';
 import { api, tokenFor } from '../../lib/api.ts';
 import { useRoomLive } from '../../lib/live.ts';
 import { Link } from '../../lib/router.tsx';
@@ -46,9 +47,7 @@ export function DebateRoom(props: { roomId: string; room: Room | null }) {
       </p>
       <div className="debate-title">
         <h1>{room?.title ?? 'Debate'}</h1>
-        <span className={`live live-${live.status}`} role="status" data-testid="live-status">
-          {live.status}
-        </span>
+        <LiveBadge status={live.status} closed={(live.state?.status ?? room?.status) === 'closed'} />
         <Badge tone={statusTone(live.state?.status ?? room?.status ?? '')} testId="room-status">
           {live.state?.status ?? room?.status ?? '…'}
         </Badge>

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { LiveBadge } from '../../components/LiveBadge.tsx';
 import { Link } from '../../lib/router.tsx';
 import { HandSummaries } from './HandSummaries.tsx';
 import { useTableLive } from './live.ts';
@@ -34,9 +35,7 @@ export function TablePage(props: { tableId: string }) {
     <div className="poker-page">
       <header className="card-head poker-head">
         <h1>{title ?? tableId}</h1>
-        <span className={`badge ${status === 'live' ? 'badge-ok' : 'badge-warn'}`} data-testid="table-live">
-          {status}
-        </span>
+        <LiveBadge status={status} closed={state?.status === 'stopped'} testId="table-live" />
         {state && (
           <span className="muted small">
             blinds {state.blinds.small}/{state.blinds.big}
