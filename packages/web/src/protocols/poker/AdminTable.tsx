@@ -7,10 +7,11 @@ import { AdminOnly } from './AdminTables.tsx';
 import { HandSummaries } from './HandSummaries.tsx';
 import { useTableLive } from './live.ts';
 import { PokerFelt } from './PokerFelt.tsx';
+import { TopUp } from './TopUp.tsx';
 import { type AdminEvent, pokerApi } from './tables.ts';
 
 // Admin: one table — the felt, the live log feed (admin reads every entry), the recorded events a
-// page at a time, downloads (JSONL, PHH) and stop.
+// page at a time, downloads (JSONL, PHH), play-money top-ups and stop.
 
 const PAGE = 50;
 
@@ -48,6 +49,13 @@ function AdminTableInner(props: { tableId: string }) {
     }
   };
   const recentFeed = feed.entries.slice(-40).reverse();
+  const [startingStack, setStartingStack] = useState<number | null>(null);
+  useEffect(() => {
+    pokerApi
+      .table(tableId)
+      .then((t) => setStartingStack(t.table.starting_stack))
+      .catch(() => undefined);
+  }, [tableId]);
   return (
     <div className="poker-page">
       <header className="card-head poker-head">
@@ -73,6 +81,9 @@ function AdminTableInner(props: { tableId: string }) {
       {error && <p className="error small">{error}</p>}
       {table.state && (
         <PokerFelt state={table.state} lastHand={table.hands.at(-1) ?? null} skewMs={table.skewMs} />
+      )}
+      {table.state && table.state.status !== 'stopped' && (
+        <TopUp tableId={tableId} state={table.state} startingStack={startingStack} />
       )}
       <section className="card" aria-labelledby="feed-h">
         <h2 id="feed-h">

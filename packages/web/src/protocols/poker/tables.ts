@@ -56,6 +56,12 @@ export const pokerApi = {
   adminTables: () => get(Tables, '/v1/admin/tables').then((r) => r.tables),
   create: (body: Partial<CreateTableBody>) => post(TableSummarySchema, '/v1/admin/tables', body),
   stop: (id: string) => post(Stopped, `/v1/admin/tables/${enc(id)}/stop`, {}).then((r) => r.table),
+  /** Play-money chips for a seat (a busted one sits at 0 otherwise). */
+  topUp: (id: string, seatId: number, amount: number) =>
+    post(z.object({ seq: z.number().int() }), `/v1/admin/tables/${enc(id)}/top-up`, {
+      seat_id: seatId,
+      amount,
+    }),
   agents: () => get(Agents, '/v1/admin/agents').then((r) => r.agents),
   events: (id: string, fromSeq: number, limit: number) =>
     get(Events, `/v1/admin/tables/${enc(id)}/events?fromSeq=${fromSeq}&limit=${limit}`),
