@@ -21,6 +21,7 @@ export const E2E_SUITES = [
   'packages/server/test/drivers.council.test.ts',
   'packages/server/test/drivers.debate.test.ts',
   'packages/server/test/main.links.test.ts',
+  'packages/server/test/origin.test.ts',
   'packages/server/test/main.store.test.ts',
   'packages/server/test/modules.test.ts',
   'packages/server/test/poker-sim.test.ts',
