@@ -8,6 +8,7 @@ import { replayExport } from './replay.ts';
 import {
   agentRows,
   latencySummary,
+  playSeconds,
   type SimulateOptions,
   type SimulateResult,
   tableConfig,
@@ -79,6 +80,13 @@ export async function simulateRemote(opts: SimulateOptions & { url: string }): P
       tableId: id,
       hands: report.hands,
       seconds,
+      playSeconds: playSeconds(
+        text
+          .split('\n')
+          .filter((l) => l.trim() !== '')
+          .map((l) => parseJson(l) as { type?: string; entry?: { kind: string; ts: number } })
+          .flatMap((r) => (r.type === 'entry' && r.entry ? [r.entry] : [])),
+      ),
       agents: agentRows(results, hands, opts.bigBlind ?? 10),
       latencyMs: latencySummary(results),
       chipsConserved: !report.problems.some((p) => p.includes('chips not conserved')),

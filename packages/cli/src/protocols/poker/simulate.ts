@@ -25,7 +25,10 @@ export interface SimulateOptions {
 export interface SimulateResult {
   tableId: string;
   hands: number;
+  /** Wall time, agent processes' start-up included. */
   seconds: number;
+  /** Play time: from the last seat taken to the table's last entry (what hands/s is over). */
+  playSeconds: number;
   agents: Array<{ name: string; strategy: string; seat: number } & WinRate>;
   latencyMs: { p50: number; p99: number; samples: number };
   chipsConserved: boolean;
@@ -90,6 +93,13 @@ export function tableConfig(opts: SimulateOptions) {
   };
 }
 
+/** From the last join (every seat taken, the first deal follows) to the last entry, in seconds. */
+export function playSeconds(entries: ReadonlyArray<{ kind: string; ts: number }>): number {
+  const lastJoin = entries.findLast((e) => e.kind === 'join');
+  const end = entries.at(-1);
+  return lastJoin && end ? (end.ts - lastJoin.ts) / 1000 : 0;
+}
+
 /** Action → ack round trips over every agent. */
 export function latencySummary(results: readonly AgentRunResult[]): SimulateResult['latencyMs'] {
   const all = results.flatMap((r) => r.latencies);
@@ -151,6 +161,7 @@ export async function simulate(opts: SimulateOptions): Promise<SimulateResult> {
       tableId: id,
       hands: x.replay.hands.length,
       seconds,
+      playSeconds: playSeconds(x.entries),
       agents: agentRows(results, x.replay.hands, bb),
       latencyMs: latencySummary(results),
       chipsConserved,
@@ -170,7 +181,7 @@ export function formatSimulation(r: SimulateResult): string {
       `${a.name.padEnd(14)} ${String(a.seat).padStart(4)} ${String(a.hands).padStart(6)} ${sign(a.bb100).padStart(9)} ${`±${a.ci95.toFixed(1)}`.padStart(9)} ${String(a.net).padStart(8)}`,
   );
   return [
-    `table ${r.tableId}: ${r.hands} hands in ${r.seconds.toFixed(1)} s (${(r.hands / r.seconds).toFixed(1)} hands/s); chips ${r.chipsConserved ? 'conserved' : 'NOT conserved'}; log replay ${r.replayOk ? 'ok' : 'FAILED'}`,
+    `table ${r.tableId}: ${r.hands} hands in ${r.playSeconds.toFixed(1)} s of play (${(r.hands / r.playSeconds).toFixed(1)} hands/s; ${r.seconds.toFixed(1)} s with the agents' start-up); chips ${r.chipsConserved ? 'conserved' : 'NOT conserved'}; log replay ${r.replayOk ? 'ok' : 'FAILED'}`,
     `${'agent'.padEnd(14)} ${'seat'.padStart(4)} ${'hands'.padStart(6)} ${'bb/100'.padStart(9)} ${'95% CI'.padStart(9)} ${'chips'.padStart(8)}`,
     ...rows,
     `action→ack latency: p50 ${r.latencyMs.p50.toFixed(1)} ms, p99 ${r.latencyMs.p99.toFixed(1)} ms (${r.latencyMs.samples} actions)`,
