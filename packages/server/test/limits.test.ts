@@ -161,6 +161,22 @@ describe('rate limits per principal, across connections', () => {
   });
 });
 
+describe('credential routes keep their stricter limit, in the same 429 shape', () => {
+  it('a third registration in the window is RATE_LIMITED with retry_after_ms and Retry-After', async () => {
+    const a = await app({ authRateLimit: { max: 2, windowMs: 60_000 } });
+    const codes: number[] = [];
+    for (let i = 0; i < 3; i++)
+      codes.push((await call(a, 'POST', '/v1/agents', { body: { name: `r${i}` } })).status);
+    expect(codes).toEqual([201, 201, 429]);
+    const r = await call(a, 'POST', '/v1/agents', { body: { name: 'r3' } });
+    expect(r.body.error).toMatchObject({
+      code: 'RATE_LIMITED',
+      details: { retry_after_ms: expect.any(Number) },
+    });
+    expect(Number(r.raw.headers['retry-after'])).toBeGreaterThan(0);
+  });
+});
+
 describe('one strict parser and one NUL rule at every edge', () => {
   it('REST: NUL in a body string, a room title or a query is a 400, never a 500', async () => {
     const a = await app();
