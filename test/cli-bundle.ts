@@ -6,7 +6,7 @@
 // node_modules/.cache/db8-test-cli/<hash of the sources>/.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { basename, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 
@@ -50,19 +50,16 @@ function sourceHash(): string {
   return hash.digest('hex').slice(0, 16);
 }
 
-async function bundle(outdir: string): Promise<void> {
+const CLI_ENTRY = [
+  `import { main } from ${JSON.stringify(join(ROOT, 'packages/cli/src/main.ts'))};`,
+  'process.exitCode = await main(process.argv.slice(2));',
+].join('\n');
+
+async function bundle(outdir: string, contents: string, name: string): Promise<void> {
   await build({
-    stdin: {
-      contents: [
-        `import { main } from ${JSON.stringify(join(ROOT, 'packages/cli/src/main.ts'))};`,
-        'process.exitCode = await main(process.argv.slice(2));',
-      ].join('\n'),
-      resolveDir: ROOT,
-      sourcefile: 'db8-test-cli.mjs',
-      loader: 'js',
-    },
+    stdin: { contents, resolveDir: ROOT, sourcefile: `${name}.mjs`, loader: 'js' },
     outdir,
-    entryNames: 'db8',
+    entryNames: name,
     outExtension: { '.js': '.mjs' },
     bundle: true,
     splitting: true,
@@ -98,9 +95,23 @@ async function bundle(outdir: string): Promise<void> {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The bundled CLI's entry for these sources, built (once, whatever runs at the same time) if absent. */
-export async function prebuiltCli(): Promise<string> {
-  const dir = join(CACHE, sourceHash());
-  const entry = join(dir, 'db8.mjs');
+export function prebuiltCli(): Promise<string> {
+  return prebuilt(sourceHash(), CLI_ENTRY, 'db8');
+}
+
+/**
+ * A test's own entry script (e.g. a server process for the durability suites) bundled the same
+ * way, so each spawn starts plain JavaScript; cached by the sources and the script.
+ */
+export function prebuiltScript(file: string): Promise<string> {
+  const hash = createHash('sha256').update(sourceHash()).update(readFileSync(file)).digest('hex');
+  const name = basename(file).replace(/\.[cm]?tsx?$/, '');
+  return prebuilt(hash.slice(0, 16), `import ${JSON.stringify(file)};`, name);
+}
+
+async function prebuilt(hash: string, contents: string, name: string): Promise<string> {
+  const dir = join(CACHE, hash);
+  const entry = join(dir, `${name}.mjs`);
   const lock = `${dir}.lock`;
   mkdirSync(CACHE, { recursive: true });
   for (let waited = 0; !existsSync(entry); waited += 200) {
@@ -117,7 +128,7 @@ export async function prebuiltCli(): Promise<string> {
     try {
       if (!existsSync(entry)) {
         const tmp = `${dir}.tmp-${process.pid}`;
-        await bundle(tmp);
+        await bundle(tmp, contents, name);
         rmSync(dir, { recursive: true, force: true });
         renameSync(tmp, dir);
         removeStale(dir);

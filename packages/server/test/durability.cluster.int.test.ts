@@ -1,5 +1,5 @@
 // Durability of a cluster (issue 14): three real server processes on one Postgres schema and one
-// NATS, one key and one public origin, take bids from WebSocket clients spread over all three; one
+// NATS and one server key, take bids from WebSocket clients spread over all three; one
 // node is SIGKILLed mid-load and its clients move to the survivors with the same nonces. Observers
 // on the survivors must get every entry once, in seq order; no acknowledged bid may be lost; and a
 // deadline of a room created and last written through the dead node must still be ticked, once,
@@ -49,10 +49,9 @@ describe('3-node cluster on Postgres + NATS: a node killed mid-load', () => {
       DB8_PG_SCHEMA: pg.schema,
       NATS_URL,
       DB8_DATA_DIR: dir,
+      // One key for the cluster (docs/server.md): tokens from one node verify on the others and
+      // every node signs the room's checkpoints under the key's origin.
       DB8_SERVER_KEY: join(dir, 'server_ed25519'),
-      // One origin for the whole cluster (docs/server.md), so every node signs the room alike. A
-      // reserved name: links are never followed here, each node is reached on its own port.
-      PUBLIC_BASE_URL: 'http://db8-cluster.invalid',
     };
     nodes = await Promise.all([spawnServer(env), spawnServer(env), spawnServer(env)]);
   });

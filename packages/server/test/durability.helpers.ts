@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { Db8Client, Db8Error, Db8Socket } from '@db8/sdk';
+import { prebuiltScript } from '../../../test/cli-bundle.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repoRoot = join(here, '../../..');
@@ -20,15 +21,21 @@ export interface ServerProc {
   exited: Promise<void>;
 }
 
+let bundled: Promise<string> | undefined;
+
 /**
- * Start one server with exactly `env` (plus PATH/HOME). `node --import tsx` makes the server this
- * very process: the tsx CLI would run it in a child that survives a SIGKILL of the wrapper.
+ * Start one server with exactly `env` (plus PATH/HOME). It runs the fixture bundled with esbuild
+ * (test/cli-bundle.ts, as the fast suite runs the CLI): plain JavaScript halves the CPU of each of
+ * the suites' many starts. Either way the server is this very process, so SIGKILL hits it (the tsx
+ * CLI would run it in a child that survives a SIGKILL of the wrapper).
  */
-export function spawnServer(env: Record<string, string>): Promise<ServerProc> {
+export async function spawnServer(env: Record<string, string>): Promise<ServerProc> {
+  bundled ??= prebuiltScript(NODE_SCRIPT);
+  const entry = await bundled;
   const base = Object.fromEntries(
     ['PATH', 'HOME', 'TMPDIR'].flatMap((k) => (process.env[k] ? [[k, process.env[k]!]] : [])),
   );
-  const proc = spawn(process.execPath, ['--import', 'tsx', NODE_SCRIPT], {
+  const proc = spawn(process.execPath, [entry], {
     cwd: repoRoot,
     env: { ...base, PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
