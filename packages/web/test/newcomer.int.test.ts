@@ -94,11 +94,11 @@ describe("a newcomer's first hour", () => {
     await page.locator('#debate-rounds').fill('1');
     for (const [k, s] of [
       ['research_ms', '0'],
-      ['submit_ms', '4'],
-      ['verify_ms', '2'],
-      ['continue_vote_ms', '2'],
-      ['final_submit_ms', '4'],
-      ['final_vote_ms', '3'],
+      ['submit_ms', '3'],
+      ['verify_ms', '1'],
+      ['continue_vote_ms', '1'],
+      ['final_submit_ms', '3'],
+      ['final_vote_ms', '2'],
       ['results_ms', '1'],
       ['reveal_ms', '1'],
     ] as const)
@@ -126,6 +126,8 @@ describe("a newcomer's first hour", () => {
     await page.getByTestId('room-status').filter({ hasText: 'closed' }).waitFor({ timeout: 45_000 });
     closed = true;
     await playing;
+    await page.locator('.msg-author').filter({ hasText: 'Ada Lovelace' }).first().waitFor();
+    await expect(page.getByRole('button', { name: /^Invite link/ }).count()).resolves.toBe(0);
     await shot(page, 'newcomer-2-debate-closed');
 
     await page.goto(`${env.url}/rooms/${roomId}/results`);

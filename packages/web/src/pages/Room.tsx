@@ -58,7 +58,7 @@ function SeatPanel(props: { room: RoomInfo | null; roomId: string; onJoined: () 
             <span className="mono">{s.seat}</span> <span className="muted small">{s.role}</span>{' '}
             {s.taken ? (
               <Badge tone="muted">taken</Badge>
-            ) : (
+            ) : props.room?.status === 'closed' ? null : (
               <>
                 <Badge tone="info">open</Badge>
                 {direct ? (

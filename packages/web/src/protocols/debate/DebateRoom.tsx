@@ -9,6 +9,7 @@ import { useCredentials } from '../../lib/session.ts';
 import type { Room } from '../../lib/types.ts';
 import { DraftEditor } from './DraftEditor.tsx';
 import { isOverPhase, legalOf, readDebate } from './model.ts';
+import { useIdentityNames } from './names.tsx';
 import { Participants } from './Participants.tsx';
 import { PhaseBar } from './PhaseBar.tsx';
 import { Results } from './Results.tsx';
@@ -40,6 +41,8 @@ export function DebateRoom(props: { roomId: string; room: Room | null }) {
   }, [roomId, live.entries.length]);
 
   const debate = readDebate(live.state);
+  // Unmasked identities are principal ids: show their names.
+  const names = useIdentityNames(debate?.view.debaters.map((d) => d.identity) ?? []);
   const head = (
     <header className="debate-head">
       <p className="crumbs small">
@@ -113,7 +116,7 @@ export function DebateRoom(props: { roomId: string; room: Room | null }) {
       />
       {view.results ? <Results view={view} roomId={roomId} /> : null}
       <div className="debate-grid">
-        <Transcript view={view} mySeat={seat} />
+        <Transcript view={view} mySeat={seat} names={names} />
         <aside className="drawer" aria-label="your desk">
           <SeatCard room={room} roomId={roomId} role={role} onJoined={() => void live.refreshState()} />
           {seat && role === 'debater' ? (
@@ -151,7 +154,7 @@ export function DebateRoom(props: { roomId: string; room: Room | null }) {
           {seat && generic.length > 0 ? (
             <ActionForm seat={seat} legal={generic} turnToken={null} send={send} />
           ) : null}
-          <Participants view={view} mySeat={seat} />
+          <Participants view={view} mySeat={seat} names={names} />
         </aside>
       </div>
     </div>

@@ -1,12 +1,13 @@
 import { Badge } from '../../components/Badge.tsx';
 import { type DebateView, displayName } from './model.ts';
+import type { Known } from './names.tsx';
 import { statusBadge } from './SubmissionCard.tsx';
 
 // Who is in the debate and where each debater stands this round: anonymous seats (names only
 // after the reveal), this round's submission status, signing keys, and who has voted. Only what
 // the view already makes public: never content, never how anyone voted before the tally.
 
-export function Participants(props: { view: DebateView; mySeat: string | null }) {
+export function Participants(props: { view: DebateView; mySeat: string | null; names?: Known }) {
   const { view } = props;
   const round = view.rounds[view.round - 1];
   const voted = new Set(round?.continue_vote && !round.continue_vote.tally ? round.continue_vote.voted : []);
@@ -19,7 +20,7 @@ export function Participants(props: { view: DebateView; mySeat: string | null })
           const row = round?.submissions.find((s) => s.author === d.seat);
           return (
             <li key={d.seat} data-seat={d.seat}>
-              <strong>{displayName(view, d.seat)}</strong>
+              <strong>{displayName(view, d.seat, props.names)}</strong>
               {d.identity ? <span className="mono small muted"> {d.seat}</span> : null}
               {d.seat === props.mySeat ? <Badge tone="info">you</Badge> : null}{' '}
               {row ? statusBadge(row.status) : null}

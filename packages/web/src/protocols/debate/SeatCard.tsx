@@ -46,10 +46,14 @@ export function SeatCard(props: {
   }
 
   const seats = props.room?.seats ?? [];
+  // A closed debate takes no one: no join, no invite links.
+  const closed = props.room?.status === 'closed';
   return (
     <section className="card seat-card" aria-labelledby="seat-h">
       <h2 id="seat-h">Seats</h2>
-      {invite ? (
+      {closed ? (
+        <p className="small muted">This debate is closed; its seats take no one.</p>
+      ) : invite ? (
         <div className="invite">
           <p>You have been invited to take a seat in this debate.</p>
           <button type="button" className="primary" disabled={busy} onClick={() => void join()}>
@@ -65,13 +69,13 @@ export function SeatCard(props: {
             <li key={s.seat}>
               <span className="mono">{s.seat}</span>{' '}
               <span className="muted small">{ROLE_TEXT[s.role] ?? s.role}</span>{' '}
-              {s.taken ? <Badge tone="muted">taken</Badge> : <Badge tone="info">open</Badge>}
-              {!s.taken && direct ? (
+              {s.taken ? <Badge tone="muted">taken</Badge> : closed ? null : <Badge tone="info">open</Badge>}
+              {!s.taken && direct && !closed ? (
                 <button type="button" className="chip" disabled={busy} onClick={() => void join(s.seat)}>
                   Join
                 </button>
               ) : null}
-              {!s.taken && admin ? (
+              {!s.taken && admin && !closed ? (
                 <button
                   type="button"
                   className="chip"

@@ -1,5 +1,6 @@
 import { Badge } from '../../components/Badge.tsx';
 import { type DebateView, displayName, type RoundView } from './model.ts';
+import type { Known } from './names.tsx';
 import { SubmissionCard } from './SubmissionCard.tsx';
 
 // The transcript, round by round. A round's messages appear together when one entry reveals them
@@ -49,7 +50,7 @@ function ContinueVote(props: { round: RoundView }) {
   );
 }
 
-export function Transcript(props: { view: DebateView; mySeat: string | null }) {
+export function Transcript(props: { view: DebateView; mySeat: string | null; names?: Known }) {
   const { view } = props;
   return (
     <section className="card transcript" aria-labelledby="transcript-h">
@@ -72,7 +73,7 @@ export function Transcript(props: { view: DebateView; mySeat: string | null }) {
                 key={row.author}
                 row={row}
                 round={r}
-                name={displayName(view, row.author)}
+                name={displayName(view, row.author, props.names)}
                 mine={row.author === props.mySeat}
               />
             ))}

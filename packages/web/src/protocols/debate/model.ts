@@ -80,8 +80,14 @@ export function stepIndex(p: Phase): number {
 }
 
 /** The name to show for a seat: its unmasked identity once revealed, else the anonymous seat. */
-export function displayName(view: DebateView, seat: string): string {
-  return view.debaters.find((d) => d.seat === seat)?.identity ?? seat;
+/** A debater as shown: its principal's name once unmasked (`names`: GET /v1/identities), else the id or seat. */
+export function displayName(
+  view: DebateView,
+  seat: string,
+  names?: Record<string, { name: string }>,
+): string {
+  const id = view.debaters.find((d) => d.seat === seat)?.identity;
+  return id ? (names?.[id]?.name ?? id) : seat;
 }
 
 export const isSubmitPhase = (p: Phase) => p === 'submit' || p === 'final_submit';
