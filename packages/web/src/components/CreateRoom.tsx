@@ -27,8 +27,10 @@ export function CreateRoom(props: { onCreated?: () => void }) {
     setBusy(true);
     setError(null);
     try {
-      const seats = seatsOf(protocol, config) ?? [];
-      const driven = driversBody(drivers, seats);
+      // A config the server completes (a filled-in part) may not list its seats here: then every
+      // seat chosen in the picker is sent, and the server ignores seats the room does not have.
+      const seats = seatsOf(protocol, config) ?? Object.keys(drivers).map((id) => ({ id }));
+      const driven = mod?.drivers ? driversBody(drivers, seats) : undefined;
       const room = await api.createRoom({
         protocol,
         config,
@@ -56,7 +58,9 @@ export function CreateRoom(props: { onCreated?: () => void }) {
           onChange={(e) => setTitle(e.target.value)}
         />
       </div>
-      <DriverPicker protocol={protocol} config={config} value={drivers} onChange={setDrivers} />
+      {mod?.drivers ? (
+        <DriverPicker protocol={protocol} config={config} value={drivers} onChange={setDrivers} />
+      ) : null}
       {error ? (
         <p className="error" role="alert">
           {error}

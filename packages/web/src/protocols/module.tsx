@@ -56,6 +56,11 @@ export interface WebModule {
    * protocol without one gets a form generated from the schema, starting from `createPreset`.
    */
   CreateForm?: ComponentType<CreateFormProps>;
+  /**
+   * The server can play this protocol's seats (its server module has a model agent or a scripted
+   * cast): the create form then offers a driver per seat. Others refuse `drivers` (BAD_DRIVERS).
+   */
+  drivers?: boolean;
   /** Starting values for the generated create form (fields come from the protocol's config schema). */
   createPreset?: Record<string, unknown>;
 }

@@ -4,12 +4,12 @@ import { ROLES, seatOf } from '@db8/protocols/council';
 import type { PrepareContext } from '../module.ts';
 
 /**
- * A council created with drivers gets a run id and a roster that says who plays each role (seed
- * 001's run artifacts name them). Without drivers the config is the caller's, unchanged.
+ * A council config without a run id or roster gets them here: a fresh run id, and a roster that says
+ * who plays each role (seed 001's run artifacts name them) from the drivers; roles no driver plays
+ * are `remote` (people or agents who join). A config that names them is the caller's, unchanged.
  */
 export function councilConfig(config: unknown, ctx: Pick<PrepareContext, 'drivers'>): unknown {
   const drivers = ctx.drivers;
-  if (Object.keys(drivers).length === 0) return config;
   if (config === null || typeof config !== 'object' || Array.isArray(config)) return config;
   const c = config as Record<string, unknown>;
   const roster =

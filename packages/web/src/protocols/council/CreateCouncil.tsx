@@ -5,26 +5,25 @@ import type { z } from 'zod';
 import { errorAt, Field, SecondsInput } from '../../components/create/fields.tsx';
 import type { CreateFormProps } from '../module.tsx';
 
-// A new council run: the question, its context, and which provider and model play each of the five
-// roles (the roster is public: it is written into the room's genesis). Scripted roles say so.
+// A new council run: the question, its context, the record type and the stage window, checked by
+// the protocol's schema. The run id and the roster (who plays each role) are the server's to fill:
+// from the drivers chosen below, `remote` for roles people or agents join (docs/drivers.md).
 
-type Input = z.input<typeof CouncilConfigSchema>;
+const FormSchema = CouncilConfigSchema.omit({ runId: true, roster: true });
+type Input = z.input<typeof FormSchema>;
 
-const runId = () => `run-${new Date().toISOString().slice(0, 16).replace(/[:T]/g, '-')}`;
+const DEFAULTS: Input = { question: '', context: '', outputType: 'decision', stageWindowMs: 10 * 60_000 };
 
-const defaults = (): Input => ({
-  runId: runId(),
-  question: '',
-  context: '',
-  outputType: 'decision',
-  roster: ROLES.map((role) => ({ role, provider: 'scripted', model: 'scripted', scripted: true })),
-  stageWindowMs: 10 * 60_000,
-});
+/** Only for listing the seats in the driver picker (the seats do not depend on the roster). */
+const PREVIEW = {
+  runId: 'preview',
+  roster: ROLES.map((role) => ({ role, provider: 'remote', model: 'remote', scripted: false })),
+};
 
 export function CreateCouncil(props: CreateFormProps) {
   const form = useForm<Input>({
-    resolver: zodResolver(CouncilConfigSchema, undefined, { raw: true }),
-    defaultValues: defaults(),
+    resolver: zodResolver(FormSchema, undefined, { raw: true }),
+    defaultValues: DEFAULTS,
     mode: 'onChange',
   });
   const { register, control, formState } = form;
@@ -45,9 +44,6 @@ export function CreateCouncil(props: CreateFormProps) {
           <textarea id="council-context" rows={3} {...register('context')} />
         </Field>
         <div className="grid-fields">
-          <Field id="council-run" label="run id" error={err('runId')}>
-            <input id="council-run" type="text" className="mono" {...register('runId')} />
-          </Field>
           <Field id="council-output" label="record type" error={err('outputType')}>
             <select id="council-output" {...register('outputType')}>
               <option value="decision">decision</option>
@@ -69,26 +65,11 @@ export function CreateCouncil(props: CreateFormProps) {
             />
           </Field>
         </div>
+        <p className="small muted">
+          Roles: {ROLES.join(', ')}. Choose below who plays each; the run's roster records it.
+        </p>
       </fieldset>
-      <fieldset>
-        <legend>roster</legend>
-        {ROLES.map((role, i) => (
-          <div className="driver-row" key={role}>
-            <span className="mono small" style={{ minWidth: '8rem' }}>
-              {role}
-            </span>
-            <input aria-label={`${role} provider`} {...register(`roster.${i}.provider`)} />
-            <input aria-label={`${role} model`} {...register(`roster.${i}.model`)} />
-            <label className="inline small">
-              <input type="checkbox" {...register(`roster.${i}.scripted`)} /> scripted
-            </label>
-            {(err(`roster.${i}.provider`) ?? err(`roster.${i}.model`)) ? (
-              <small className="error">{err(`roster.${i}.provider`) ?? err(`roster.${i}.model`)}</small>
-            ) : null}
-          </div>
-        ))}
-      </fieldset>
-      {props.footer(form.watch())}
+      {props.footer({ ...form.watch(), ...PREVIEW })}
     </form>
   );
 }

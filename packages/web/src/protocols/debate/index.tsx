@@ -10,6 +10,7 @@ export const debate: WebModule = {
   protocol: 'debate',
   RoomView: DebateRoom,
   CreateForm: CreateDebate,
+  drivers: true,
   routes: [
     { path: '/leaderboard', page: () => <Leaderboard /> },
     { path: '/rooms/:id/results', page: (p) => <ResultsPage key={p.id} roomId={p.id!} /> },

@@ -23,4 +23,5 @@ export const poker: WebModule = {
     { href: '/admin/tables', label: 'Admin', admin: true },
   ],
   CreateForm: CreateTable,
+  drivers: true,
 };
