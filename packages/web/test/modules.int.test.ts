@@ -2,7 +2,6 @@ import { JoinTableResponseSchema, POKER_PROTOCOL_VERSION, TableSummarySchema } f
 import { PokerSocket } from '@db8/sdk';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { sealedBid } from '../src/protocols/sealed-bid/index.ts';
 import {
   adminLogin,
   buildWeb,
@@ -89,7 +88,14 @@ describe('module styles stay in their module', () => {
   it("the generic room's seat buttons are not poker chips either", async () => {
     const room = await client(env, adminToken).createRoom({
       protocol: 'sealed-bid',
-      config: sealedBid.createPreset as never,
+      config: {
+        item: 'A signed first edition',
+        bidders: 2,
+        reservePrice: 100,
+        biddingWindowMs: 600_000,
+        revealWindowMs: 120_000,
+        rule: 'second-price',
+      },
     });
     const page = await adminPage();
     await page.goto(`${env.url}/rooms/${room.room_id}`);

@@ -2,9 +2,9 @@ import type { AnyProtocol } from '@db8/core';
 import { builtinProtocols } from '@db8/protocols';
 import { z } from 'zod';
 
-// The create-room form is generated from each protocol's zod config schema (the same registry the
-// server runs), so a new protocol gets a form without UI work. A protocol's web module may give starting
-// values (`createPreset`).
+// A protocol whose web module has no create form of its own gets one generated from its zod config
+// schema (the same registry the server runs), so a new protocol needs no UI work to be created. Its
+// web module may give starting values (`createPreset`).
 
 export type FieldSpec = {
   name: string;
