@@ -116,7 +116,7 @@ describe('registry-driven pages', () => {
     for (const name of ['Rooms', 'Leaderboard', 'Tables', 'Admin'])
       await expect(nav.getByRole('link', { name, exact: true }).count()).resolves.toBe(1);
     await page.getByLabel('protocol', { exact: true }).selectOption('poker');
-    await expect(page.getByLabel('bigBlind').inputValue()).resolves.toBe('10');
+    await expect(page.getByLabel('big blind').inputValue()).resolves.toBe('10');
     await shot(page, 'modules-lobby');
     await page.context().close();
   });
