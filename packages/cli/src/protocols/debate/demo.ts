@@ -125,8 +125,11 @@ export async function runDemo(o: DemoOptions): Promise<DemoResult> {
       },
     });
     const view = await watcher;
-    const ratings = await debateRatings(api, { limit: 5 });
-    await o.print(`── ratings after ${ratings.matches} rated debate(s) on this server (Elo, K=24):`);
+    // The cast is registered as scripted, so the leaderboard leaves it out: ask for it here.
+    const ratings = await debateRatings(api, { limit: 5, scripted: true });
+    await o.print(
+      `── ratings after ${ratings.matches} debate(s) on this server, scripted agents included (Elo, K=24; the leaderboard leaves them out):`,
+    );
     for (const r of ratings.global)
       await o.print(`  ${r.rating.toFixed(2)}  ${names[r.identity] ?? r.identity}`);
     return { roomId, url: api.baseUrl, view, acts: acts.length, failed };
