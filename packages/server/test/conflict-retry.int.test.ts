@@ -2,6 +2,7 @@ import { createProtocolRegistry } from '@db8/protocols';
 import { Db8Client } from '@db8/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalBus } from '../src/bus/local.ts';
+import { actRetrying } from '../src/drivers/host.ts';
 import { serverKeyFromSeed } from '../src/keys/index.ts';
 import { joinEffectsOf } from '../src/protocols/registry.ts';
 import { Runtime } from '../src/runtime/index.ts';
@@ -21,6 +22,8 @@ describe('CONFLICT_RETRY_EXHAUSTED is retried by the SDK with the same nonce', (
   let storeA: Store;
   let storeB: Store;
   let h: Harness;
+  let a: Runtime;
+  let b: Runtime;
   const key = serverKeyFromSeed(new Uint8Array(32).fill(7), 'db8.test');
   // The app's test clock, once the app exists: rooms and tokens live on one timeline.
   let now = Date.now;
@@ -50,8 +53,8 @@ describe('CONFLICT_RETRY_EXHAUSTED is retried by the SDK with the same nonce', (
   });
 
   it('every SDK action is acknowledged once, while the node serving it loses races', async () => {
-    const a = node(storeA, 1);
-    const b = node(storeB, 16);
+    a = node(storeA, 1);
+    b = node(storeB, 16);
     h = await makeApp({
       store: storeA,
       runtime: a,
@@ -112,5 +115,32 @@ describe('CONFLICT_RETRY_EXHAUSTED is retried by the SDK with the same nonce', (
     const rows = await storeA.entries.range(roomId, 0);
     expect(rows.length).toBe(head + 1 + 2 * n * rounds);
     expect(seqs.size).toBe(n * rounds);
+  });
+
+  it('a model driver resends a move that lost the race, where a plain act fails', async () => {
+    const { roomId, seats } = await auctionWithBidders(h);
+    const bid = (amount: number) => ({
+      seat: 'bidder_1',
+      action: { type: 'bid', amount },
+      principal: seats.bidder_1.agent,
+      clientNonce: `n${amount}`,
+    });
+    // Node B writes steadily in small waves while node A takes a burst of n acts.
+    const race = async (amount: number, act: (x: ReturnType<typeof bid>) => Promise<unknown>) => {
+      const n = 60;
+      const burst = Promise.allSettled(Array.from({ length: n }, (_, i) => act(bid(amount + i))));
+      for (let i = 0; i < n; i += 4) {
+        await Promise.all([0, 1, 2, 3].map((j) => b.act(roomId, bid(amount + 500 + i + j))));
+      }
+      return (await burst).filter((r) => r.status === 'rejected').map((r) => String(r.reason));
+    };
+    let plain: string[] = [];
+    for (let round = 1; plain.length === 0 && round <= 20; round++) {
+      plain = await race(round * 1000, (x) => a.act(roomId, x));
+    }
+    // Under this race a plain act does fail…
+    expect(plain.some((m) => m.includes('lost the seq race'))).toBe(true);
+    // …and the driver's act does not.
+    expect(await race(100_000, (x) => actRetrying(a, roomId, x))).toEqual([]);
   });
 });

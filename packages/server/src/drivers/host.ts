@@ -212,7 +212,11 @@ export class DriverHost {
     let error = outcome.error;
     if (outcome.action !== null) {
       try {
-        const ack = await runtime.act(roomId, { seat, action: outcome.action, clientNonce: `drv:${key}` });
+        const ack = await actRetrying(runtime, roomId, {
+          seat,
+          action: outcome.action,
+          clientNonce: `drv:${key}`,
+        });
         actedSeq = ack.seq;
         if (this.opts.tickAfterAct !== false) await runtime.tick(roomId).catch(() => null);
       } catch (err) {
@@ -254,3 +258,18 @@ export class DriverHost {
 }
 
 type SeatAgentRun = import('./agent.ts').Decision['run'];
+
+/**
+ * runtime.act, resent (same nonce, so at most once in the log) when cluster nodes kept winning the
+ * room's next seq: a lost race is no reason to record the model's move as a failure.
+ */
+export async function actRetrying(runtime: Runtime, roomId: string, input: Parameters<Runtime['act']>[1]) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await runtime.act(roomId, input);
+    } catch (err) {
+      if ((err as { code?: unknown }).code !== 'CONFLICT_RETRY_EXHAUSTED' || attempt >= 4) throw err;
+      await new Promise((r) => setTimeout(r, 20 + Math.floor(Math.random() * 180)));
+    }
+  }
+}
