@@ -8,7 +8,12 @@ import { defineConfig } from 'vitest/config';
 // installed entry itself (packages/cli/bin/db8.js, TypeScript through tsx), as a user runs it.
 export const E2E_SUITES = [
   'packages/**/test/**/*.e2e.test.ts',
-  // the CLI spawned against a server or a data directory (PGlite starts in every child)
+  // the CLI spawned against a server or a data directory (PGlite starts in every child), or many
+  // times over files (canon, hash, sshsig, PHH folders)
+  'packages/cli/test/canon.test.ts',
+  'packages/cli/test/sshsig.test.ts',
+  'packages/cli/test/login-local.test.ts',
+  'packages/cli/test/poker-phh.test.ts',
   'packages/cli/test/council.test.ts',
   'packages/cli/test/journal.test.ts',
   'packages/cli/test/poker.test.ts',
@@ -25,6 +30,8 @@ export const E2E_SUITES = [
   'packages/server/test/main.store.test.ts',
   'packages/server/test/modules.test.ts',
   'packages/server/test/poker-sim.test.ts',
+  // real timers and a restart on disk
+  'packages/server/test/scheduler.test.ts',
   'packages/server/test/server-key-setting.test.ts',
 ];
 
