@@ -3,10 +3,11 @@ import { councilCli } from './council/index.ts';
 import { debateCli } from './debate/index.ts';
 import type { CliModule } from './module.ts';
 import { pokerCli } from './poker/index.ts';
+import { swarmCli } from './question/index.ts';
 
 export type { CliModule } from './module.ts';
 
-export const cliModules: readonly CliModule[] = [councilCli, pokerCli, debateCli];
+export const cliModules: readonly CliModule[] = [councilCli, pokerCli, debateCli, swarmCli];
 
 /** `db8 room create --protocol` help: the generic example, then the modules that offer themselves. */
 export function roomProtocolExamples(): string[] {
