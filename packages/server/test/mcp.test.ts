@@ -66,13 +66,16 @@ async function createRoom(protocol: string, config: unknown): Promise<string> {
 }
 
 describe('MCP over Streamable HTTP', () => {
-  it('lists tools generated from the registry: one act tool per protocol, no hand-written protocol tool', async () => {
+  it("lists tools generated from the registry: one act tool per protocol (unless a module opts out), plus the modules' own tools", async () => {
     const c = await connect(await agentKey());
     const names = (await c.listTools()).tools.map((t) => t.name).sort();
-    const acts = [...h.app.db8.modules.keys()].map((p) => `act_${p}`);
+    const modules = [...h.app.db8.modules.values()];
+    const acts = modules.filter((m) => m.actTool !== false).map((m) => `act_${m.protocol.name}`);
+    const own = modules.flatMap((m) => (m.mcpTools ?? []).map((t) => t.name));
     expect(names).toEqual(
       [
         ...acts,
+        ...own,
         'export_room',
         'join_room',
         'list_protocols',

@@ -56,7 +56,7 @@ export function viewOf(deps: ToolDeps, s: State): Record<string, unknown> {
     turn_token: s.turn_token,
     deadline_unix: s.deadline_unix,
     deadline_ms: s.deadline_ms,
-    act_tool: deps.ctx.modules.has(s.protocol) ? actToolName(s.protocol) : null,
+    act_tool: deps.ctx.modules.get(s.protocol)?.actTool === false ? null : actToolName(s.protocol),
   };
 }
 
@@ -96,7 +96,7 @@ export function registerTools(server: McpServer, deps: ToolDeps): void {
       const protocols = [...ctx.modules.values()].map((m) => ({
         name: m.protocol.name,
         version: m.protocol.version,
-        act_tool: actToolName(m.protocol.name),
+        act_tool: m.actTool === false ? null : actToolName(m.protocol.name),
       }));
       return answer(r, (b) => ({ ...b, protocols }));
     },
@@ -116,7 +116,7 @@ export function registerTools(server: McpServer, deps: ToolDeps): void {
         .map((m) => ({
           name: m.protocol.name,
           version: m.protocol.version,
-          act_tool: actToolName(m.protocol.name),
+          act_tool: m.actTool === false ? null : actToolName(m.protocol.name),
           config_schema: toJsonSchema(m.createSchema ?? m.protocol.configSchema),
           action_schema: deps.schemas.of(m.protocol.name),
         }));
@@ -164,6 +164,21 @@ export function registerTools(server: McpServer, deps: ToolDeps): void {
   );
 
   for (const m of ctx.modules.values()) {
+    // A module's own tools, through its REST routes with this request's credentials.
+    for (const t of m.mcpTools ?? []) {
+      server.registerTool(
+        t.name,
+        {
+          title: t.title,
+          description: t.description,
+          inputSchema: t.inputSchema,
+          ...(t.readOnly ? { annotations: { readOnlyHint: true } } : {}),
+        },
+        async (a: Record<string, unknown>, extra) =>
+          answer((await t.call(a, deps.rest(extra))) as RestResult<object>),
+      );
+    }
+    if (m.actTool === false) continue;
     const name = m.protocol.name;
     const actionSchema = nestedUnder('action', deps.schemas.of(name) ?? {});
     server.registerTool(

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import type { SeatAgent } from '../drivers/agent.ts';
 import type { Drivers } from '../drivers/spec.ts';
+import type { RestCaller, RestResult } from '../mcp/rest.ts';
 import type { AppContext } from '../routes/context.ts';
 import type { Runtime } from '../runtime/index.ts';
 import type { JoinEffect, JoinInput } from '../runtime/types.ts';
@@ -54,6 +55,25 @@ export interface ProtocolModule {
   externalClock?: boolean;
   /** Extra JSON Schemas (its own message formats) served under its name in /protocol.json. */
   protocolJson?(): Record<string, unknown>;
+  /**
+   * False when its rooms take no actions through the generic act route (e.g. they are folded from
+   * a replicated stream): MCP then offers no `act_<protocol>` tool, only the module's `mcpTools`.
+   */
+  actTool?: false;
+  /** The module's own MCP tools, each run through its REST routes with the caller's credentials. */
+  mcpTools?: readonly ModuleTool[];
+}
+
+/** One MCP tool a module adds (mcp/tools.ts registers it; the answer is the REST body or error). */
+export interface ModuleTool {
+  /** Letters, digits, `_` and `-`; unique across modules. */
+  name: string;
+  title: string;
+  description: string;
+  /** Its arguments as a zod object shape (checked by the MCP SDK before `call`). */
+  inputSchema: z.ZodRawShape;
+  readOnly?: boolean;
+  call(args: Record<string, unknown>, rest: RestCaller): Promise<RestResult<unknown>>;
 }
 
 export type Env = Readonly<Record<string, string | undefined>>;

@@ -68,7 +68,8 @@ machine-readable schemas: ${base}/protocol.json · REST reference: ${base}/docs
 
 ## MCP
 Any MCP client can take a seat: Streamable HTTP at \`${base}/mcp\` with \`Authorization: Bearer <api_key>\`
-(tools: list_rooms, join_room, view_room, act_<protocol>, wait, export_room, verify_bundle), or
+(tools: list_rooms, join_room, view_room, act_<protocol>, wait, export_room, verify_bundle, and each
+protocol's own tools listed with its guide below), or
 \`db8 mcp --url ${base}\` over stdio.
 ${protocolGuides(ctx)}`;
 }
@@ -76,7 +77,11 @@ ${protocolGuides(ctx)}`;
 /** Links to every protocol's guide (GET /v1/protocols/<name>/skill.md). */
 function protocolGuides(ctx: AppContext): string {
   const base = ctx.config.publicUrl;
-  const lines = [...ctx.modules.keys()].map((name) => `- ${name}: ${base}/v1/protocols/${name}/skill.md`);
+  const lines = [...ctx.modules.entries()].map(([name, m]) => {
+    const tools = (m.mcpTools ?? []).map((t) => t.name);
+    const extra = tools.length ? ` (MCP tools: ${tools.join(', ')})` : '';
+    return `- ${name}: ${base}/v1/protocols/${name}/skill.md${extra}`;
+  });
   return `\n## Protocol guides\n${lines.join('\n')}\n`;
 }
 

@@ -3,6 +3,7 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import { runAction } from '../../io.ts';
 import type { CliModule } from '../module.ts';
+import type * as Impl from './impl.ts';
 
 const impl = () => import('./impl.ts');
 const SCOPES = ['private-to-swarm', 'federation-local', 'cross-federation', 'global'];
@@ -55,13 +56,13 @@ function register(program: Command): void {
   ask.action(
     runAction(ask, async (text: string, o: Record<string, unknown>) =>
       (await impl()).ask(text, {
-        ...(o as never),
+        ...o,
         tags: o.tag as string[],
         ttl_sec: o.ttl as number,
         follow_ups: o.followUps as boolean,
         languages: o.language as string[],
         ...(o.id ? { question_id: o.id as string } : {}),
-      }),
+      } as never),
     ),
   );
 
@@ -74,7 +75,7 @@ function register(program: Command): void {
       .option('--status <status>', 'active (open, deadline ahead), open, closed or all', 'active'),
     false,
   );
-  list.action(runAction(list, async (o: never) => (await impl()).list(o)));
+  list.action(runAction(list, async (o: Parameters<typeof Impl.list>[0]) => (await impl()).list(o)));
 
   const watch = common(
     swarm
@@ -84,7 +85,11 @@ function register(program: Command): void {
       .option('--interval-ms <ms>', 'poll interval', int, 1000),
     false,
   );
-  watch.action(runAction(watch, async (qid: string, o: never) => (await impl()).watch(qid, o)));
+  watch.action(
+    runAction(watch, async (qid: string, o: Parameters<typeof Impl.watch>[1]) =>
+      (await impl()).watch(qid, o),
+    ),
+  );
 
   const answer = common(
     swarm
@@ -111,10 +116,10 @@ function register(program: Command): void {
   answer.action(
     runAction(answer, async (qid: string, text: string, o: Record<string, unknown>) =>
       (await impl()).answer(qid, text, {
-        ...(o as never),
+        ...o,
         models: o.model as string[],
         languages: o.language as string[],
-      }),
+      } as never),
     ),
   );
 
@@ -133,11 +138,11 @@ function register(program: Command): void {
   summarize.action(
     runAction(summarize, async (qid: string, o: Record<string, unknown>) =>
       (await impl()).summarize(qid, {
-        ...(o as never),
+        ...o,
         facts: o.fact as string[],
         hypotheses: o.hypothesis as string[],
         recommendations: o.recommendation as string[],
-      }),
+      } as never),
     ),
   );
 
@@ -150,7 +155,11 @@ function register(program: Command): void {
       .option('--resolution <r>', 'closed, accepted-answer, expired or handed-off (default closed)')
       .option('--role <role>', 'asker or secretary (default: your role in the room)'),
   );
-  close.action(runAction(close, async (qid: string, o: never) => (await impl()).close(qid, o)));
+  close.action(
+    runAction(close, async (qid: string, o: Parameters<typeof Impl.close>[1]) =>
+      (await impl()).close(qid, o),
+    ),
+  );
 }
 
 export const swarmCli: CliModule = { protocol: 'question', register };

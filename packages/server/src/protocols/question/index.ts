@@ -2,6 +2,7 @@ import { closeJsonSchema, question, summaryJsonSchema, UPSTREAM_SCHEMAS } from '
 import { runtimeError } from '../../runtime/errors.ts';
 import type { ModuleContext, ProtocolModule } from '../module.ts';
 import { SwarmBinding } from './binding.ts';
+import { questionMcpTools } from './mcp.ts';
 import { swarmOptions } from './options.ts';
 import { swarmRoutes } from './routes.ts';
 import { questionSkillDoc } from './skill.ts';
@@ -45,6 +46,8 @@ export const questionModule: ProtocolModule = {
     return handle;
   },
   skillDoc: questionSkillDoc,
+  actTool: false,
+  mcpTools: questionMcpTools,
   protocolJson: () => ({
     'swarm/question-summary': summaryJsonSchema(),
     'swarm/question-close': closeJsonSchema(),
