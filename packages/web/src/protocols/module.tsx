@@ -1,4 +1,4 @@
-import type { ComponentType, ReactNode } from 'react';
+import { type ComponentType, lazy, type ReactNode, Suspense } from 'react';
 import type { Ack, Room } from '../lib/types.ts';
 
 // What a protocol adds to the web app. The generic app (App.tsx, the room page, the lobby's create
@@ -73,5 +73,18 @@ export const scopeClass = (protocol: string): string => `mod-${protocol}`;
 
 /** Renders a module's page inside its scope (the wrapper is `display: contents`, so layout is unchanged). */
 export function ModuleScope(props: { module: WebModule; children: ReactNode }) {
-  return <div className={`module-scope ${scopeClass(props.module.protocol)}`}>{props.children}</div>;
+  return (
+    <div className={`module-scope ${scopeClass(props.module.protocol)}`}>
+      <Suspense fallback={<p className="muted">Loading…</p>}>{props.children}</Suspense>
+    </div>
+  );
+}
+
+/**
+ * A module's component loaded with its page: each page's code is its own chunk, fetched on first
+ * use, so the lobby does not download every protocol's room.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: the component's own props; WebModule's slots and the pages' call sites type them.
+export function lazyPage(load: () => Promise<ComponentType<any>>): ComponentType<any> {
+  return lazy(async () => ({ default: await load() }));
 }

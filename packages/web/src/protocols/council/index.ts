@@ -1,7 +1,8 @@
-import type { WebModule } from '../module.tsx';
-import { CouncilRoom } from './CouncilRoom.tsx';
-import { CreateCouncil } from './CreateCouncil.tsx';
+import { lazyPage, type WebModule } from '../module.tsx';
 import './council.css';
+
+const CouncilRoom = lazyPage(() => import('./CouncilRoom.tsx').then((m) => m.CouncilRoom));
+const CreateCouncil = lazyPage(() => import('./CreateCouncil.tsx').then((m) => m.CreateCouncil));
 
 // Council (seed 001): the five-role, three-round grid and its Final Packet.
 export const council: WebModule = {

@@ -1,9 +1,10 @@
-import type { WebModule } from '../module.tsx';
-import { CreateDebate } from './CreateDebate.tsx';
-import { DebateRoom } from './DebateRoom.tsx';
-import { Leaderboard } from './Leaderboard.tsx';
-import { ResultsPage } from './ResultsPage.tsx';
+import { lazyPage, type WebModule } from '../module.tsx';
 import './debate.css';
+
+const CreateDebate = lazyPage(() => import('./CreateDebate.tsx').then((m) => m.CreateDebate));
+const DebateRoom = lazyPage(() => import('./DebateRoom.tsx').then((m) => m.DebateRoom));
+const Leaderboard = lazyPage(() => import('./Leaderboard.tsx').then((m) => m.Leaderboard));
+const ResultsPage = lazyPage(() => import('./ResultsPage.tsx').then((m) => m.ResultsPage));
 
 // Debate (seed 000): the barrier room, a results page per room and the Elo leaderboard.
 export const debate: WebModule = {

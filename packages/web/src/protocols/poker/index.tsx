@@ -1,11 +1,12 @@
-import type { WebModule } from '../module.tsx';
-import { AdminAgents } from './AdminAgents.tsx';
-import { AdminTable } from './AdminTable.tsx';
-import { AdminTables } from './AdminTables.tsx';
-import { CreateTable } from './CreateTable.tsx';
-import { TablePage } from './TablePage.tsx';
-import { TablesList } from './TablesList.tsx';
+import { lazyPage, type WebModule } from '../module.tsx';
 import './poker.css';
+
+const AdminAgents = lazyPage(() => import('./AdminAgents.tsx').then((m) => m.AdminAgents));
+const AdminTable = lazyPage(() => import('./AdminTable.tsx').then((m) => m.AdminTable));
+const AdminTables = lazyPage(() => import('./AdminTables.tsx').then((m) => m.AdminTables));
+const CreateTable = lazyPage(() => import('./CreateTable.tsx').then((m) => m.CreateTable));
+const TablePage = lazyPage(() => import('./TablePage.tsx').then((m) => m.TablePage));
+const TablesList = lazyPage(() => import('./TablesList.tsx').then((m) => m.TablesList));
 
 // Poker (seed 002): a room is a table; observers watch it at /tables/:id, admins run tables.
 export const poker: WebModule = {

@@ -1,6 +1,7 @@
-import type { WebModule } from '../module.tsx';
-import { BidForm } from './BidForm.tsx';
-import { CreateAuction } from './CreateAuction.tsx';
+import { lazyPage, type WebModule } from '../module.tsx';
+
+const BidForm = lazyPage(() => import('./BidForm.tsx').then((m) => m.BidForm));
+const CreateAuction = lazyPage(() => import('./CreateAuction.tsx').then((m) => m.CreateAuction));
 
 // Sealed-bid auction: the generic room plays it; the module gives the create form and the bid form.
 export const sealedBid: WebModule = {
