@@ -1,6 +1,7 @@
 import { closeJsonSchema, question, summaryJsonSchema, UPSTREAM_SCHEMAS } from '@db8/protocols/question';
 import { runtimeError } from '../../runtime/errors.ts';
 import type { ModuleContext, ProtocolModule } from '../module.ts';
+import { modelRoutes } from './agents.ts';
 import { SwarmBinding } from './binding.ts';
 import { questionMcpTools } from './mcp.ts';
 import { swarmOptions } from './options.ts';
@@ -43,6 +44,7 @@ export const questionModule: ProtocolModule = {
       });
     }
     swarmRoutes(app, { runtime: ctx.runtime, binding: handle.binding, opts, node });
+    modelRoutes(app, ctx.env);
     return handle;
   },
   skillDoc: questionSkillDoc,

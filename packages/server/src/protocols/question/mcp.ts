@@ -18,7 +18,8 @@ const Labels = z.array(z.string().min(1).max(200)).max(20);
 
 type Room = { room: QuestionView };
 
-async function answerIn(a: Record<string, unknown>, rest: RestCaller): Promise<RestResult<unknown>> {
+/** Join (when this node has not) then answer: the MCP tool's and the model participant's path. */
+export async function answerIn(a: Record<string, unknown>, rest: RestCaller): Promise<RestResult<unknown>> {
   const qid = String(a.question_id);
   const path = `/v1/swarm/questions/${enc(qid)}`;
   const [room, node] = await Promise.all([
