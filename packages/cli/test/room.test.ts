@@ -210,6 +210,39 @@ describe('db8 room client against a real server', { timeout: 300_000 }, () => {
     expect(late.status).toBe(6);
   });
 
+  it("room create --drive hands seats to the server's drivers; a malformed flag is a usage error", async () => {
+    // The admin session from the first test.
+    const r = JSON.parse(
+      await ok(
+        'admin',
+        [
+          'room',
+          'create',
+          '--protocol',
+          'debate',
+          '--config',
+          '-',
+          '--drive',
+          'fact_checker=scripted',
+          '--drive',
+          'judge_1=scripted/any-model',
+          '--json',
+        ],
+        JSON.stringify({ topic: 'Drivers from the CLI', debaters: 2, judges: 1, viewers: 0 }),
+      ),
+    ) as { room_id: string };
+    const d = (await (await fetch(`${server.url}/v1/rooms/${r.room_id}/drivers`)).json()) as {
+      drivers: Record<string, { provider: string; model?: string }>;
+    };
+    expect(d.drivers).toMatchObject({
+      fact_checker: { provider: 'scripted' },
+      judge_1: { provider: 'scripted', model: 'any-model' },
+    });
+    const bad = await db8('admin', ['room', 'create', '--protocol', 'debate', '--drive', 'judge_1']);
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toBe('db8: --drive judge_1: expected seat=provider or seat=provider/model\n');
+  });
+
   it('says what to do next when something is missing', async () => {
     const url = server.url;
     const roomId = 'room_0123456789abcdef0123';

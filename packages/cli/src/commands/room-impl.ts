@@ -17,13 +17,29 @@ function seatsLine(room: Room): string {
   return room.seats.map((s) => `${s.seat} (${s.role}, ${s.taken ? 'taken' : 'free'})`).join(', ');
 }
 
+/** `--drive seat=provider[/model]` flags as POST /v1/rooms' `drivers` (the server checks the rest). */
+export function driversOf(
+  flags: readonly string[],
+): Record<string, { driver: 'model'; provider: string; model?: string }> | undefined {
+  if (flags.length === 0) return undefined;
+  const out: Record<string, { driver: 'model'; provider: string; model?: string }> = {};
+  for (const f of flags) {
+    const m = /^([^=\s]+)=([^/\s]+)(?:\/(\S+))?$/.exec(f);
+    if (!m) throw new CliError(EXIT_USAGE, `--drive ${f}: expected seat=provider or seat=provider/model`);
+    out[m[1]!] = { driver: 'model', provider: m[2]!, ...(m[3] ? { model: m[3] } : {}) };
+  }
+  return out;
+}
+
 export async function create(o: {
   url?: string;
   protocol: string;
   config?: string;
   title?: string;
+  drive?: string[];
   json?: boolean;
 }) {
+  const drivers = driversOf(o.drive ?? []);
   let config: unknown = {};
   if (o.config !== undefined) {
     const text = await readTextInput(o.config);
@@ -36,7 +52,12 @@ export async function create(o: {
   const remote = new Remote(o.url);
   const c = await remote.client();
   const room = await remote.call(() =>
-    c.createRoom({ protocol: o.protocol, config: config as never, ...(o.title ? { title: o.title } : {}) }),
+    c.createRoom({
+      protocol: o.protocol,
+      config: config as never,
+      ...(o.title ? { title: o.title } : {}),
+      ...(drivers ? { drivers } : {}),
+    }),
   );
   if (o.json) return json(room);
   await writeStdout(

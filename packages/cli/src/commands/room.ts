@@ -28,6 +28,12 @@ export function register(program: Command): void {
     .requiredOption('--protocol <name>', `protocol, e.g. ${roomProtocolExamples().join(', ')}`)
     .option('--config <file>', 'room config as a JSON file (- for stdin)')
     .option('--title <title>', 'room title')
+    .option(
+      '--drive <seat=provider[/model]>',
+      "a seat the server's model drivers play, e.g. fact_checker=scripted or judge_1=openai/gpt-4o-mini (repeatable; docs/drivers.md)",
+      (v: string, all: string[]) => [...all, v],
+      [] as string[],
+    )
     .option('--url <url>', URL_HELP)
     .option('--json', 'print the room as JSON');
   c.action(runAction(c, async (o) => (await impl()).create(o)));
