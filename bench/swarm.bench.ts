@@ -100,7 +100,9 @@ async function gateAndIngest(rows: BenchRow[]) {
   const env = envelope(asker, 'question-gate', 'node:a');
   const body = signingBytes(SIGNATURE_DOMAINS.question, env);
   const sig = Buffer.from(
-    String((env.signature as { value: string }).value).slice('base64url:'.length),
+    String(((env as Record<string, unknown>).signature as { value: string }).value).slice(
+      'base64url:'.length,
+    ),
     'base64url',
   );
   const pk = ed25519.publicKeyFromSeed(asker.seed);
