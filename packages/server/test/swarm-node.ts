@@ -18,6 +18,7 @@ export interface SwarmNode {
   name: string;
   server: RunningServer;
   admin: string;
+  // biome-ignore lint/suspicious/noExplicitAny: test reads of JSON answers, checked field by field.
   call(method: string, path: string, body?: unknown): Promise<{ status: number; json: any }>;
   close(): Promise<void>;
 }

@@ -24,6 +24,7 @@ async function mcp(node: SwarmNode): Promise<Client> {
   clients.push(client);
   return client;
 }
+// biome-ignore lint/suspicious/noExplicitAny: test reads of JSON answers, checked field by field.
 type Out = Record<string, any>;
 async function tool(c: Client, name: string, args: Record<string, unknown>): Promise<Out> {
   const r = await c.callTool({ name, arguments: args });

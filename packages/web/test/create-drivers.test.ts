@@ -34,8 +34,8 @@ describe('create form drivers', () => {
   });
 
   it('gives these modules their own create form (others get the generated one)', () => {
+    // A component: a function, or the lazy wrapper that loads it with its page.
     for (const name of ['debate', 'poker', 'council', 'sealed-bid'])
-      // A component: a function, or the lazy wrapper that loads it with its page.
       expect(modules.find((m) => m.protocol === name)?.CreateForm, name).toBeTruthy();
   });
 });
