@@ -46,7 +46,8 @@ function numbers(t: TomlTable, key: string, required = true): number[] | null {
   return v as number[];
 }
 
-function toHand(t: TomlTable): PhhHand {
+/** One hand from its parsed TOML table (a `.phh` file's top level, or one `[n]` table of a `.phhs`). */
+export function phhHandOf(t: TomlTable): PhhHand {
   const variant = t.variant;
   if (typeof variant !== 'string') throw new PhhError('variant is missing');
   const minBet = t.min_bet;
@@ -76,7 +77,7 @@ function isTable(v: unknown): v is TomlTable {
 
 /** One hand from a `.phh` file. */
 export function parsePhh(text: string): PhhHand {
-  return toHand(parseToml(text));
+  return phhHandOf(parseToml(text));
 }
 
 /** Every hand of a `.phhs` file (tables [1], [2], …), in file order. */
@@ -84,7 +85,7 @@ export function parsePhhs(text: string): PhhHand[] {
   const root = parseToml(text);
   return Object.values(root)
     .filter(isTable)
-    .map((t) => toHand(t));
+    .map((t) => phhHandOf(t));
 }
 
 function decimals(x: number): number {
