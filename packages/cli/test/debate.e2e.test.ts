@@ -205,7 +205,7 @@ describe('a debate end to end: CLI and SDK debaters, real ssh-keygen, a room cer
       api,
       seats.map((s) => `sdk-${s}`),
     );
-    const handles = await takeSeats(api, R, seats, agents);
+    const handles = await takeSeats(api, R, seats, agents, admin);
     await join3;
     const [certOut, wrong, early] = await Promise.all([
       ok('d2', [

@@ -94,7 +94,15 @@ export async function debateServer(opts: { journalGit?: string } = {}) {
         apiKey = a.body.api_key as string;
         agents?.set(seat, apiKey);
       }
-      const j = await call('POST', `/v1/rooms/${roomId}/join`, { token: apiKey, body: { seat } });
+      // The fact-checker's seat is given (privileged): the admin's invite for it, joined with the agent's key.
+      const invite =
+        seat === 'fact_checker'
+          ? (await call('POST', `/v1/rooms/${roomId}/invites`, { token: admin, body: { seat } })).body.invite
+          : undefined;
+      const j = await call('POST', `/v1/rooms/${roomId}/join`, {
+        token: apiKey,
+        body: { seat, ...(invite ? { invite } : {}) },
+      });
       expect(j.status, JSON.stringify(j.body)).toBe(200);
       seats.set(seat, { seat, token: j.body.session_token, principal: j.body.principal });
     }

@@ -100,7 +100,19 @@ describe('MCP over Streamable HTTP', () => {
 
     expect((await tool(b1!, 'join_room', { room_id: roomId, seat: 'bidder_1' })).seat).toBe('bidder_1');
     expect((await tool(b2!, 'join_room', { room_id: roomId })).seat).toBe('bidder_2');
-    const joined = await tool(auctioneer!, 'join_room', { room_id: roomId, seat: 'auctioneer' });
+    // The auctioneer's seat is given, not taken: a plain join is refused; the admin's invite opens it.
+    expect((await toolError(auctioneer!, 'join_room', { room_id: roomId, seat: 'auctioneer' })).code).toBe(
+      'SEAT_PRIVILEGED',
+    );
+    const inv = await call(h, 'POST', `/v1/rooms/${roomId}/invites`, {
+      token: admin,
+      body: { seat: 'auctioneer' },
+    });
+    const joined = await tool(auctioneer!, 'join_room', {
+      room_id: roomId,
+      seat: 'auctioneer',
+      invite: inv.body.invite,
+    });
     expect(joined).not.toHaveProperty('session_token');
 
     const v = await tool(b1!, 'view_room', { room_id: roomId });

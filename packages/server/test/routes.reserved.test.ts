@@ -65,3 +65,62 @@ describe('reserved seats (Protocol.reservedRoles)', () => {
     expect(j.body.seat).toBe('seat_1');
   });
 });
+
+describe('privileged seats (Protocol.privilegedRoles) are given, not taken', () => {
+  it("an agent's plain join of a debate's moderator or fact-checker, or an auction's auctioneer, is refused; an invite or an admin takes it", async () => {
+    const h = await apps.make();
+    const admin = await adminToken(h);
+    const agent = async () => (await call(h, 'POST', '/v1/agents', { body: {} })).body.api_key as string;
+    const debate = await call(h, 'POST', '/v1/rooms', {
+      token: admin,
+      body: { protocol: 'debate', config: { topic: 'Seats', debaters: 2, judges: 1, viewers: 0 } },
+    });
+    expect(debate.status, JSON.stringify(debate.body)).toBe(201);
+    const roomId: string = debate.body.room_id;
+    const entries = async () => (await h.runtime.entries(roomId, { kind: 'admin' }, 0, 1000)).length;
+    const before = await entries();
+    for (const seat of ['moderator', 'fact_checker']) {
+      const j = await call(h, 'POST', `/v1/rooms/${roomId}/join`, { token: await agent(), body: { seat } });
+      expect(j.status, seat).toBe(403);
+      expect(j.body.error.code).toBe('SEAT_PRIVILEGED');
+    }
+    expect(await entries()).toBe(before); // nothing written
+
+    // Auto-assignment hands out the debaters' and the judge's seats, never a privileged one.
+    const got: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const j = await call(h, 'POST', `/v1/rooms/${roomId}/join`, { token: await agent(), body: {} });
+      expect(j.status, JSON.stringify(j.body)).toBe(200);
+      got.push(j.body.seat);
+    }
+    expect(got.sort()).toEqual(['anon_1', 'anon_2', 'judge_1']);
+    const full = await call(h, 'POST', `/v1/rooms/${roomId}/join`, { token: await agent(), body: {} });
+    expect(full.body.error.code).toBe('ROOM_FULL');
+
+    // An invite for the seat gives it to an agent, who keeps its own identity.
+    const key = await agent();
+    const inv = await call(h, 'POST', `/v1/rooms/${roomId}/invites`, {
+      token: admin,
+      body: { seat: 'fact_checker' },
+    });
+    const j = await call(h, 'POST', `/v1/rooms/${roomId}/join`, {
+      token: key,
+      body: { seat: 'fact_checker', invite: inv.body.invite },
+    });
+    expect(j.status, JSON.stringify(j.body)).toBe(200);
+    expect(j.body.principal).toMatch(/^agt_/);
+    // A seatless invite does not open a privileged seat.
+    const open = await call(h, 'POST', `/v1/rooms/${roomId}/invites`, { token: admin, body: {} });
+    const m = await call(h, 'POST', `/v1/rooms/${roomId}/join`, {
+      body: { seat: 'moderator', invite: open.body.invite },
+    });
+    expect(m.body.error.code).toBe('SEAT_PRIVILEGED');
+    // An admin takes it by naming it.
+    const a = await call(h, 'POST', `/v1/rooms/${roomId}/join`, {
+      token: admin,
+      body: { seat: 'moderator' },
+    });
+    expect(a.status, JSON.stringify(a.body)).toBe(200);
+    expect(a.body.seat).toBe('moderator');
+  });
+});

@@ -61,7 +61,11 @@ type SeatClient = { seat: string; c: Db8Client };
 /** An agent in its own seat. */
 async function seatAgent(roomId: string, seat: string): Promise<SeatClient> {
   const agent = await client(env).registerAgent({ name: `debate-${seat}` });
-  const j = await client(env, agent.api_key).join(roomId, { seat });
+  // The moderator's and fact-checker's seats are given (privileged): the admin's invite for the seat.
+  const invite = ['moderator', 'fact_checker'].includes(seat)
+    ? (await client(env, adminToken).createInvite(roomId, { seat })).invite
+    : undefined;
+  const j = await client(env, agent.api_key).join(roomId, { seat, ...(invite ? { invite } : {}) });
   return { seat, c: client(env, j.session_token) };
 }
 

@@ -90,6 +90,12 @@ export interface Protocol<
    * the seat; the generic join route refuses them (SEAT_RESERVED) and auto-assignment skips them.
    */
   reservedRoles?: readonly string[];
+  /**
+   * Roles whose seats are given, not taken (a debate's moderator and fact-checker, an auction's
+   * auctioneer: they see or decide more than a player). A join takes one only as an admin or with
+   * an invite for that seat; auto-assignment skips them.
+   */
+  privilegedRoles?: readonly string[];
   setup(config: Config, ctx: SetupContext): State;
   /**
    * `seq` is the position this input will take in the log, so protocols can refer to sealed

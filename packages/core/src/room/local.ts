@@ -227,7 +227,7 @@ export class LocalRoom<T extends P = AnyProtocol> {
   join(principal: string, seat?: string, now?: number): { seat: string; seq: number } {
     const m = this.memo;
     if (m.closed) throw new LocalRoomError('ROOM_CLOSED', 'the room is closed');
-    const reserved = this.protocol.reservedRoles ?? [];
+    const reserved = [...(this.protocol.reservedRoles ?? []), ...(this.protocol.privilegedRoles ?? [])];
     const id = seat ?? m.core.seats.find((s) => !m.holders[s.id] && !reserved.includes(s.role))?.id;
     if (id === undefined || !m.core.seats.some((s) => s.id === id))
       throw new LocalRoomError(

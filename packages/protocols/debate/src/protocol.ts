@@ -109,6 +109,9 @@ export const debate: Protocol<DebateConfig, DebateState, DebateAction, DebateVie
   actionSchema: DebateActionSchema,
 
   seats: debateSeats,
+  // The moderator sees who sits where before the unmask; the fact-checker's verdicts score every
+  // debater: seats the room's admin gives (an invite for the seat), never a plain join's pick.
+  privilegedRoles: ['moderator', 'fact_checker'],
   setup: (config, ctx) => setupDebate(config, ctx),
 
   apply(state, { seat, action, now, seq }) {

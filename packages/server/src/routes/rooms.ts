@@ -73,13 +73,23 @@ export function roomRoutes(root: FastifyInstance, ctx: AppContext): void {
   const app = root.withTypeProvider<ZodTypeProvider>();
   const rt = ctx.runtime;
 
-  /** Seats of a role the protocol reserves for the server are never the client's. */
-  async function refuseReserved(roomId: string, seat: string): Promise<void> {
+  /**
+   * Seats of a role the protocol reserves for the server are never the client's; seats of a
+   * privileged role are taken only when `given` (an admin, or an invite for that very seat).
+   */
+  async function refuseReserved(roomId: string, seat: string, given = true): Promise<void> {
     const room = info(await rt.getRoom(roomId));
-    const reserved = rt.protocols?.get(room.protocol)?.reservedRoles ?? [];
+    const protocol = rt.protocols?.get(room.protocol);
     const role = room.seats.find((s) => s.id === seat)?.role;
-    if (role !== undefined && reserved.includes(role))
+    if (role === undefined) return;
+    if ((protocol?.reservedRoles ?? []).includes(role))
       throw new ApiError(403, 'SEAT_RESERVED', `seat ${seat} is reserved for the server`);
+    if (!given && (protocol?.privilegedRoles ?? []).includes(role))
+      throw new ApiError(
+        403,
+        'SEAT_PRIVILEGED',
+        `seat ${seat} (${role}) is given by the room's admin: join it with an invite for that seat`,
+      );
   }
   const tags = ['rooms'];
 
@@ -204,6 +214,8 @@ export function roomRoutes(root: FastifyInstance, ctx: AppContext): void {
       let seat = req.body.seat;
       let principal: string;
       let role = req.auth?.role ?? 'person';
+      // A privileged seat is given: by an admin joining it, or by an invite naming it.
+      let given = req.auth?.role === 'admin';
       if (req.body.invite) {
         const inv = await ctx.tokens.verifyInvite(req.body.invite);
         if (inv.room !== roomId) throw new ApiError(403, 'FORBIDDEN', 'this invite is for another room');
@@ -211,6 +223,7 @@ export function roomRoutes(root: FastifyInstance, ctx: AppContext): void {
           if (seat && seat !== inv.seat)
             throw new ApiError(403, 'FORBIDDEN', `this invite is for seat ${inv.seat}`);
           seat = inv.seat;
+          given = true;
         }
         // A signed-in person keeps their identity; an anonymous guest gets a fresh one.
         principal =
@@ -224,7 +237,7 @@ export function roomRoutes(root: FastifyInstance, ctx: AppContext): void {
           throw new ApiError(403, 'FORBIDDEN', 'token scoped to another room');
         principal = a.principal;
       }
-      if (seat) await refuseReserved(roomId, seat);
+      if (seat) await refuseReserved(roomId, seat, given);
       const joined = await rt.join(roomId, { principal, ...(seat ? { seat } : {}) });
       const t = await ctx.tokens.issueSession(
         { sub: principal, role, room: roomId, seat: joined.seat },

@@ -135,8 +135,9 @@ export async function planJoin(
       throw runtimeError('UNKNOWN_SEAT', `this room has no seat ${seat}`);
     if (memo.holders[seat]) throw runtimeError('SEAT_TAKEN', `seat ${seat} is taken`);
   } else {
-    // Reserved seats (Protocol.reservedRoles) are the server's: it names them, never gets one by chance.
-    const reserved = memo.protocol.reservedRoles ?? [];
+    // Reserved seats (Protocol.reservedRoles) are the server's and privileged ones are given by
+    // name: auto-assignment never hands either out by chance.
+    const reserved = [...(memo.protocol.reservedRoles ?? []), ...(memo.protocol.privilegedRoles ?? [])];
     seat = memo.core.seats.find((s) => !memo.holders[s.id] && !reserved.includes(s.role))?.id;
     if (seat === undefined) throw runtimeError('ROOM_FULL', 'every seat is taken');
   }

@@ -9,7 +9,7 @@ import {
   toBase64,
   utf8Encode,
 } from '@db8/core';
-import type { DebateConfigInput } from '@db8/protocols/debate';
+import { type DebateConfigInput, debate } from '@db8/protocols/debate';
 import { type Db8Client, issueRoomCert } from '@db8/sdk';
 import { type ActRecord, driveSeat, type SignFields } from './driver.ts';
 
@@ -57,17 +57,26 @@ export async function createDebate(
 }
 
 /** Each agent takes the seat of the same index. */
+/**
+ * Each agent joins its seat. The privileged seats (moderator, fact-checker) are given, not taken:
+ * `admin` issues an invite for the seat and the agent joins with it, keeping its own identity.
+ */
 export async function takeSeats(
   api: Db8Client,
   roomId: string,
   seats: readonly string[],
   agents: readonly Agent[],
+  admin?: Db8Client,
 ) {
   const handles: SeatHandle[] = [];
   for (const [i, seat] of seats.entries()) {
     const agent = agents[i];
     if (!agent) throw new Error(`no agent for ${seat}`);
-    const j = await api.withToken(agent.apiKey).join(roomId, { seat });
+    const invite =
+      admin && debate.privilegedRoles?.includes(seat)
+        ? (await admin.createInvite(roomId, { seat })).invite
+        : undefined;
+    const j = await api.withToken(agent.apiKey).join(roomId, { seat, ...(invite ? { invite } : {}) });
     handles.push({ seat, principal: j.principal, client: api.withToken(j.session_token) });
   }
   return handles;

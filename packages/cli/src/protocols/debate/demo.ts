@@ -108,7 +108,7 @@ export async function runDemo(o: DemoOptions): Promise<DemoResult> {
       seats.map((s) => `scripted-${s.replace('_', '-')}`),
       { scripted: true },
     );
-    const handles = await takeSeats(api, roomId, seats, agents);
+    const handles = await takeSeats(api, roomId, seats, agents, admin);
     keySigner(handles[0]!, new Uint8Array(randomBytes(32)));
     const certified = await certSigner(handles[1]!, roomId, new Uint8Array(randomBytes(32)));
     await o.print(

@@ -20,6 +20,8 @@ export const sealedBid: Protocol<SealedBidConfig, SealedBidState, SealedBidActio
   actionSchema: SealedBidActionSchema,
 
   seats: sealedBidSeats,
+  // The auctioneer confirms or withdraws the sale: a seat the room's admin gives, never a bidder's pick.
+  privilegedRoles: ['auctioneer'],
 
   setup(config, ctx) {
     return {
