@@ -1,11 +1,9 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
-
-const OUT = fileURLToPath(new URL('dist', import.meta.url));
 
 /** Writes `.br` and `.gz` beside every text asset of the build; the server sends them as is. */
 function precompress(): Plugin {
@@ -13,11 +11,16 @@ function precompress(): Plugin {
     readdirSync(dir, { withFileTypes: true }).flatMap((d) =>
       d.isDirectory() ? walk(join(dir, d.name)) : [join(dir, d.name)],
     );
+  let outDir = '';
   return {
     name: 'db8-precompress',
     apply: 'build',
+    // The build's own output folder: `--outDir` (the browser tests build elsewhere) included.
+    configResolved(c) {
+      outDir = resolve(c.root, c.build.outDir);
+    },
     closeBundle() {
-      for (const file of walk(OUT)) {
+      for (const file of walk(outDir)) {
         if (!/\.(js|css|html|svg|json|txt|md)$/.test(file) || statSync(file).size < 1024) continue;
         const body = readFileSync(file);
         writeFileSync(
@@ -41,7 +44,7 @@ export default defineConfig({
   // default client conditions include `browser`, which selects @noble instead of node:crypto (the
   // build test checks the bundle never mentions node:crypto).
   build: {
-    outDir: OUT,
+    outDir: 'dist',
     emptyOutDir: true,
     // Maps are written for debugging and the bundle tests, not linked from the code nor served.
     sourcemap: 'hidden',
