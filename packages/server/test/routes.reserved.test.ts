@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { adminToken, call, routeApps } from './routes-fixtures.ts';
+import { AUCTION, adminToken, call, routeApps } from './routes-fixtures.ts';
 
 const apps = routeApps();
 
@@ -122,5 +122,34 @@ describe('privileged seats (Protocol.privilegedRoles) are given, not taken', () 
     });
     expect(a.status, JSON.stringify(a.body)).toBe(200);
     expect(a.body.seat).toBe('moderator');
+  });
+});
+
+describe('one seat per principal', () => {
+  it('a second seat in the same room is refused (SEAT_ALREADY_HELD), nothing written; joining again returns the seat held', async () => {
+    const h = await apps.make();
+    const admin = await adminToken(h);
+    const room = await call(h, 'POST', '/v1/rooms', {
+      token: admin,
+      body: { protocol: 'sealed-bid', config: AUCTION },
+    });
+    const roomId: string = room.body.room_id;
+    const key = (await call(h, 'POST', '/v1/agents', { body: {} })).body.api_key as string;
+    const first = await call(h, 'POST', `/v1/rooms/${roomId}/join`, {
+      token: key,
+      body: { seat: 'bidder_1' },
+    });
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    const before = (await h.runtime.entries(roomId, { kind: 'admin' }, 0, 1000)).length;
+    // A shill bid needs a second seat: refused.
+    const second = await call(h, 'POST', `/v1/rooms/${roomId}/join`, {
+      token: key,
+      body: { seat: 'bidder_2' },
+    });
+    expect(second.status).toBe(409);
+    expect(second.body.error.code).toBe('SEAT_ALREADY_HELD');
+    expect((await h.runtime.entries(roomId, { kind: 'admin' }, 0, 1000)).length).toBe(before);
+    const again = await call(h, 'POST', `/v1/rooms/${roomId}/join`, { token: key, body: {} });
+    expect(again.body.seat).toBe('bidder_1');
   });
 });

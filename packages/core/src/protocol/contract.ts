@@ -96,6 +96,8 @@ export interface Protocol<
    * an invite for that seat; auto-assignment skips them.
    */
   privilegedRoles?: readonly string[];
+  /** A principal may hold several seats of one room (default: one; a second join is SEAT_ALREADY_HELD). */
+  multiSeat?: boolean;
   setup(config: Config, ctx: SetupContext): State;
   /**
    * `seq` is the position this input will take in the log, so protocols can refer to sealed

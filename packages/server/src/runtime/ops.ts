@@ -128,6 +128,11 @@ export async function planJoin(
   if (held !== undefined && (input.seat === undefined || input.seat === held)) {
     return { seat: held, entrySeq: memo.holders[held]!.seq };
   }
+  // One seat per principal (unless the protocol says otherwise): two seats would let one agent
+  // shill-bid against itself, or judge the debate it argues in.
+  if (held !== undefined && !memo.protocol.multiSeat) {
+    throw runtimeError('SEAT_ALREADY_HELD', `you already hold seat ${held} in this room`, { seat: held });
+  }
   if (memo.closed) throw runtimeError('ROOM_CLOSED', 'the room is closed');
   let seat = input.seat;
   if (seat !== undefined) {
