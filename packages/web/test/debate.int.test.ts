@@ -229,7 +229,8 @@ describe('a debate played in the browser', () => {
     await snap(page, 'debate-1-research');
 
     // Submit opens: the editor unlocks, the countdown moves to the submit deadline.
-    await phaseIs(page, 'submit', 20 * SEC);
+    // Research lasts 40 s from creation (TIMINGS): wait out what the setup left of it.
+    await phaseIs(page, 'submit', 45 * SEC);
     await expect(page.getByTestId('editor-state').textContent()).resolves.toBe('open');
     await expect(page.locator('#draft-content').isDisabled()).resolves.toBe(false);
     await checkCountdown(page, roomId, grace!);
