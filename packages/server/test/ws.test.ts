@@ -124,6 +124,27 @@ describe('WebSocket /v1/ws', () => {
     expect(obs.invalid).toBe(0);
   });
 
+  it('a socket whose token has expired acts no more (TOKEN_EXPIRED), nothing written', async () => {
+    h = await makeApp({ store });
+    base = await listen(h);
+    const { roomId, seats } = await auctionWithBidders(h);
+    const s = await open(seats.bidder_2.token);
+    const sub = await s.subscribe(roomId);
+    const ok = await s.act(roomId, {
+      seat: 'bidder_2',
+      action: { type: 'bid', amount: 12 },
+      client_nonce: 'e1',
+    });
+    expect(ok.seq).toBe(sub.head_seq + 1);
+    // The seat token lives sessionTtlSec (an hour by default): step past it; the socket stays open.
+    h.clock.advance(3600 * 1000 + 1000);
+    const late = await s
+      .act(roomId, { seat: 'bidder_2', action: { type: 'bid', amount: 14 }, client_nonce: 'e2' })
+      .catch((e: Db8Error) => e);
+    expect(late).toMatchObject({ code: 'TOKEN_EXPIRED' });
+    expect((await h.runtime.getRoom(roomId)).seq).toBe(ok.seq);
+  });
+
   it('acts over the socket: ack, STALE_SEQ, SEAT_NOT_HELD, and idempotent retries', async () => {
     h = await makeApp({ store });
     base = await listen(h);

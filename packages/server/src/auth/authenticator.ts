@@ -36,6 +36,7 @@ export class Authenticator {
         seat: c.seat ?? null,
         via: 'session',
         certified: c.cert === true,
+        expiresAt: c.exp * 1000,
       };
     }
     if (this.oidc?.claimsIssuer(token)) {

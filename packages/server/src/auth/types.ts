@@ -10,6 +10,8 @@ export interface AuthContext {
   via: 'session' | 'api_key' | 'oidc';
   /** The seat was proven by a room-CA certificate rather than held by this principal in the store. */
   certified: boolean;
+  /** When the credential stops being valid (ms), for tokens that expire: a socket opened with it stops acting then. */
+  expiresAt?: number;
 }
 
 /** Claims of the server's own session JWT. */

@@ -342,6 +342,13 @@ class Connection {
 
   private async act(cmd: WireAction): Promise<void> {
     const auth = this.feeds.get(cmd.roomId)?.auth ?? this.auth;
+    // A socket outlives its token: past the token's expiry it reads on but acts no more.
+    if (auth?.expiresAt !== undefined && this.ctx.clock() >= auth.expiresAt)
+      throw new ApiError(
+        401,
+        'TOKEN_EXPIRED',
+        'the token this socket acts with has expired: send hello with a fresh one',
+      );
     const principal = actorFor(auth, cmd.roomId, cmd.seat);
     const ack = await this.ctx.runtime.act(cmd.roomId, {
       seat: cmd.seat,
