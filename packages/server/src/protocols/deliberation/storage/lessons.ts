@@ -42,7 +42,7 @@ export async function upsertLessons(
             r.score, ARRAY(SELECT jsonb_array_elements_text(r.tags)),
             ARRAY(SELECT jsonb_array_elements_text(r.contributors)), ${ms('r.created')},
             CASE WHEN r.expires IS NULL THEN NULL ELSE ${ms('r.expires')} END
-     FROM jsonb_to_recordset($3::jsonb) AS r(id uuid, source text, title text, problem text, solution text,
+     FROM jsonb_to_recordset($3::text::jsonb) AS r(id uuid, source text, title text, problem text, solution text,
        rationale text, domain text, category text, score numeric, tags jsonb, contributors jsonb,
        created bigint, expires bigint)
      ON CONFLICT (id) DO UPDATE SET session_id = EXCLUDED.session_id, title = EXCLUDED.title,

@@ -87,7 +87,7 @@ export function projectSession(
     const s = sessionRow(src);
     await q.query(
       `INSERT INTO debate_sessions (id, ${SESSION_COLS.join(', ')}, completed_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, ${ts('$9')}, $10, $11, $12::jsonb, $13::jsonb,
+       VALUES ($1, $2, $3, $4, $5, $6, $7::text::jsonb, $8, ${ts('$9')}, $10, $11, $12::text::jsonb, $13::text::jsonb,
                CASE WHEN $14::bigint IS NULL THEN NULL ELSE ${ts('$14')} END)
        ${upsertTail(
          'debate_sessions',
@@ -119,7 +119,7 @@ export function projectSession(
          SELECT r.id, $1::uuid, r.round, r.phase, r.agent_id, r.agent_role, r.provider, r.model, r.content,
                 r.confidence, r.tool_calls, r.test_results, r.reflections, r.metadata, ${ts('r.at')},
                 r.response_time_ms
-         FROM jsonb_to_recordset($2::jsonb) AS r(id uuid, round integer, phase text, agent_id text,
+         FROM jsonb_to_recordset($2::text::jsonb) AS r(id uuid, round integer, phase text, agent_id text,
            agent_role text, provider text, model text, content text, confidence numeric, tool_calls jsonb,
            test_results jsonb, reflections jsonb, metadata jsonb, at bigint, response_time_ms integer)
          ${upsertTail('debate_turns', TURN_COLS)}`,
@@ -131,7 +131,7 @@ export function projectSession(
         `INSERT INTO code_versions (id, ${VERSION_COLS.join(', ')})
          SELECT r.id, $1::uuid, r.turn_id, r.language, r.code, r.version_number, r.quality_score,
                 r.test_pass_rate, r.metrics, r.diff_from_previous, ${ts('r.at')}
-         FROM jsonb_to_recordset($2::jsonb) AS r(id uuid, turn_id uuid, language text, code text,
+         FROM jsonb_to_recordset($2::text::jsonb) AS r(id uuid, turn_id uuid, language text, code text,
            version_number integer, quality_score numeric, test_pass_rate numeric, metrics jsonb,
            diff_from_previous text, at bigint)
          ${upsertTail('code_versions', VERSION_COLS)}`,
