@@ -52,6 +52,12 @@ export const ServerConfigSchema = z.object({
     .positive()
     .default(24 * 3600),
   sessionTtlSec: z.number().int().positive().default(3600),
+  /** How long a chain of session refreshes may run from the original login before it must log in again. */
+  sessionMaxLifetimeSec: z
+    .number()
+    .int()
+    .positive()
+    .default(7 * 24 * 3600),
   adminSessionTtlSec: z
     .number()
     .int()

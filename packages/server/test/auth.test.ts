@@ -404,4 +404,30 @@ describe('session refresh', () => {
     const anon = await h.app.inject({ method: 'POST', url: '/v1/auth/session' });
     expect(anon.statusCode).toBe(401);
   });
+
+  it('a chain of refreshes ends sessionMaxLifetimeSec after the login; an API key starts a new one', async () => {
+    h = await makeApp({ store, config: { sessionTtlSec: 3600, sessionMaxLifetimeSec: 5400 } });
+    const a = await newAgent();
+    const login = await h.app.inject({ method: 'POST', url: '/v1/auth/session', headers: bearer(a.api_key) });
+    const loginAt = h.clock.now;
+    const chainEnd = loginAt + 5400_000;
+    let token = login.json().token as string;
+    // Refresh every 40 minutes: no token of the chain outlives login + 90 minutes.
+    const ends: number[] = [];
+    for (let i = 0; i < 2; i++) {
+      h.clock.advance(40 * 60_000);
+      const r = await h.app.inject({ method: 'POST', url: '/v1/auth/session', headers: bearer(token) });
+      expect(r.statusCode, r.body).toBe(200);
+      ends.push(Date.parse(r.json().expires_at));
+      token = r.json().token;
+    }
+    expect(ends).toEqual([chainEnd, chainEnd]); // capped: an hour's TTL would have gone past it
+    h.clock.advance(11 * 60_000); // 91 minutes after the login
+    const late = await h.app.inject({ method: 'POST', url: '/v1/auth/session', headers: bearer(token) });
+    expect(late.statusCode).toBe(401);
+    // The credential itself still works: a new login, a new chain.
+    const again = await h.app.inject({ method: 'POST', url: '/v1/auth/session', headers: bearer(a.api_key) });
+    expect(again.statusCode).toBe(200);
+    expect(Date.parse(again.json().expires_at)).toBe(h.clock.now + 3600_000);
+  });
 });

@@ -37,6 +37,7 @@ export class Authenticator {
         via: 'session',
         certified: c.cert === true,
         expiresAt: c.exp * 1000,
+        ...(c.authTime !== undefined ? { authTime: c.authTime * 1000 } : {}),
       };
     }
     if (this.oidc?.claimsIssuer(token)) {

@@ -30,6 +30,8 @@ const SessionPayload = z.object({
   room: z.string().optional(),
   seat: z.string().optional(),
   cert: z.boolean().optional(),
+  auth_time: z.number().optional(),
+  iat: z.number().optional(),
   exp: z.number(),
 });
 const InvitePayload = z.object({ room: z.string().min(1), seat: z.string().optional(), exp: z.number() });
@@ -92,13 +94,17 @@ export class TokenService {
     if (c.room) claims.room = c.room;
     if (c.seat) claims.seat = c.seat;
     if (c.cert) claims.cert = true;
+    claims.auth_time = c.authTime ?? Math.floor(this.clock() / 1000);
     return this.sign(claims, c.sub, SESSION_AUD, ttlSec);
   }
 
   async verifySession(token: string): Promise<SessionClaims & { exp: number }> {
     const p = SessionPayload.safeParse(await this.verify(token, SESSION_AUD));
     if (!p.success) throw new ApiError(401, 'INVALID_TOKEN', 'invalid token');
-    return p.data;
+    const { auth_time, iat, ...rest } = p.data;
+    // Tokens from before auth_time existed date from their own issue.
+    const authTime = auth_time ?? iat;
+    return { ...rest, ...(authTime !== undefined ? { authTime } : {}) };
   }
 
   issueInvite(room: string, seat: string | undefined, ttlSec: number): Promise<IssuedToken> {

@@ -12,6 +12,8 @@ export interface AuthContext {
   certified: boolean;
   /** When the credential stops being valid (ms), for tokens that expire: a socket opened with it stops acting then. */
   expiresAt?: number;
+  /** For a session token: when its original login happened (ms). */
+  authTime?: number;
 }
 
 /** Claims of the server's own session JWT. */
@@ -22,6 +24,8 @@ export interface SessionClaims {
   seat?: string;
   /** Set for sessions from a room-CA certificate: the CA vouches for the seat. */
   cert?: boolean;
+  /** When the login this session descends from happened (unix seconds); refreshes carry it. */
+  authTime?: number;
 }
 
 export interface NewAgent {

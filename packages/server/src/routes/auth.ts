@@ -230,7 +230,19 @@ export function authRoutes(root: FastifyInstance, ctx: AppContext): void {
       if (a.room) claims.room = a.room;
       if (a.seat) claims.seat = a.seat;
       if (a.certified) claims.cert = true;
-      const ttl = a.role === 'admin' ? ctx.config.adminSessionTtlSec : ctx.config.sessionTtlSec;
+      let ttl = a.role === 'admin' ? ctx.config.adminSessionTtlSec : ctx.config.sessionTtlSec;
+      // A refreshed session keeps its login's time: the chain ends sessionMaxLifetimeSec after it.
+      if (a.via === 'session' && a.authTime !== undefined) {
+        const left = Math.floor((a.authTime + ctx.config.sessionMaxLifetimeSec * 1000 - ctx.clock()) / 1000);
+        if (left <= 0)
+          throw new ApiError(
+            401,
+            'SESSION_TOO_OLD',
+            'this session cannot be extended any more: log in again',
+          );
+        claims.authTime = Math.floor(a.authTime / 1000);
+        ttl = Math.min(ttl, left);
+      }
       return sessionResponse(ctx, claims, ttl);
     },
   );
