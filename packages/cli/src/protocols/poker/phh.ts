@@ -123,11 +123,10 @@ export async function checkPhhDir(root: string): Promise<PhhReport> {
     for (const t of tables) {
       r.hands++;
       const o = checkHand(name + t.name, t.table);
-      if (o.kind === 'matched' || o.kind === 'unchecked' || o.kind === 'skipped') r[o.kind]++;
-      else {
+      if ('hand' in o) {
         r[o.kind === 'mismatch' ? 'mismatched' : o.kind]++;
         r.problems.push(o);
-      }
+      } else r[o.kind]++;
     }
   }
   return r;
