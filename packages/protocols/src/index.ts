@@ -1,6 +1,7 @@
 import type { AnyProtocol } from '@db8/core';
 import { council } from '../council/src/index.ts';
 import { debate } from '../debate/src/index.ts';
+import { deliberation } from '../deliberation/src/index.ts';
 import { sealedBid } from '../examples/src/index.ts';
 import { poker } from '../poker/src/index.ts';
 import { question } from '../question/src/index.ts';
@@ -9,7 +10,7 @@ import { question } from '../question/src/index.ts';
 // Each protocol lives in its own folder and subpath (`@db8/protocols/examples`, `/poker`, …).
 
 /** Every protocol a server offers out of the box. Adding one is one line here. */
-export const builtinProtocols: AnyProtocol[] = [sealedBid, poker, council, debate, question];
+export const builtinProtocols: AnyProtocol[] = [sealedBid, poker, council, debate, question, deliberation];
 
 /** A name → protocol lookup, as the runtime holds it. */
 export type ProtocolRegistry = ReadonlyMap<string, AnyProtocol>;
@@ -31,4 +32,4 @@ export function protocolByName(name: string): AnyProtocol | undefined {
   return builtinProtocols.find((p) => p.name === name);
 }
 
-export { council, debate, poker, question, sealedBid };
+export { council, debate, deliberation, poker, question, sealedBid };

@@ -113,9 +113,14 @@ export const DeliberationConfigSchema = z
         complexity: z.number().min(0).max(1).default(0.5),
         /** Prior confidence in the task statement; ≥ the skip threshold skips dehallucination. */
         confidence: z.number().min(0).max(1).default(0),
+        /**
+         * The task's tests (code tasks): an ES module the server's sandbox runs against each code
+         * version (docs/deliberation.md#sandbox). The protocol only carries it.
+         */
+        tests: z.string().max(100_000).nullable().default(null),
       })
       .strict()
-      .default({ kind: 'text', language: null, complexity: 0.5, confidence: 0 }),
+      .default({ kind: 'text', language: null, complexity: 0.5, confidence: 0, tests: null }),
     seats: z
       .array(SeatSpecSchema)
       .min(3)

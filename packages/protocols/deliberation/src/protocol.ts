@@ -1,6 +1,6 @@
 import { createRng, type Protocol } from '@db8/core';
 import { type DeliberationAction, DeliberationActionSchema } from './actions.ts';
-import { type DeliberationConfig, DeliberationConfigSchema, deliberationSeats } from './config.ts';
+import { type DeliberationConfig, DeliberationConfigSchema, deliberationSeats, OPERATOR } from './config.ts';
 import { openPhase } from './phases.ts';
 import { type DeliberationState, isOver, type Outcome } from './state.ts';
 import { buildLayout } from './topology.ts';
@@ -36,6 +36,8 @@ export const deliberation: Protocol<
   configSchema: DeliberationConfigSchema,
   actionSchema: DeliberationActionSchema,
   seats: deliberationSeats,
+  /** The operator records sandbox measurements and decides gates: given by the room's admin, never taken. */
+  privilegedRoles: [OPERATOR],
 
   setup(config, ctx) {
     const lottery = createRng(ctx.seed, 'deliberation/lottery').shuffle(config.seats.map((s) => s.id).sort());
