@@ -76,7 +76,9 @@ export async function sealedBidRoom(rt: Runtime): Promise<string> {
       rule: 'second-price',
     },
   });
-  for (const p of ['ann', 'bob', 'cat', 'dee']) await rt.join(id, { principal: p });
+  for (const p of ['ann', 'bob', 'cat']) await rt.join(id, { principal: p });
+  // The auctioneer's seat is given by name (privileged): auto-assignment never hands it out.
+  await rt.join(id, { principal: 'dee', seat: 'auctioneer' });
   await rt.act(id, { seat: 'bidder_1', action: { type: 'bid', amount: 120 } });
   await rt.act(id, { seat: 'bidder_2', action: { type: 'bid', amount: 90 } });
   await rt.act(id, { seat: 'bidder_1', action: { type: 'bid', amount: 150 } });
