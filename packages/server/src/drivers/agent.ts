@@ -24,6 +24,11 @@ export interface Outcome {
   record: CallRecord | null;
   /** Set when the call failed; recorded with the seat and never replaced by invented content. */
   error: { code: string; message: string } | null;
+  /**
+   * Calls the decision made before the one in `record` (a reflexion turn: draft, reflection,
+   * draft…): each is recorded as its own driver_calls row (`<key>#<n>`), so none goes uncounted.
+   */
+  calls?: CallRecord[];
 }
 
 export interface Decision {

@@ -224,6 +224,21 @@ export class DriverHost {
         error = { code: `ACT_${e.code ?? 'FAILED'}`, message: e.message ?? String(err) };
       }
     }
+    for (const [i, r] of (outcome.calls ?? []).entries()) {
+      const earlier = {
+        roomId,
+        seat,
+        decision: `${key}#${i + 1}`,
+        ok: r.ok,
+        error: r.error ? { code: r.error.code, message: r.error.message } : null,
+        actedSeq: null,
+        record: r,
+        now: runtime.now(),
+      };
+      await drivers
+        .record(earlier)
+        .catch((err) => log.warn({ err, roomId, seat }, 'driver: call not recorded'));
+    }
     const ok = error === null;
     const row = {
       roomId,

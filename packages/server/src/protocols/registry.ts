@@ -4,6 +4,7 @@ import { runtimeError } from '../runtime/errors.ts';
 import type { RuntimeOptions } from '../runtime/types.ts';
 import { councilModule } from './council/index.ts';
 import { debateModule } from './debate/index.ts';
+import { deliberationModule } from './deliberation/index.ts';
 import type { ProtocolModule } from './module.ts';
 import { pokerModule } from './poker/index.ts';
 import { questionModule } from './question/index.ts';
@@ -18,6 +19,7 @@ export const builtinModules: readonly ProtocolModule[] = [
   councilModule,
   debateModule,
   questionModule,
+  deliberationModule,
 ];
 
 /** name → module; two modules for one protocol name is a programming error, so it throws. */

@@ -253,6 +253,14 @@ export class Runtime {
     });
   }
 
+  /**
+   * The folded protocol state itself, unredacted (trusted in-process readers only: a module's
+   * projections of its rooms). `ts` is the last entry's.
+   */
+  protocolState(roomId: string): Promise<{ seq: number; ts: number; state: unknown; closed: boolean }> {
+    return this.read(roomId, async (m) => ({ seq: m.seq, ts: m.lastTs, state: m.state, closed: m.closed }));
+  }
+
   /** Entries from `fromSeq`, at most `limit` (max 1000), each as `viewer` may see it. */
   async entries(roomId: string, viewer: Viewer, fromSeq: number, limit: number): Promise<StoredEntry[]> {
     const n = Math.min(Math.max(Math.trunc(limit), 1), 1000);

@@ -370,3 +370,14 @@ export function measurementOf(r: SandboxResult, source: string): Measurement {
     },
   };
 }
+
+/** Limits from the environment: DB8_SANDBOX_TIMEOUT_MS, DB8_SANDBOX_MEMORY_MB (else the defaults). */
+export function sandboxLimitsFromEnv(
+  env: Readonly<Record<string, string | undefined>>,
+): Partial<SandboxLimits> {
+  const n = (v: string | undefined) =>
+    v && Number.isFinite(Number(v)) && Number(v) > 0 ? Number(v) : undefined;
+  const timeoutMs = n(env.DB8_SANDBOX_TIMEOUT_MS);
+  const memoryMb = n(env.DB8_SANDBOX_MEMORY_MB);
+  return { ...(timeoutMs ? { timeoutMs } : {}), ...(memoryMb ? { memoryMb } : {}) };
+}

@@ -1,0 +1,191 @@
+import type { PublicEntry } from '@db8/core';
+import { type DeliberationState, type DeliberationView, OPERATOR } from '@db8/protocols/deliberation';
+import type { Runtime } from '../../runtime/index.ts';
+import { measurementOf, runSandboxed, type SandboxOptions, type SandboxResult } from './sandbox.ts';
+
+/**
+ * The module's background side for deliberation rooms, fed by the bus:
+ *
+ * - **Committed-entry hook** (`onCommitted`): after entries are committed to a deliberation room,
+ *   each listener gets `{room, seq, ts, fromSeq}` and the folded state after `seq` — the room's
+ *   unredacted state, read from the runtime (not a view). Entries that arrive while a listener
+ *   runs are coalesced: the next call covers `fromSeq..seq`. Listeners of one room run in order,
+ *   one call at a time; a throwing listener is logged and does not stop the others. The storage
+ *   projection (storage/applyEntry) is one such listener.
+ * - **Measurer**: each code version of a code task with tests that has no measurement yet runs in
+ *   the sandbox, and the operator seat records `measure {version, measurement}` (idempotent per
+ *   version by its nonce). Versions are measured one at a time per server.
+ */
+
+export interface Committed {
+  room: string;
+  /** The last entry covered. */
+  seq: number;
+  /** Its timestamp. */
+  ts: number;
+  /** The first entry this call covers (the previous call's seq + 1). */
+  fromSeq: number;
+}
+
+export type CommittedListener = (entry: Committed, state: DeliberationState) => void | Promise<void>;
+
+type Log = { warn(o: object, m: string): void; info(o: object, m: string): void };
+
+interface RoomTrack {
+  projected: number;
+  busy: boolean;
+  dirty: boolean;
+}
+
+export class DeliberationWorker {
+  readonly #listeners = new Set<CommittedListener>();
+  readonly #rooms = new Map<string, RoomTrack>();
+  readonly #protocolOf = new Map<string, string>();
+  readonly #measuring = new Set<string>();
+  readonly #dropped = new Set<string>();
+  readonly #pending = new Set<Promise<unknown>>();
+  #queue: Promise<unknown> = Promise.resolve();
+  #closed = false;
+  /** Every sandbox result, by `room/version` (tests and the results route read it). */
+  readonly results = new Map<string, SandboxResult>();
+
+  constructor(
+    readonly runtime: Pick<Runtime, 'getRoom' | 'act' | 'stateFor' | 'protocolState'>,
+    readonly log: Log,
+    readonly sandbox: SandboxOptions = {},
+  ) {}
+
+  /** Adds a committed-entry listener; returns its removal. */
+  onCommitted(fn: CommittedListener): () => void {
+    this.#listeners.add(fn);
+    return () => this.#listeners.delete(fn);
+  }
+
+  /** The bus handler: every entry of every room passes here. */
+  entry(e: Pick<PublicEntry, 'room' | 'seq'>): void {
+    if (this.#closed) return;
+    this.#track(this.#isDeliberation(e.room).then((yes) => (yes ? this.poke(e.room) : undefined)));
+  }
+
+  async #isDeliberation(room: string): Promise<boolean> {
+    let p = this.#protocolOf.get(room);
+    if (p === undefined) {
+      p = await this.runtime.getRoom(room).then(
+        (r) => r.protocol,
+        () => '',
+      );
+      this.#protocolOf.set(room, p);
+    }
+    return p === 'deliberation';
+  }
+
+  /** No more listener calls or measurements for this room (its debate was deleted). */
+  drop(room: string): void {
+    this.#dropped.add(room);
+  }
+
+  /** Runs the listeners and the measurer for a deliberation room now (coalescing). */
+  poke(room: string): void {
+    if (this.#dropped.has(room)) return;
+    let t = this.#rooms.get(room);
+    if (!t) {
+      t = { projected: -1, busy: false, dirty: false };
+      this.#rooms.set(room, t);
+    }
+    if (t.busy) {
+      t.dirty = true;
+      return;
+    }
+    t.busy = true;
+    this.#track(
+      this.#run(room, t).finally(() => {
+        t.busy = false;
+        if (t.dirty && !this.#closed) {
+          t.dirty = false;
+          this.poke(room);
+        }
+      }),
+    );
+  }
+
+  async #run(room: string, t: RoomTrack): Promise<void> {
+    let snap: Awaited<ReturnType<Runtime['protocolState']>>;
+    try {
+      snap = await this.runtime.protocolState(room);
+    } catch (err) {
+      this.log.warn({ err, roomId: room }, 'deliberation: state read failed');
+      return;
+    }
+    if (snap.seq > t.projected) {
+      const entry = { room, seq: snap.seq, ts: snap.ts, fromSeq: t.projected + 1 };
+      for (const fn of this.#listeners) {
+        try {
+          await fn(entry, snap.state as DeliberationState);
+        } catch (err) {
+          this.log.warn(
+            { err, roomId: room, seq: snap.seq },
+            'deliberation: committed-entry listener failed',
+          );
+        }
+      }
+      t.projected = snap.seq;
+    }
+    if (!snap.closed) this.#measure(room, snap.state as DeliberationState);
+  }
+
+  #measure(room: string, state: DeliberationState): void {
+    const tests = state.config.task.kind === 'code' ? state.config.task.tests : null;
+    if (!tests) return;
+    for (const v of state.codeVersions) {
+      const key = `${room}/${v.version}`;
+      if (v.measuredAt !== null || this.#measuring.has(key)) continue;
+      this.#measuring.add(key);
+      // One sandbox at a time per server: a queue, not a pool.
+      this.#queue = this.#queue.catch(() => undefined).then(() => this.#measureOne(room, key, v, tests));
+      this.#track(this.#queue);
+    }
+  }
+
+  async #measureOne(
+    room: string,
+    key: string,
+    v: DeliberationView['codeVersions'][number],
+    tests: string,
+  ): Promise<void> {
+    if (this.#closed) return;
+    const r = await runSandboxed({ language: v.language, source: v.code, tests }, this.sandbox);
+    this.results.set(key, r);
+    if (r.status === 'unsupported') {
+      this.log.warn(
+        { roomId: room, version: v.version, why: r.output },
+        'deliberation: version not measured',
+      );
+      return;
+    }
+    try {
+      await this.runtime.act(room, {
+        seat: OPERATOR,
+        action: { type: 'measure', version: v.version, measurement: measurementOf(r, v.code) },
+        clientNonce: `measure:v${v.version}`,
+      });
+    } catch (err) {
+      this.log.warn({ err, roomId: room, version: v.version }, 'deliberation: measure refused');
+    }
+  }
+
+  #track(p: Promise<unknown>): void {
+    const q = p.catch((err) => this.log.warn({ err }, 'deliberation: background work failed'));
+    this.#pending.add(q);
+    void q.finally(() => this.#pending.delete(q));
+  }
+
+  /** Resolves when no listener call or measurement is in flight (tests, shutdown). */
+  async idle(): Promise<void> {
+    while (this.#pending.size > 0) await Promise.allSettled([...this.#pending]);
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    await this.idle();
+  }
+}
