@@ -22,8 +22,8 @@ const TIMINGS = {
   results_ms: 5 * SEC,
   reveal_ms: 5 * SEC,
 };
+/** The debating agents register under these names; the unmask shows them (the server binds identities). */
 const NAMES: Record<string, string> = {
-  anon_1: 'Ada Lovelace',
   anon_2: 'Grace Hopper',
   anon_3: 'Alan Turing',
 };
@@ -60,7 +60,7 @@ type SeatClient = { seat: string; c: Db8Client };
 
 /** An agent in its own seat. */
 async function seatAgent(roomId: string, seat: string): Promise<SeatClient> {
-  const agent = await client(env).registerAgent({ name: `debate-${seat}` });
+  const agent = await client(env).registerAgent({ name: NAMES[seat] ?? `debate-${seat}` });
   // The moderator's and fact-checker's seats are given (privileged): the admin's invite for the seat.
   const invite = ['moderator', 'fact_checker'].includes(seat)
     ? (await client(env, adminToken).createInvite(roomId, { seat })).invite
@@ -88,6 +88,14 @@ async function legalWhen(a: SeatClient, roomId: string, type: string, timeout = 
     if (Date.now() > end) throw new Error(`${a.seat}: no legal ${type} (phase ${v.view.phase})`);
     await sleep(200);
   }
+}
+
+/** Seat → identity, as the results unmask them. */
+async function unmasked(a: SeatClient, roomId: string): Promise<Record<string, string>> {
+  const v = (await a.c.state(roomId)).view as { results?: { identities?: Record<string, string> | null } };
+  const ids = v.results?.identities ?? {};
+  for (const seat of ['anon_1', 'anon_2', 'anon_3']) expect(ids[seat], seat).toBeTruthy();
+  return ids;
 }
 
 async function act(a: SeatClient, roomId: string, action: object) {
@@ -209,16 +217,14 @@ describe('a debate played in the browser', () => {
     await judge.getByRole('button', { name: 'Accept invite' }).click();
     await judge.getByTestId('my-seat').filter({ hasText: 'judge_1' }).waitFor();
 
-    const [grace, alan, mod, fc, viewer] = await Promise.all(
+    const [grace, alan, _moderator, fc, viewer] = await Promise.all(
       ['anon_2', 'anon_3', 'moderator', 'fact_checker', 'viewer_1'].map((s) => seatAgent(roomId, s)),
     );
     // An observer in another profile (dark scheme) watches without a seat.
     const watcher = await newPage(env, 'dark');
     await watcher.goto(`${env.url}/rooms/${roomId}`);
     await watcher.getByTestId('live-status').filter({ hasText: 'live' }).waitFor();
-    for (const [seat, identity] of Object.entries(NAMES)) {
-      await act(mod!, roomId, { type: 'bind_identity', seat, identity });
-    }
+    // Identities are bound by the server as each debater joins (no seat may bind one itself).
 
     // Research: the editor is locked and the countdown follows the server's research deadline.
     await phaseIs(page, 'research', 5 * SEC);
@@ -411,7 +417,9 @@ describe('a debate played in the browser', () => {
     await expect(names.allTextContents()).resolves.toEqual(['anon_1', 'anon_2', 'anon_3']);
     await snap(page, 'debate-6-results-masked');
     await phaseIs(page, 'stats_and_reveal', 15 * SEC);
-    await expect.poll(() => names.allTextContents()).toEqual(['Ada Lovelace', 'Grace Hopper', 'Alan Turing']);
+    // The browser guest has no registered name: its identity shows; the agents show their names.
+    const ids = await unmasked(grace!, roomId);
+    await expect.poll(() => names.allTextContents()).toEqual([ids.anon_1, 'Grace Hopper', 'Alan Turing']);
     // The judge's browser-sent card: (35·80 + 30·75 + 20·90 + 5·95 + 10·70) / 100 = 80.25.
     await expect(page.locator('[data-testid="scores"] tbody tr').first().textContent()).resolves.toContain(
       '80.25',
@@ -430,14 +438,14 @@ describe('a debate played in the browser', () => {
     // The results page, and the leaderboard with its chart.
     await page.goto(`${env.url}/rooms/${roomId}/results`);
     await page.getByTestId('placements').waitFor();
-    await expect(page.getByTestId('placement-name').first().textContent()).resolves.toBe('Ada Lovelace');
+    await expect(page.getByTestId('placement-name').first().textContent()).resolves.toBe(ids.anon_1);
     await snap(page, 'debate-8-results-page');
     await page.getByRole('link', { name: 'Leaderboard' }).first().click();
     await page.getByTestId('leaderboard').waitFor();
     const rows = page.locator('[data-testid="leaderboard"] tbody tr');
     await expect(
       rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-identity'))),
-    ).resolves.toEqual(['Ada Lovelace', 'Grace Hopper', 'Alan Turing']);
+    ).resolves.toEqual([ids.anon_1, ids.anon_2, ids.anon_3]);
     await page.getByTestId('rating-chart').waitFor();
     await expect(page.locator('[data-testid="rating-chart"] circle').count()).resolves.toBe(3);
     await snap(page, 'debate-9-leaderboard');

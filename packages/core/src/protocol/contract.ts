@@ -98,6 +98,11 @@ export interface Protocol<
   privilegedRoles?: readonly string[];
   /** A principal may hold several seats of one room (default: one; a second join is SEAT_ALREADY_HELD). */
   multiSeat?: boolean;
+  /**
+   * Action types only the server writes (a debate's `bind_identity`, from its join hook): a seat
+   * sending one — over REST, WebSocket, MCP or as a driver — is refused (ACTION_RESERVED, 403).
+   */
+  serverActions?: readonly string[];
   setup(config: Config, ctx: SetupContext): State;
   /**
    * `seq` is the position this input will take in the log, so protocols can refer to sealed

@@ -18,6 +18,9 @@ export const council: Protocol<CouncilConfig, CouncilState, CouncilAction, Counc
   configSchema: CouncilConfigSchema,
   actionSchema: CouncilActionSchema,
   seats: councilSeats,
+  // The operator confirms the writeback or aborts the run: the asker's seat, given by the room's
+  // admin (an invite for it), never a plain join's pick. The five roles are the council's players.
+  privilegedRoles: [OPERATOR],
 
   setup(config, ctx) {
     const empty: CouncilState = {

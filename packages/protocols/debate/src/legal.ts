@@ -1,6 +1,6 @@
 import type { Legal } from '@db8/core';
 import { z } from 'zod';
-import { debaterSeats, FACT_CHECKER, MODERATOR, roleOf } from './config.ts';
+import { debaterSeats, FACT_CHECKER, roleOf } from './config.ts';
 import {
   ACTIVE_PHASES,
   currentRound,
@@ -47,7 +47,6 @@ export const LegalActionSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('final_vote'), candidates: z.array(z.string()) }),
   z.object({ type: z.literal('score'), debaters: z.array(z.string()) }),
   z.object({ type: z.literal('stance'), when: z.enum(['before', 'after']), debaters: z.array(z.string()) }),
-  z.object({ type: z.literal('bind_identity'), seats: z.array(z.string()) }),
 ]);
 export type LegalAction = z.infer<typeof LegalActionSchema>;
 
@@ -107,7 +106,6 @@ export function legalFor(state: DebateState, seat: string): Legal<LegalAction> {
     }
     if (state.phase === 'final_vote') actions.push({ type: 'stance', when: 'after', debaters });
   }
-  if (seat === MODERATOR && ACTIVE_PHASES.has(state.phase))
-    actions.push({ type: 'bind_identity', seats: debaters });
+  // bind_identity is never offered: the server writes it when a debater joins (serverActions).
   return { actions };
 }

@@ -112,6 +112,9 @@ export const debate: Protocol<DebateConfig, DebateState, DebateAction, DebateVie
   // The moderator sees who sits where before the unmask; the fact-checker's verdicts score every
   // debater: seats the room's admin gives (an invite for the seat), never a plain join's pick.
   privilegedRoles: ['moderator', 'fact_checker'],
+  // Who sits in each anonymous seat is the server's to record (its join hook), never a seat's claim:
+  // a moderator binding a seat to itself would take the unmask's name and the Elo.
+  serverActions: ['bind_identity'],
   setup: (config, ctx) => setupDebate(config, ctx),
 
   apply(state, { seat, action, now, seq }) {

@@ -214,7 +214,7 @@ export function roomRoutes(root: FastifyInstance, ctx: AppContext): void {
       let seat = req.body.seat;
       let principal: string;
       let role = req.auth?.role ?? 'person';
-      // A privileged seat is given: by an admin joining it, or by an invite naming it.
+      // A privileged seat is given: by an admin or the room's creator joining it, or an invite naming it.
       let given = req.auth?.role === 'admin';
       if (req.body.invite) {
         const inv = await ctx.tokens.verifyInvite(req.body.invite);
@@ -237,6 +237,8 @@ export function roomRoutes(root: FastifyInstance, ctx: AppContext): void {
           throw new ApiError(403, 'FORBIDDEN', 'token scoped to another room');
         principal = a.principal;
       }
+      // The room's creator gives its seats, so it may take a privileged one itself.
+      if (seat && !given) given = info(await rt.getRoom(roomId)).createdBy === principal;
       if (seat) await refuseReserved(roomId, seat, given);
       const joined = await rt.join(roomId, { principal, ...(seat ? { seat } : {}) });
       const t = await ctx.tokens.issueSession(

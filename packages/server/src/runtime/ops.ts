@@ -26,10 +26,18 @@ function idempotencyKey(input: ActInput): string | null {
   return null;
 }
 
-export async function planAct(work: Work, input: ActInput): Promise<Ack> {
+/** The action's `type`, when it is an object that has one. */
+const typeOf = (a: unknown): unknown =>
+  a !== null && typeof a === 'object' && !Array.isArray(a) ? (a as { type?: unknown }).type : undefined;
+
+/** `byServer`: the server's own write (a join effect), which may carry the protocol's serverActions. */
+export async function planAct(work: Work, input: ActInput, byServer = false): Promise<Ack> {
   const memo = work.memo;
   const p = memo.protocol;
   const { seat } = input;
+  const type = typeOf(input.action);
+  if (!byServer && typeof type === 'string' && (p.serverActions ?? []).includes(type))
+    throw runtimeError('ACTION_RESERVED', `${type} is written by the server, never sent by a seat`);
   if (!memo.core.seats.some((s) => s.id === seat))
     throw runtimeError('UNKNOWN_SEAT', `this room has no seat ${seat}`);
 
@@ -172,7 +180,7 @@ export async function planJoin(
     : [];
   for (const e of effects) {
     try {
-      await planAct(work, { seat: e.seat, action: e.action, clientNonce: e.clientNonce });
+      await planAct(work, { seat: e.seat, action: e.action, clientNonce: e.clientNonce }, true);
     } catch (err) {
       // Refused (e.g. too late in the room to bind an identity): nothing was appended; the seat is
       // taken either way. A server fault still fails the whole join.
