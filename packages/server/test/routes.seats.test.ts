@@ -106,3 +106,39 @@ describe('privileged seats: the creator gives them too', () => {
     expect(j.body.error.code).toBe('SEAT_PRIVILEGED');
   });
 });
+
+describe('one seat lookup rule (store.rooms.seatOf)', () => {
+  it('a principal holding two seats of a room has no implicit seat anywhere: runtime, token scoping and views agree', async () => {
+    const h = await apps.make();
+    const admin = await adminToken(h);
+    const room = await call(h, 'POST', '/v1/rooms', {
+      token: admin,
+      body: { protocol: 'debate', config: DEBATE },
+    });
+    const roomId: string = room.body.room_id;
+    const a = (await call(h, 'POST', '/v1/agents', { body: {} })).body;
+    const j = await call(h, 'POST', `/v1/rooms/${roomId}/join`, {
+      token: a.api_key,
+      body: { seat: 'anon_1' },
+    });
+    expect(j.status).toBe(200);
+    // One seat: every path finds it.
+    expect(await h.runtime.seatOf(roomId, a.agent_id)).toBe('anon_1');
+    const one = await call(h, 'POST', '/v1/auth/token', { body: { api_key: a.api_key, room_id: roomId } });
+    expect(one.body.seat).toBe('anon_1');
+
+    // A second seat, as a multi-seat protocol would allow (written to the store directly).
+    expect(await h.store.rooms.takeSeat(roomId, 'anon_2', a.agent_id, 99, h.clock.now)).toBe(true);
+    expect(await h.runtime.seatOf(roomId, a.agent_id)).toBeNull();
+    const two = await call(h, 'POST', '/v1/auth/token', { body: { api_key: a.api_key, room_id: roomId } });
+    expect(two.status).toBe(200);
+    expect(two.body.seat).toBeNull();
+    const state = await call(h, 'GET', `/v1/rooms/${roomId}/state`, { token: a.api_key });
+    expect(state.body.viewer).toEqual({ kind: 'observer' });
+    // Naming the seat still works.
+    const named = await call(h, 'POST', '/v1/auth/token', {
+      body: { api_key: a.api_key, room_id: roomId, seat: 'anon_2' },
+    });
+    expect(named.body.seat).toBe('anon_2');
+  });
+});

@@ -15,8 +15,8 @@ export async function viewerIn(ctx: AppContext, auth: AuthContext | null, roomId
   if (auth.room !== null) {
     return auth.room === roomId && auth.seat ? { kind: 'seat', seat: auth.seat } : { kind: 'observer' };
   }
-  const held = await ctx.store.rooms.seatsOf(auth.principal, roomId);
-  return held.length === 1 ? { kind: 'seat', seat: held[0]!.seat } : { kind: 'observer' };
+  const seat = await ctx.store.rooms.seatOf(auth.principal, roomId);
+  return seat ? { kind: 'seat', seat } : { kind: 'observer' };
 }
 
 /**

@@ -35,8 +35,7 @@ export async function sessionResponse(ctx: AppContext, claims: SessionClaims, tt
 export async function seatOf(ctx: AppContext, roomId: string, principal: string): Promise<string | null> {
   const room = await ctx.store.rooms.get(roomId);
   if (!room) throw notFound(`room ${roomId} not found`, 'ROOM_NOT_FOUND');
-  const held = await ctx.store.rooms.seatsOf(principal, roomId);
-  return held.length === 1 ? held[0]!.seat : null;
+  return ctx.store.rooms.seatOf(principal, roomId);
 }
 
 export function authRoutes(root: FastifyInstance, ctx: AppContext): void {
@@ -120,14 +119,15 @@ export function authRoutes(root: FastifyInstance, ctx: AppContext): void {
         if (!(await ctx.store.rooms.get(req.body.room_id))) {
           throw notFound(`room ${req.body.room_id} not found`, 'ROOM_NOT_FOUND');
         }
-        const held = await ctx.store.rooms.seatsOf(principal, req.body.room_id);
         if (req.body.seat) {
+          const held = await ctx.store.rooms.seatsOf(principal, req.body.room_id);
           if (!held.some((s) => s.seat === req.body.seat)) {
             throw new ApiError(403, 'SEAT_NOT_HELD', `seat ${req.body.seat} is not held by ${principal}`);
           }
           claims.seat = req.body.seat;
-        } else if (held.length === 1) {
-          claims.seat = held[0]!.seat;
+        } else {
+          const seat = await ctx.store.rooms.seatOf(principal, req.body.room_id);
+          if (seat) claims.seat = seat;
         }
       } else if (req.body.seat) {
         throw badRequest('seat needs room_id');

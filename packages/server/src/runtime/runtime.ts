@@ -297,9 +297,9 @@ export class Runtime {
     return exportRoom(this, roomId, viewer);
   }
 
-  /** The seat a principal holds in a room, or null. */
-  async seatOf(roomId: string, principal: string): Promise<string | null> {
-    return (await this.store.rooms.seatsOf(principal, roomId))[0]?.seat ?? null;
+  /** The seat a principal holds in a room (the store's one rule: exactly one, else null). */
+  seatOf(roomId: string, principal: string): Promise<string | null> {
+    return this.store.rooms.seatOf(principal, roomId);
   }
 
   /** Waits until every room queue is idle (shutdown). */

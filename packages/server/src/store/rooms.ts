@@ -159,6 +159,16 @@ export class RoomsRepo {
     return rows.length === 1;
   }
 
+  /**
+   * The one seat lookup rule (runtime, auth and access all use it): the seat a principal holds in a
+   * room when it holds exactly one; null for none, or for several (a multiSeat protocol), where the
+   * caller must name the seat rather than get whichever comes first.
+   */
+  async seatOf(principalId: string, roomId: string): Promise<string | null> {
+    const held = await this.seatsOf(principalId, roomId);
+    return held.length === 1 ? held[0]!.seat : null;
+  }
+
   /** Seats a principal holds, across rooms or in one room. */
   async seatsOf(principalId: string, roomId?: string): Promise<SeatRow[]> {
     const rows = roomId
