@@ -11,7 +11,12 @@ import { applyEntry, deliberationStorageRoutes } from './storage/index.ts';
 import { DeliberationWorker } from './worker.ts';
 
 export { awaitingMeasurement, deliberationAgent, MEASURE_WAIT_MS } from './agent.ts';
-export { type LocalDeliberation, type LocalDeliberationOptions, runLocalDeliberation } from './local.ts';
+export {
+  type LocalDeliberation,
+  type LocalDeliberationOptions,
+  type LocalProgress,
+  runLocalDeliberation,
+} from './local.ts';
 export { CreateDebateBodySchema, debateToRoom, deliberationRestRoutes } from './routes.ts';
 export * from './sandbox.ts';
 export { deliberationScript, deliberationScriptReply } from './scripted.ts';
