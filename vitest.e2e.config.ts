@@ -44,8 +44,8 @@ export default defineConfig({
     // In-process PGlite stores (in memory or a new data directory) start from an initialised template.
     setupFiles: ['test/pglite-template.ts'],
     env: { DB8_TEST_PREBUILT_CLI: '1' },
-    // The suites mostly wait on child processes, sockets and room deadlines: two at a time keep
-    // both cores busy (vitest's default on two cores is one).
-    maxWorkers: 2,
+    // One file at a time (vitest's default on two cores): the long games run on room deadlines, and
+    // two suites side by side starved debate.e2e past its submit window on a loaded machine.
+    maxWorkers: 1,
   },
 });
