@@ -19,7 +19,7 @@ export {
 } from './local.ts';
 export { CreateDebateBodySchema, debateToRoom, deliberationRestRoutes } from './routes.ts';
 export * from './sandbox.ts';
-export { deliberationScript, deliberationScriptReply } from './scripted.ts';
+export { deliberationScript, deliberationScriptReply, scriptedText } from './scripted.ts';
 export { callMetaOf, playTurn, replySchema, type TurnOutcome, turnKey, turnOf, turnPrompt } from './turn.ts';
 export { type Committed, type CommittedListener, DeliberationWorker } from './worker.ts';
 
