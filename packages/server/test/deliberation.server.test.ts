@@ -214,7 +214,8 @@ export default { 'answer is 1': () => assert.equal(answer, 1), 'answer is a numb
         (req.body.messages as { role: string; content: string }[]).find((m) => m.role === 'user')?.content ??
         '';
       if (user.startsWith('You are ben') || user.includes('"seat":"ben"')) return { status: 500 };
-      const schemaName = req.body.tools?.[0]?.function?.name ?? 'x';
+      const schemaName =
+        req.body.tools?.[0]?.function?.name ?? req.body.response_format?.json_schema?.name ?? 'x';
       return { reply: deliberationScriptReply({ schemaName, prompt: user }) };
     });
     const participants = scripted.map((p) => ({
