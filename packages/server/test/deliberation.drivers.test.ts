@@ -99,6 +99,45 @@ describe('deliberation drivers', () => {
     }
   });
 
+  it("a model seat's prompt never carries a turn its topology hides (chain)", async () => {
+    models.reset();
+    models.respond((req) => ({
+      reply: deliberationScriptReply({ schemaName: schemaOf(req), prompt: userOf(req) }),
+    }));
+    const seats = SEATS.slice(0, 6);
+    const providers = Object.fromEntries(
+      seats.map((s) => [
+        s.id,
+        createProvider({
+          provider: 'openai',
+          model: 'gpt-test',
+          baseUrl: models.openaiBaseUrl,
+          env: { OPENAI_API_KEY: 'k' },
+        }),
+      ]),
+    );
+    const run = await runLocalDeliberation({
+      config: config({ seats, topology: 'chain' }),
+      providers,
+      seed: 'ef'.repeat(32),
+    });
+    expect(run.state.status).toBe('completed');
+    const seatOfReq = (r: RecordedRequest) =>
+      /^You are (\w+),/.exec((r.body.messages as { role: string; content: string }[])[0]?.content ?? '')?.[1];
+    let checked = 0;
+    for (const t of run.state.turns) {
+      const text = (t.action as { content?: string }).content;
+      if (!text) continue;
+      for (const r of models.requests) {
+        const who = seatOfReq(r)!;
+        if (who === t.seat || t.audience.includes(who)) continue;
+        expect(userOf(r), `${who} saw ${t.seat}'s ${t.action.type}`).not.toContain(text);
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(1000);
+  });
+
   it('a reply naming a hidden candidate fails its schema: a recorded failed turn, never content', async () => {
     models.reset();
     models.respond((req) => {
