@@ -115,7 +115,11 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     closers.unshift(() => scheduler.stop());
     // Used and expired login challenges are dead weight: sweep them now and then.
     const sweep = setInterval(() => {
-      store.nonces.purge(Date.now()).catch((err) => app.log.warn({ err }, 'nonce purge'));
+      const now = Date.now();
+      store.nonces.purge(now).catch((err) => app.log.warn({ err }, 'nonce purge'));
+      // Expired invites and revocations of sessions that could no longer verify, likewise.
+      store.invites.purge(now).catch((err) => app.log.warn({ err }, 'invite purge'));
+      store.revokedSessions.purge(now).catch((err) => app.log.warn({ err }, 'revocation purge'));
     }, 10 * 60_000);
     sweep.unref();
     closers.unshift(async () => clearInterval(sweep));

@@ -142,3 +142,68 @@ describe('one seat lookup rule (store.rooms.seatOf)', () => {
     expect(named.body.seat).toBe('anon_2');
   });
 });
+
+describe('invite links are bounded credentials (max_uses, expiry)', () => {
+  it('a seatless invite admits one join by default; concurrent anonymous uses take one seat, the rest are INVITE_USED_UP', async () => {
+    const h = await apps.make();
+    const admin = await adminToken(h);
+    const room = await call(h, 'POST', '/v1/rooms', {
+      token: admin,
+      body: { protocol: 'debate', config: { ...DEBATE, debaters: 4 } },
+    });
+    const roomId: string = room.body.room_id;
+    const inv = await call(h, 'POST', `/v1/rooms/${roomId}/invites`, { token: admin, body: {} });
+    expect(inv.status).toBe(201);
+    expect(inv.body.max_uses).toBe(1);
+    const entries = async () => (await h.runtime.entries(roomId, { kind: 'admin' }, 0, 1000)).length;
+    const before = await entries();
+    const tries = await Promise.all(
+      [1, 2, 3, 4].map(() =>
+        call(h, 'POST', `/v1/rooms/${roomId}/join`, { body: { invite: inv.body.invite } }),
+      ),
+    );
+    const ok = tries.filter((t) => t.status === 200);
+    expect(ok).toHaveLength(1);
+    for (const t of tries.filter((x) => x.status !== 200)) {
+      expect(t.status).toBe(410);
+      expect(t.body.error.code).toBe('INVITE_USED_UP');
+    }
+    // One join and its identity binding: nothing from the refused uses.
+    expect(await entries()).toBe(before + 2);
+  });
+
+  it('max_uses bounds the joins; a join that fails gives its use back; an expired invite is INVITE_EXPIRED', async () => {
+    const h = await apps.make();
+    const admin = await adminToken(h);
+    const room = await call(h, 'POST', '/v1/rooms', {
+      token: admin,
+      body: { protocol: 'debate', config: { ...DEBATE, debaters: 3 } },
+    });
+    const roomId: string = room.body.room_id;
+    const inv = await call(h, 'POST', `/v1/rooms/${roomId}/invites`, { token: admin, body: { max_uses: 2 } });
+    expect(inv.body.max_uses).toBe(2);
+    const join = (body: object) =>
+      call(h, 'POST', `/v1/rooms/${roomId}/join`, { body: { invite: inv.body.invite, ...body } });
+    expect((await join({ seat: 'anon_1' })).status).toBe(200);
+    // A refused join (the seat is taken) does not spend a use…
+    const taken = await join({ seat: 'anon_1' });
+    expect(taken.body.error.code).toBe('SEAT_TAKEN');
+    expect((await join({ seat: 'anon_2' })).status).toBe(200);
+    // …and the third join is one too many.
+    const third = await join({ seat: 'anon_3' });
+    expect(third.status).toBe(410);
+    expect(third.body.error.code).toBe('INVITE_USED_UP');
+
+    const short = await call(h, 'POST', `/v1/rooms/${roomId}/invites`, {
+      token: admin,
+      body: { ttl_sec: 60, max_uses: 5 },
+    });
+    h.clock.advance(61_000);
+    const late = await call(h, 'POST', `/v1/rooms/${roomId}/join`, { body: { invite: short.body.invite } });
+    expect(late.status).toBe(401);
+    expect(late.body.error.code).toBe('INVITE_EXPIRED');
+    // max_uses is validated at the edge.
+    const bad = await call(h, 'POST', `/v1/rooms/${roomId}/invites`, { token: admin, body: { max_uses: 0 } });
+    expect(bad.status).toBe(400);
+  });
+});

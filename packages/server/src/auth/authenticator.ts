@@ -21,6 +21,11 @@ export class Authenticator {
     private readonly clock: () => number = Date.now,
   ) {}
 
+  /** Is this session still live (not logged out)? Sockets ask before each action. */
+  async sessionLive(auth: AuthContext): Promise<boolean> {
+    return auth.sessionId === undefined || !(await this.store.isSessionRevoked(auth.sessionId));
+  }
+
   async fromBearer(token: string): Promise<AuthContext> {
     if (looksLikeApiKey(token)) {
       const principal = await this.store.principalByApiKey(hashApiKey(this.pepper, token), this.clock());
@@ -29,6 +34,9 @@ export class Authenticator {
     }
     if (this.tokens.isOwnToken(token)) {
       const c = await this.tokens.verifySession(token);
+      // A logged-out session is dead on every node at once: the store holds its revocation.
+      if (c.sid !== undefined && (await this.store.isSessionRevoked(c.sid)))
+        throw new ApiError(401, 'SESSION_REVOKED', 'this session was logged out: log in again');
       return {
         principal: c.sub,
         role: c.role,
@@ -38,6 +46,7 @@ export class Authenticator {
         certified: c.cert === true,
         expiresAt: c.exp * 1000,
         ...(c.authTime !== undefined ? { authTime: c.authTime * 1000 } : {}),
+        ...(c.sid !== undefined ? { sessionId: c.sid } : {}),
       };
     }
     if (this.oidc?.claimsIssuer(token)) {

@@ -23,6 +23,13 @@ export class MemoryAuthStore implements AuthStore {
   async putNonce(n: { nonce: string; audience: string; expiresAt: number }): Promise<void> {
     this.nonces.set(n.nonce, { audience: n.audience, expiresAt: n.expiresAt, used: false });
   }
+  readonly revoked = new Set<string>();
+  async revokeSession(r: { sid: string }): Promise<void> {
+    this.revoked.add(r.sid);
+  }
+  async isSessionRevoked(sid: string): Promise<boolean> {
+    return this.revoked.has(sid);
+  }
   async consumeNonce(nonce: string, audience: string, now: number): Promise<boolean> {
     const n = this.nonces.get(nonce);
     if (!n || n.used || n.audience !== audience || now >= n.expiresAt) return false;

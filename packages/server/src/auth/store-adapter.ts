@@ -2,7 +2,7 @@ import { conflict } from '../errors.ts';
 import { isUniqueViolation, type Store } from '../store/index.ts';
 import type { AuthStore, NewAgent } from './types.ts';
 
-/** AuthStore over the server's Store (principals, principal_keys, api_keys, nonces tables). */
+/** AuthStore over the server's Store (principals, principal_keys, api_keys, nonces, revoked_sessions tables). */
 export function storeAuth(store: Store): AuthStore {
   return {
     async registerAgent(a: NewAgent) {
@@ -50,6 +50,12 @@ export function storeAuth(store: Store): AuthStore {
     },
     async consumeNonce(nonce, audience, now) {
       return (await store.nonces.consume(nonce, audience, now)) !== null;
+    },
+    revokeSession(r) {
+      return store.revokedSessions.revoke(r);
+    },
+    isSessionRevoked(sid) {
+      return store.revokedSessions.isRevoked(sid);
     },
   };
 }

@@ -31,14 +31,22 @@ const SessionPayload = z.object({
   seat: z.string().optional(),
   cert: z.boolean().optional(),
   auth_time: z.number().optional(),
+  sid: z.string().optional(),
   iat: z.number().optional(),
   exp: z.number(),
 });
-const InvitePayload = z.object({ room: z.string().min(1), seat: z.string().optional(), exp: z.number() });
+const InvitePayload = z.object({
+  room: z.string().min(1),
+  seat: z.string().optional(),
+  jti: z.string().min(1),
+  exp: z.number(),
+});
 
 export interface IssuedToken {
   token: string;
   expiresAt: Date;
+  /** The token's jti: an invite's row id in the store. */
+  id: string;
 }
 
 /**
@@ -62,6 +70,7 @@ export class TokenService {
   private async sign(claims: Record<string, unknown>, sub: string, aud: string, ttlSec: number) {
     const now = Math.floor(this.clock() / 1000);
     const exp = now + ttlSec;
+    const id = b64url(randomBytes(12));
     const token = await new SignJWT(claims)
       .setProtectedHeader({ alg: ALG, typ: 'JWT' })
       .setIssuer(this.issuer)
@@ -69,12 +78,17 @@ export class TokenService {
       .setSubject(sub)
       .setIssuedAt(now)
       .setExpirationTime(exp)
-      .setJti(b64url(randomBytes(12)))
+      .setJti(id)
       .sign(this.priv);
-    return { token, expiresAt: new Date(exp * 1000) };
+    return { token, expiresAt: new Date(exp * 1000), id };
   }
 
-  private async verify(token: string, aud: string): Promise<Record<string, unknown>> {
+  /** `expiredCode`: the code an expired token of this kind answers (401). */
+  private async verify(
+    token: string,
+    aud: string,
+    expiredCode = 'INVALID_TOKEN',
+  ): Promise<Record<string, unknown>> {
     try {
       const { payload } = await jwtVerify(token, this.pub, {
         algorithms: [ALG],
@@ -84,8 +98,8 @@ export class TokenService {
       });
       return payload as Record<string, unknown>;
     } catch (e) {
-      const why = e instanceof joseErrors.JWTExpired ? 'token expired' : 'invalid token';
-      throw new ApiError(401, 'INVALID_TOKEN', why);
+      if (e instanceof joseErrors.JWTExpired) throw new ApiError(401, expiredCode, 'token expired');
+      throw new ApiError(401, 'INVALID_TOKEN', 'invalid token');
     }
   }
 
@@ -95,26 +109,34 @@ export class TokenService {
     if (c.seat) claims.seat = c.seat;
     if (c.cert) claims.cert = true;
     claims.auth_time = c.authTime ?? Math.floor(this.clock() / 1000);
+    // One id per login, carried by its refreshes: logout revokes them all at once.
+    claims.sid = c.sid ?? b64url(randomBytes(12));
     return this.sign(claims, c.sub, SESSION_AUD, ttlSec);
   }
 
   async verifySession(token: string): Promise<SessionClaims & { exp: number }> {
     const p = SessionPayload.safeParse(await this.verify(token, SESSION_AUD));
     if (!p.success) throw new ApiError(401, 'INVALID_TOKEN', 'invalid token');
-    const { auth_time, iat, ...rest } = p.data;
+    const { auth_time, iat, sid, ...rest } = p.data;
     // Tokens from before auth_time existed date from their own issue.
     const authTime = auth_time ?? iat;
-    return { ...rest, ...(authTime !== undefined ? { authTime } : {}) };
+    return {
+      ...rest,
+      ...(authTime !== undefined ? { authTime } : {}),
+      ...(sid !== undefined ? { sid } : {}),
+    };
   }
 
   issueInvite(room: string, seat: string | undefined, ttlSec: number): Promise<IssuedToken> {
     return this.sign(seat ? { room, seat } : { room }, `invite:${room}`, INVITE_AUD, ttlSec);
   }
 
-  async verifyInvite(token: string): Promise<{ room: string; seat?: string }> {
-    const p = InvitePayload.safeParse(await this.verify(token, INVITE_AUD));
+  /** The invite's room, seat and id (its row in the store, which counts its uses). */
+  async verifyInvite(token: string): Promise<{ room: string; seat?: string; id: string }> {
+    const p = InvitePayload.safeParse(await this.verify(token, INVITE_AUD, 'INVITE_EXPIRED'));
     if (!p.success) throw new ApiError(401, 'INVALID_TOKEN', 'invalid invite');
-    return p.data;
+    const { room, seat, jti } = p.data;
+    return { room, ...(seat !== undefined ? { seat } : {}), id: jti };
   }
 
   /** Cheap pre-check: does this look like one of our JWTs (vs. an OIDC token or an API key)? */

@@ -14,6 +14,8 @@ export interface AuthContext {
   expiresAt?: number;
   /** For a session token: when its original login happened (ms). */
   authTime?: number;
+  /** For a session token: its login's id (refreshes share it); logout revokes it. */
+  sessionId?: string;
 }
 
 /** Claims of the server's own session JWT. */
@@ -26,6 +28,8 @@ export interface SessionClaims {
   cert?: boolean;
   /** When the login this session descends from happened (unix seconds); refreshes carry it. */
   authTime?: number;
+  /** The login's session id; refreshes carry it (a new one is made when absent). */
+  sid?: string;
 }
 
 export interface NewAgent {
@@ -50,4 +54,7 @@ export interface AuthStore {
   putNonce(n: { nonce: string; audience: string; createdAt: number; expiresAt: number }): Promise<void>;
   /** Use a challenge once: true only for the first caller while it is unexpired. */
   consumeNonce(nonce: string, audience: string, now: number): Promise<boolean>;
+  /** Ends a session (logout) until `expiresAt`, when none of its tokens could verify anyway. */
+  revokeSession(r: { sid: string; principalId: string; revokedAt: number; expiresAt: number }): Promise<void>;
+  isSessionRevoked(sid: string): Promise<boolean>;
 }

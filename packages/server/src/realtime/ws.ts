@@ -90,6 +90,7 @@ class Connection {
       } catch {
         // closing anyway
       }
+      this.enqueue(() => this.checkRevoked());
     }, ctx.config.wsHeartbeatSec * 1000);
     this.heartbeat.unref();
     // A socket that must say hello and never does holds a slot for nothing: close it.
@@ -349,6 +350,10 @@ class Connection {
         'TOKEN_EXPIRED',
         'the token this socket acts with has expired: send hello with a fresh one',
       );
+    if (auth && !(await this.ctx.authn.sessionLive(auth))) {
+      this.revoked(cmd.roomId, cmd.id);
+      return;
+    }
     const principal = actorFor(auth, cmd.roomId, cmd.seat);
     const ack = await this.ctx.runtime.act(cmd.roomId, {
       seat: cmd.seat,
@@ -365,6 +370,23 @@ class Connection {
       ack,
       command: cmd,
     });
+  }
+
+  /** A logged-out session's socket: the action is refused and the socket closed (its feeds came from it). */
+  private revoked(roomId: string | null, id?: string): void {
+    const err = new ApiError(401, 'SESSION_REVOKED', 'this session was logged out: reconnect with a new one');
+    this.sendError(roomId, id, err);
+    this.ws.close(1008, 'SESSION_REVOKED');
+    this.cleanup();
+  }
+
+  /** Heartbeat check: a socket whose session (or a feed's) was logged out is closed, acting or not. */
+  private async checkRevoked(): Promise<void> {
+    if (this.closed) return;
+    const auths = [this.auth, ...[...this.feeds.values()].map((f) => f.auth)];
+    for (const a of auths) {
+      if (a?.sessionId !== undefined && !(await this.ctx.authn.sessionLive(a))) return this.revoked(null);
+    }
   }
 
   cleanup(): void {

@@ -11,6 +11,7 @@ import {
   CreateAgentBodySchema,
   CreateAgentResponseSchema,
   LoginBodySchema,
+  LogoutResponseSchema,
   MeResponseSchema,
   SessionResponseSchema,
   TokenBodySchema,
@@ -243,7 +244,37 @@ export function authRoutes(root: FastifyInstance, ctx: AppContext): void {
         claims.authTime = Math.floor(a.authTime / 1000);
         ttl = Math.min(ttl, left);
       }
+      // The same login: logging out revokes the refreshed token with the rest.
+      if (a.via === 'session' && a.sessionId !== undefined) claims.sid = a.sessionId;
       return sessionResponse(ctx, claims, ttl);
+    },
+  );
+
+  app.post(
+    '/v1/auth/logout',
+    {
+      schema: {
+        tags: ['access'],
+        summary:
+          'End this session on the server: its token and every refresh of it answer 401 SESSION_REVOKED',
+        response: { 200: LogoutResponseSchema },
+      },
+      config: AUTH_LIMIT,
+    },
+    async (req) => {
+      const a = requireAuth(req);
+      if (a.via !== 'session' || a.sessionId === undefined)
+        throw badRequest('only a server session logs out (an API key is revoked, an OIDC token expires)');
+      // Kept until no token of the login could verify: the login's lifetime, or this token's expiry.
+      const cap = (a.authTime ?? ctx.clock()) + ctx.config.sessionMaxLifetimeSec * 1000;
+      const expiresAt = Math.max(cap, a.expiresAt ?? 0);
+      await ctx.authStore.revokeSession({
+        sid: a.sessionId,
+        principalId: a.principal,
+        revokedAt: ctx.clock(),
+        expiresAt,
+      });
+      return { revoked: true as const };
     },
   );
 

@@ -11,22 +11,18 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { ApiError, badRequest } from '../errors.ts';
-import { isSupportedVersion, MIN_SUPPORTED_PROTOCOL_VERSION, PROTOCOL_VERSION } from '../schemas/common.ts';
+import { MIN_SUPPORTED_PROTOCOL_VERSION, PROTOCOL_VERSION } from '../schemas/common.ts';
 import { ExportQuerySchema } from '../schemas/export.ts';
 import { toJsonSchema } from '../schemas/protocol-json.ts';
 import {
   AckSchema,
   ActionBodySchema,
   CheckpointsResponseSchema,
-  CreateInviteBodySchema,
   CreateRoomBodySchema,
   EntriesQuerySchema,
   EntriesResponseSchema,
-  InviteResponseSchema,
   IssueCertBodySchema,
   IssueCertResponseSchema,
-  JoinBodySchema,
-  JoinResponseSchema,
   ListRoomsQuerySchema,
   ListRoomsResponseSchema,
   ProofResponseSchema,
@@ -37,6 +33,7 @@ import {
 } from '../schemas/rest.ts';
 import { actorFor, viewerIn } from './access.ts';
 import { type AppContext, requireAdmin } from './context.ts';
+import { joinRoutes } from './join.ts';
 import { ackToWire, type RoomInfoWireable, roomToWire, stateToWire } from './wire.ts';
 import type { ZodTypeProvider } from './zod.ts';
 
@@ -73,25 +70,9 @@ export function roomRoutes(root: FastifyInstance, ctx: AppContext): void {
   const app = root.withTypeProvider<ZodTypeProvider>();
   const rt = ctx.runtime;
 
-  /**
-   * Seats of a role the protocol reserves for the server are never the client's; seats of a
-   * privileged role are taken only when `given` (an admin, or an invite for that very seat).
-   */
-  async function refuseReserved(roomId: string, seat: string, given = true): Promise<void> {
-    const room = info(await rt.getRoom(roomId));
-    const protocol = rt.protocols?.get(room.protocol);
-    const role = room.seats.find((s) => s.id === seat)?.role;
-    if (role === undefined) return;
-    if ((protocol?.reservedRoles ?? []).includes(role))
-      throw new ApiError(403, 'SEAT_RESERVED', `seat ${seat} is reserved for the server`);
-    if (!given && (protocol?.privilegedRoles ?? []).includes(role))
-      throw new ApiError(
-        403,
-        'SEAT_PRIVILEGED',
-        `seat ${seat} (${role}) is given by the room's admin: join it with an invite for that seat`,
-      );
-  }
   const tags = ['rooms'];
+  // Invites and joins (who may take which seat) live in join.ts.
+  joinRoutes(root, ctx);
 
   app.post(
     '/v1/rooms',
@@ -164,99 +145,6 @@ export function roomRoutes(root: FastifyInstance, ctx: AppContext): void {
     '/v1/rooms/:id',
     { schema: { tags, summary: 'One room', params: RoomParamsSchema, response: { 200: RoomSchema } } },
     async (req) => roomToWire(info(await rt.getRoom(req.params.id))),
-  );
-
-  app.post(
-    '/v1/rooms/:id/invites',
-    {
-      schema: {
-        tags,
-        summary: 'Create an invite link for people (admin)',
-        params: RoomParamsSchema,
-        body: CreateInviteBodySchema.default({}),
-        response: { 201: InviteResponseSchema },
-      },
-    },
-    async (req, reply) => {
-      requireAdmin(req);
-      const room = info(await rt.getRoom(req.params.id));
-      if (req.body.seat && !room.seats.some((s) => s.id === req.body.seat)) {
-        throw new ApiError(404, 'UNKNOWN_SEAT', `this room has no seat ${req.body.seat}`);
-      }
-      if (req.body.seat) await refuseReserved(room.id, req.body.seat);
-      const ttl = req.body.ttl_sec ?? ctx.config.inviteTtlSec;
-      const t = await ctx.tokens.issueInvite(room.id, req.body.seat, ttl);
-      return reply.code(201).send({
-        invite: t.token,
-        url: `${ctx.config.publicUrl}/rooms/${room.id}/join#invite=${t.token}`,
-        room_id: room.id,
-        seat: req.body.seat ?? null,
-        expires_at: t.expiresAt.toISOString(),
-      });
-    },
-  );
-
-  app.post(
-    '/v1/rooms/:id/join',
-    {
-      schema: {
-        tags,
-        summary: 'Take a seat (agents with their key or token; people with an invite)',
-        params: RoomParamsSchema,
-        body: JoinBodySchema.default({}),
-        response: { 200: JoinResponseSchema },
-      },
-    },
-    async (req) => {
-      const v = req.body.client_protocol_version;
-      if (v !== undefined && !isSupportedVersion(v)) throw outdatedClient(ctx, v);
-      const roomId = req.params.id;
-      let seat = req.body.seat;
-      let principal: string;
-      let role = req.auth?.role ?? 'person';
-      // A privileged seat is given: by an admin or the room's creator joining it, or an invite naming it.
-      let given = req.auth?.role === 'admin';
-      if (req.body.invite) {
-        const inv = await ctx.tokens.verifyInvite(req.body.invite);
-        if (inv.room !== roomId) throw new ApiError(403, 'FORBIDDEN', 'this invite is for another room');
-        if (inv.seat) {
-          if (seat && seat !== inv.seat)
-            throw new ApiError(403, 'FORBIDDEN', `this invite is for seat ${inv.seat}`);
-          seat = inv.seat;
-          given = true;
-        }
-        // A signed-in person keeps their identity; an anonymous guest gets a fresh one.
-        principal =
-          req.auth && req.auth.room === null ? req.auth.principal : `guest_${randomBytes(8).toString('hex')}`;
-        if (!req.auth || req.auth.room !== null) role = 'person';
-      } else {
-        const a = req.auth;
-        if (!a) throw new ApiError(401, 'UNAUTHORIZED', 'joining needs an API key, a session or an invite');
-        if (a.role === 'person') throw new ApiError(403, 'FORBIDDEN', 'people join with an invite');
-        if (a.room !== null && a.room !== roomId)
-          throw new ApiError(403, 'FORBIDDEN', 'token scoped to another room');
-        principal = a.principal;
-      }
-      // The room's creator gives its seats, so it may take a privileged one itself.
-      if (seat && !given) given = info(await rt.getRoom(roomId)).createdBy === principal;
-      if (seat) await refuseReserved(roomId, seat, given);
-      const joined = await rt.join(roomId, { principal, ...(seat ? { seat } : {}) });
-      const t = await ctx.tokens.issueSession(
-        { sub: principal, role, room: roomId, seat: joined.seat },
-        ctx.config.sessionTtlSec,
-      );
-      return {
-        room_id: roomId,
-        seat: joined.seat,
-        principal,
-        session_token: t.token,
-        expires_at: t.expiresAt.toISOString(),
-        ws_url: ctx.wsUrl,
-        protocol_version: PROTOCOL_VERSION,
-        min_supported_protocol_version: MIN_SUPPORTED_PROTOCOL_VERSION,
-        skill_doc_url: ctx.skillDocUrl,
-      };
-    },
   );
 
   app.get(

@@ -152,6 +152,9 @@ export const ListRoomsResponseSchema = z.object({
 
 export const RoomParamsSchema = z.object({ id: RoomIdSchema });
 
+export const LogoutResponseSchema = z.object({ revoked: z.literal(true) });
+export type LogoutResponse = z.infer<typeof LogoutResponseSchema>;
+
 export const CreateInviteBodySchema = z.object({
   seat: SeatIdSchema.optional(),
   ttl_sec: z
@@ -160,6 +163,8 @@ export const CreateInviteBodySchema = z.object({
     .min(60)
     .max(30 * 86_400)
     .optional(),
+  /** How many joins the link admits (default 1): a link is never an unlimited bearer credential. */
+  max_uses: z.number().int().min(1).max(1000).optional(),
 });
 export type CreateInviteBody = z.infer<typeof CreateInviteBodySchema>;
 
@@ -168,6 +173,7 @@ export const InviteResponseSchema = z.object({
   url: z.string(),
   room_id: z.string(),
   seat: z.string().nullable(),
+  max_uses: z.number().int(),
   expires_at: IsoTimeSchema,
 });
 export type InviteResponse = z.infer<typeof InviteResponseSchema>;

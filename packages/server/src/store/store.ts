@@ -1,4 +1,5 @@
 import { join, resolve } from 'node:path';
+import { InvitesRepo, RevokedSessionsRepo } from './credentials.ts';
 import type { SqlDriver } from './driver.ts';
 import { CheckpointsRepo, EntriesRepo, IdempotencyRepo, SnapshotsRepo } from './log.ts';
 import { migrate } from './migrate.ts';
@@ -17,6 +18,8 @@ export class Store {
   readonly principals: PrincipalsRepo;
   readonly apiKeys: ApiKeysRepo;
   readonly nonces: NoncesRepo;
+  readonly invites: InvitesRepo;
+  readonly revokedSessions: RevokedSessionsRepo;
 
   constructor(readonly db: SqlDriver) {
     this.rooms = new RoomsRepo(db);
@@ -27,6 +30,8 @@ export class Store {
     this.principals = new PrincipalsRepo(db);
     this.apiKeys = new ApiKeysRepo(db);
     this.nonces = new NoncesRepo(db);
+    this.invites = new InvitesRepo(db);
+    this.revokedSessions = new RevokedSessionsRepo(db);
   }
 
   get kind(): SqlDriver['kind'] {

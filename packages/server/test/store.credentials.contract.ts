@@ -1,0 +1,45 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Store } from '../src/store/index.ts';
+import type { StoreFactory, TestStore } from './store.helpers.ts';
+
+/** Invites with bounded uses and revoked sessions (migration 050), on every driver. */
+export function credentialsContract(driverName: string, factory: StoreFactory): void {
+  describe(`invites and revoked sessions (${driverName})`, () => {
+    let t: TestStore;
+    let store: Store;
+    beforeAll(async () => {
+      t = await factory();
+      store = t.store;
+    });
+    afterAll(async () => {
+      await t?.cleanup();
+    });
+
+    it('an invite admits max_uses uses, concurrent ones included; a refund gives one back; expiry and unknown ids are told apart', async () => {
+      const base = { roomId: 'r1', seat: null, createdBy: 'admin', createdAt: 1000, expiresAt: 5000 };
+      await store.invites.create({ id: `i2_${driverName}`, maxUses: 2, ...base });
+      const uses = await Promise.all([1, 2, 3, 4, 5].map(() => store.invites.use(`i2_${driverName}`, 2000)));
+      expect(uses.filter((u) => typeof u === 'object')).toHaveLength(2);
+      expect(uses.filter((u) => u === 'used_up')).toHaveLength(3);
+      await store.invites.refund(`i2_${driverName}`);
+      expect(await store.invites.use(`i2_${driverName}`, 2000)).toMatchObject({ uses: 2, maxUses: 2 });
+      expect(await store.invites.use(`i2_${driverName}`, 2000)).toBe('used_up');
+      await store.invites.create({ id: `i1_${driverName}`, maxUses: 1, ...base });
+      expect(await store.invites.use(`i1_${driverName}`, 5000)).toBe('expired');
+      expect(await store.invites.use('nope', 2000)).toBe('unknown');
+      expect(await store.invites.purge(5000)).toBeGreaterThanOrEqual(2);
+      expect(await store.invites.use(`i1_${driverName}`, 2000)).toBe('unknown');
+    });
+
+    it('a revoked session stays revoked (idempotently) until purged after its expiry', async () => {
+      const sid = `s_${driverName}`;
+      expect(await store.revokedSessions.isRevoked(sid)).toBe(false);
+      await store.revokedSessions.revoke({ sid, principalId: 'agt_1', revokedAt: 1000, expiresAt: 9000 });
+      await store.revokedSessions.revoke({ sid, principalId: 'agt_1', revokedAt: 2000, expiresAt: 9000 });
+      expect(await store.revokedSessions.isRevoked(sid)).toBe(true);
+      expect(await store.revokedSessions.purge(8999)).toBe(0);
+      expect(await store.revokedSessions.purge(9000)).toBe(1);
+      expect(await store.revokedSessions.isRevoked(sid)).toBe(false);
+    });
+  });
+}
