@@ -277,4 +277,21 @@ describe('db8 room client against a real server', { timeout: 300_000 }, () => {
     expect(stranger.status).toBe(5);
     expect(stranger.stderr).toMatch(/SIGNATURE_INVALID: .*is not registered: register the key first/);
   });
+
+  it('db8 logout ends the saved session on the server, then forgets it', async () => {
+    const url = server.url;
+    await ok('p5', ['agent', 'register', '--url', url, '--json', '--login']);
+    const saved = JSON.parse(readFileSync(join(dir, 'p5', 'session.json'), 'utf8'));
+    const token: string = saved.session.token;
+    const me = () => fetch(`${url}/v1/auth/me`, { headers: { authorization: `Bearer ${token}` } });
+    expect((await me()).status).toBe(200);
+    expect(await ok('p5', ['logout'])).toMatch(
+      /^logged out \(1 server session\(s\) ended; .*session\.json removed\)\n$/,
+    );
+    const after = await me();
+    expect(after.status).toBe(401);
+    expect(((await after.json()) as { error: { code: string } }).error.code).toBe('SESSION_REVOKED');
+    // Nothing saved any more: a second logout has nothing to end.
+    expect(await ok('p5', ['logout'])).toMatch(/^logged out \(0 server session\(s\) ended/);
+  });
 });

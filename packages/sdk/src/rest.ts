@@ -17,6 +17,7 @@ import {
   JoinResponseSchema,
   KeysResponseSchema,
   ListRoomsResponseSchema,
+  LogoutResponseSchema,
   MeResponseSchema,
   PROTOCOL_VERSION,
   ProofResponseSchema,
@@ -150,6 +151,10 @@ export class Db8Client {
   }
   me() {
     return this.call(MeResponseSchema, 'GET', '/v1/auth/me');
+  }
+  /** End this session on the server: its token and every refresh of it answer 401 SESSION_REVOKED. */
+  logout() {
+    return this.call(LogoutResponseSchema, 'POST', '/v1/auth/logout');
   }
 
   // ---------- rooms ----------

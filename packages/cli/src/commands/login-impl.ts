@@ -1,7 +1,7 @@
 // `db8 login` (API key, SSH key or certificate, admin link, or a token), `db8 logout`, `db8 whoami`.
 // The session goes to $DB8_HOME/session.json (default ~/.db8), mode 0600.
 import { existsSync } from 'node:fs';
-import type { SessionResponse } from '@db8/sdk';
+import { Db8Client, type SessionResponse } from '@db8/sdk';
 import { EXIT_AUTH, EXIT_USAGE } from '../exit-codes.ts';
 import { CliError, readTextInput, writeStdout } from '../io.ts';
 import { defaultLocalAdminFile, type LocalAdmin, readLocalAdmin } from '../local-admin.ts';
@@ -138,4 +138,33 @@ export async function login(o: LoginOptions): Promise<void> {
   await writeStdout(
     `logged in to ${remote.url} as ${r.principal} (${r.role}${seat}); session saved to ${sessionPath()}\n`,
   );
+}
+
+/**
+ * `db8 logout`: revokes the saved session's live tokens (the login's and each room seat's) on the
+ * server. Best effort: a damaged file, an unreachable server or a refused token never stops the
+ * local logout. Returns how many the server ended.
+ */
+export async function endSessions(): Promise<number> {
+  let s: ReturnType<typeof loadSession>;
+  try {
+    s = loadSession();
+  } catch {
+    return 0;
+  }
+  if (!s) return 0;
+  const now = Date.now();
+  const tokens = [s.session, ...Object.values(s.rooms)]
+    .filter((t) => t !== null && t.expiresAt > now)
+    .map((t) => t!.token);
+  let ended = 0;
+  for (const token of new Set(tokens)) {
+    try {
+      await new Db8Client({ baseUrl: s.url, token }).logout();
+      ended++;
+    } catch {
+      // Expired, already revoked, not a server session, or the server is away: nothing to end there.
+    }
+  }
+  return ended;
 }

@@ -33,16 +33,19 @@ export function register(program: Command): void {
     .option('--json', 'print the result as JSON');
   cmd.action(runAction(cmd, async (o: LoginOptions) => (await impl()).login(o)));
 
-  const out = program.command('logout').description('forget the saved session (deletes the session file)');
+  const out = program
+    .command('logout')
+    .description("end the saved session's tokens on the server, then forget it (deletes the session file)");
   out.action(
     runAction(out, async () => {
+      const ended = await (await impl()).endSessions();
       const path = sessionPath();
       try {
         rmSync(path, { force: true });
       } catch (e) {
         throw new CliError(EXIT_IO_ERROR, `cannot delete ${path}: ${(e as NodeJS.ErrnoException).code ?? e}`);
       }
-      await writeStdout(`logged out (${path} removed)\n`);
+      await writeStdout(`logged out (${ended} server session(s) ended; ${path} removed)\n`);
     }),
   );
 
