@@ -1,0 +1,215 @@
+import type { DeliberationView } from '@db8/protocols/deliberation';
+import { useState } from 'react';
+import { Badge, statusTone } from '../../components/Badge.tsx';
+import { LiveBadge } from '../../components/LiveBadge.tsx';
+import { tokenFor } from '../../lib/api.ts';
+import { useRoomLive } from '../../lib/live.ts';
+import { Link } from '../../lib/router.tsx';
+import { getSession, useCredentials } from '../../lib/session.ts';
+import type { Room } from '../../lib/types.ts';
+
+// A deliberation room, kept small: the phase timeline of each round (consensus per phase), the
+// consensus of each round as bars against the threshold, the open gate with approve/reject for a
+// reviewer, and the code versions with their measured pass rate and diff. The state is the viewer's
+// own view pushed over the WebSocket; `?raw=1` shows the generic room.
+
+const PHASES = [
+  'dehallucination',
+  'self_evolvement',
+  'proposal',
+  'critique',
+  'review',
+  'optimization',
+  'adversarial',
+  'convergence',
+] as const;
+
+const pct = (x: number | null | undefined) =>
+  x === null || x === undefined ? '–' : `${Math.round(x * 100)}%`;
+
+function isView(v: unknown): v is DeliberationView {
+  return typeof v === 'object' && v !== null && 'phases' in v && 'layout' in v && 'config' in v;
+}
+
+function Timeline({ view }: { view: DeliberationView }) {
+  const rounds = Array.from({ length: view.round }, (_, i) => i + 1);
+  return (
+    <section className="card" aria-label="phase timeline">
+      <h2>Phases</h2>
+      <table className="delib-timeline" data-testid="delib-timeline">
+        <thead>
+          <tr>
+            <th>round</th>
+            {PHASES.map((p) => (
+              <th key={p}>{p.replace('_', ' ')}</th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rounds.map((r) => (
+            <tr key={r}>
+              <th>{r}</th>
+              {PHASES.map((p) => {
+                const rec = view.phases.find((x) => x.round === r && x.phase === p);
+                const now = view.round === r && view.phase === p && rec?.closedAt === null;
+                const cls = !rec ? 'todo' : rec.skipped ? 'skipped' : now ? 'now' : 'done';
+                return (
+                  <td key={p} className={`cell-${cls}`} title={rec ? `${rec.passes} pass(es)` : ''}>
+                    {!rec ? '' : rec.skipped ? rec.skipped : now ? '…' : pct(rec.consensus?.score)}
+                  </td>
+                );
+              })}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
+function ConsensusChart({ view }: { view: DeliberationView }) {
+  const min = view.config.minConsensus;
+  return (
+    <section className="card" aria-label="consensus per round">
+      <h2>Consensus per round</h2>
+      <div className="delib-bars" data-testid="delib-consensus">
+        {view.rounds.length === 0 ? <p className="muted small">No round has converged yet.</p> : null}
+        {view.rounds.map((o) => (
+          <div key={o.round} className="bar-row">
+            <span className="bar-label">round {o.round}</span>
+            <span className="bar-track">
+              <span
+                className={`bar ${o.reachedConsensus ? 'bar-ok' : ''}`}
+                style={{ width: `${o.confidence * 100}%` }}
+              />
+              <span className="bar-min" style={{ left: `${min * 100}%` }} title={`threshold ${pct(min)}`} />
+            </span>
+            <span className="bar-value">
+              {pct(o.confidence)} · {o.winner ?? 'no winner'}
+            </span>
+          </div>
+        ))}
+      </div>
+    </section>
+  );
+}
+
+function Gate({ roomId, view }: { roomId: string; view: DeliberationView }) {
+  const [error, setError] = useState<string | null>(null);
+  const gate = view.gates.at(-1);
+  if (!gate || gate.decision !== null || view.status !== 'paused') return null;
+  const token = getSession()?.token ?? tokenFor(roomId);
+  const decide = async (d: 'approve' | 'reject') => {
+    const reason = d === 'reject' ? (window.prompt('Why reject?') ?? '') : 'approved in the web app';
+    if (d === 'reject' && !reason.trim()) return;
+    const res = await fetch(`/v1/debates/${encodeURIComponent(roomId)}/${d}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify({ reason }),
+    });
+    if (!res.ok)
+      setError(
+        ((await res.json().catch(() => null)) as { error?: { message?: string } } | null)?.error?.message ??
+          `HTTP ${res.status}`,
+      );
+  };
+  return (
+    <section className="card delib-gate" aria-label="approval gate">
+      <h2>
+        Waiting for approval after {gate.phase} (round {gate.round})
+      </h2>
+      <p>
+        <button type="button" onClick={() => void decide('approve')}>
+          Approve
+        </button>{' '}
+        <button type="button" className="ghost" onClick={() => void decide('reject')}>
+          Reject
+        </button>
+      </p>
+      {error ? <p className="error">{error}</p> : null}
+    </section>
+  );
+}
+
+function CodeVersions({ view }: { view: DeliberationView }) {
+  if (view.codeVersions.length === 0) return null;
+  return (
+    <section className="card" aria-label="code versions">
+      <h2>Code versions</h2>
+      {view.codeVersions.map((v) => (
+        <details key={v.version} className="delib-version">
+          <summary>
+            v{v.version} · {v.seat} · {v.phase} (round {v.round}) · tests {pct(v.testPassRate)}
+          </summary>
+          <pre className="delib-diff">
+            {(v.diff ?? v.code).split('\n').map((line, i) => (
+              <span
+                // biome-ignore lint/suspicious/noArrayIndexKey: lines of one immutable text.
+                key={i}
+                className={line.startsWith('+') ? 'add' : line.startsWith('-') ? 'del' : ''}
+              >
+                {line}
+                {'\n'}
+              </span>
+            ))}
+          </pre>
+        </details>
+      ))}
+    </section>
+  );
+}
+
+export function DeliberationRoom(props: { roomId: string; room: Room | null }) {
+  useCredentials();
+  const { roomId, room } = props;
+  const live = useRoomLive(roomId, tokenFor(roomId));
+  const view = isView(live.state?.view) ? live.state.view : null;
+  return (
+    <div className="deliberation">
+      <header className="room-head">
+        <div>
+          <p className="crumbs small">
+            <Link href="/">Rooms</Link> / <span className="mono">{roomId}</span>
+          </p>
+          <h1>{room?.title ?? 'Deliberation'}</h1>
+          <p className="meta">
+            <code>deliberation</code>{' '}
+            <Badge tone={statusTone(view?.status ?? room?.status ?? '')} testId="delib-status">
+              {view?.status ?? room?.status ?? '…'}
+            </Badge>{' '}
+            <LiveBadge
+              status={live.status}
+              closed={room?.status === 'closed' || live.state?.status === 'closed'}
+            />{' '}
+            <Link href={`/rooms/${encodeURIComponent(roomId)}?raw=1`} className="button ghost small">
+              Raw log
+            </Link>
+          </p>
+        </div>
+      </header>
+      {live.error ? (
+        <p className="error" role="alert">
+          {live.error}
+        </p>
+      ) : null}
+      {view ? (
+        <>
+          <section className="card" aria-label="task">
+            <p className="delib-topic">{view.config.topic}</p>
+            <p className="muted small">
+              {view.config.topology} · {view.config.coordination}
+              {view.plan ? ` (${view.plan.style})` : ''} · round {view.round} of {view.config.maxRounds} ·{' '}
+              {view.phase}/{view.step} · {view.active.length} seats · leader {view.layout.leader}
+            </p>
+          </section>
+          <Gate roomId={roomId} view={view} />
+          <Timeline view={view} />
+          <ConsensusChart view={view} />
+          <CodeVersions view={view} />
+        </>
+      ) : (
+        <p className="muted">Loading…</p>
+      )}
+    </div>
+  );
+}
