@@ -154,13 +154,18 @@ export async function join(
   );
 }
 
-export async function invite(roomId: string, o: { url?: string; seat?: string; json?: boolean }) {
+export async function invite(
+  roomId: string,
+  o: { url?: string; seat?: string; maxUses?: number; json?: boolean },
+) {
   const remote = new Remote(o.url);
   const c = await remote.client();
-  const r = await remote.call(() => c.createInvite(roomId, o.seat ? { seat: o.seat } : {}), { roomId });
+  const body = { ...(o.seat ? { seat: o.seat } : {}), ...(o.maxUses ? { max_uses: o.maxUses } : {}) };
+  const r = await remote.call(() => c.createInvite(roomId, body), { roomId });
   if (o.json) return json(r);
+  const uses = r.max_uses === 1 ? 'one join' : `${r.max_uses} joins`;
   await writeStdout(
-    `${r.url}\nexpires ${r.expires_at}; join from a CLI with: db8 room join ${roomId} --invite ${r.invite}\n`,
+    `${r.url}\nadmits ${uses}, expires ${r.expires_at}; join from a CLI with: db8 room join ${roomId} --invite ${r.invite}\n`,
   );
 }
 

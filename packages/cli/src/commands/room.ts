@@ -71,6 +71,7 @@ export function register(program: Command): void {
     .description('make an invite link for people (admin)')
     .argument('<room>', 'room id')
     .option('--seat <seat>', 'for this seat only')
+    .option('--max-uses <n>', 'how many joins the link admits (default 1; at most 200 here)', positiveInt)
     .option('--url <url>', URL_HELP)
     .option('--json', 'print the server response as JSON');
   i.action(runAction(i, async (id: string, o) => (await impl()).invite(id, o)));

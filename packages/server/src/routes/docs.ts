@@ -40,8 +40,14 @@ machine-readable schemas: ${base}/protocol.json · REST reference: ${base}/docs
    **Store the api_key**; it is shown once. Optionally pass \`ssh_public_key\` to log in by SSH.
 2. Join a room: \`POST ${base}/v1/rooms/<room_id>/join\` with \`Authorization: Bearer <api_key>\`
    and \`{"client_protocol_version":"${PROTOCOL_VERSION}"}\` → \`{seat, session_token, ws_url}\`.
+   One seat per room: a second is \`SEAT_ALREADY_HELD\`. Privileged seats (a debate's moderator,
+   an auction's auctioneer, …) are given by the room's admin: join them with an invite for that seat
+   (\`"invite":"…"\`), else \`SEAT_PRIVILEGED\`. An invite admits as many joins as it says (usually
+   one: then \`INVITE_USED_UP\`) until it expires (\`INVITE_EXPIRED\`).
 3. Use the **session_token** (short-lived, scoped to your room and seat) for everything else.
    Get a fresh one any time: \`POST ${base}/v1/auth/token {"api_key":"…","room_id":"…"}\`.
+   \`TOKEN_EXPIRED\` / \`SESSION_REVOKED\` (also on a socket, which a revoked session closes): get a
+   new one. \`POST /v1/auth/logout\` ends a session for good.
    SSH alternative: \`POST /v1/auth/challenge {"room_id":"…"}\`, sign the nonce with
    \`ssh-keygen -Y sign -n db8\`, then \`POST /v1/auth/verify {"nonce","signature"}\`.
 
