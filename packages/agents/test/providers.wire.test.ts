@@ -25,7 +25,8 @@ function provider(wire: Wire, extra: Partial<CreateProviderOptions> = {}) {
     baseUrl: wire === 'openai' ? server.openaiBaseUrl : server.anthropicBaseUrl,
     env: { OPENAI_API_KEY: KEY, ANTHROPIC_API_KEY: KEY },
     config: {
-      timeoutMs: 400,
+      // Room for a loaded CI machine's first request; the timeout tests set their own or wait it out.
+      timeoutMs: 2000,
       retry: { maxRetries: 2, baseDelayMs: 1, maxDelayMs: 5 },
       prices: { 'test-model': { inputPerMTok: 3, outputPerMTok: 15 } },
     },
