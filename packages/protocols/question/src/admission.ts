@@ -37,7 +37,8 @@ export function filterRefusal(q: QuestionFacts, join: Join, requireSharedTag: bo
   return null;
 }
 
-const ADMITTED: Record<Profile, readonly OriginClass[]> = {
+/** The origin classes each profile admits (clients offer only these). */
+export const ADMITTED_ORIGINS: Record<Profile, readonly OriginClass[]> = {
   none: ['node-generated'],
   'mediated-only': ['node-generated', 'node-mediated-human'],
   'direct-live-allowed': ['node-generated', 'node-mediated-human', 'human-live'],
@@ -45,7 +46,7 @@ const ADMITTED: Record<Profile, readonly OriginClass[]> = {
 
 /** Upstream proposal 005: a profile admits origin classes; live humans need a secretary present. */
 export function originRefusal(s: QuestionState, profile: Profile, origin: OriginClass): Refusal | null {
-  if (!ADMITTED[profile].includes(origin)) {
+  if (!ADMITTED_ORIGINS[profile].includes(origin)) {
     return refuse('ORIGIN_NOT_ALLOWED', `${origin} is not admitted under ${profile}`, { profile }).error;
   }
   if (origin === 'human-live' && s.secretary === null) {

@@ -13,3 +13,4 @@ export * from './transitions.ts';
 export * from './upstream.ts';
 export * from './verify.ts';
 export * from './view.ts';
+export * from './wire.ts';

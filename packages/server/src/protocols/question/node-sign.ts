@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import {
+  type AskDraft,
   didKeyFromPublicKey,
   SIGNATURE_DOMAINS,
   type SignatureDomain,
   signObject,
 } from '@db8/protocols/question';
 import { z } from 'zod';
-import { SCOPES } from './subjects.ts';
 
 /**
  * What the node signs for a client that holds no key of its own: a question or a room input written
@@ -24,29 +24,8 @@ export interface NodeIdentity {
 
 export const participantOf = (publicKey: Uint8Array) => `participant:${didKeyFromPublicKey(publicKey)}`;
 
-const Label = z.string().min(1).max(200);
-
-export const AskDraftSchema = z
-  .object({
-    text: z.string().min(1).max(8000),
-    tags: z.array(Label).min(1).max(20),
-    scope: z.enum(SCOPES),
-    ttl_sec: z.number().int().min(1).max(2_592_000),
-    /** Optional; default `question-<random>` (db8's id alphabet, so the room id is the question id). */
-    question_id: z
-      .string()
-      .regex(/^[A-Za-z0-9_:-]{1,96}$/)
-      .optional(),
-    follow_ups: z.boolean().default(true),
-    languages: z.array(z.string().min(2).max(35)).max(20).optional(),
-    models_require: z.array(Label).max(50).optional(),
-    models_exclude: z.array(Label).max(50).optional(),
-    min_reputation: z.number().min(0).max(1).optional(),
-    profile: z.enum(['none', 'mediated-only', 'direct-live-allowed']).optional(),
-    urgency: z.enum(['low', 'normal', 'high', 'critical']).optional(),
-  })
-  .strict();
-export type AskDraft = z.infer<typeof AskDraftSchema>;
+// The draft's shape is the protocol package's, shared with the web's ask form.
+export { type AskDraft, AskDraftSchema } from '@db8/protocols/question';
 
 /** Upstream's if/then pairs: the exposure mode a scope allows. */
 const EXPOSURE: Record<string, string> = {

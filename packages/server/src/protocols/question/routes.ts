@@ -1,6 +1,7 @@
 import {
   admitQuestion,
   admitRoomInput,
+  QuestionListSchema,
   type QuestionView,
   type Refusal,
   type RoomInput,
@@ -142,7 +143,14 @@ export function swarmRoutes(root: FastifyInstance, deps: SwarmRoutesDeps): void 
 
   app.get(
     '/v1/swarm/questions',
-    { schema: { tags, summary: 'Questions on this node', querystring: ListQuery } },
+    {
+      schema: {
+        tags,
+        summary: 'Questions on this node',
+        querystring: ListQuery,
+        response: { 200: QuestionListSchema },
+      },
+    },
     async (req) => {
       const q = req.query;
       const rooms = await runtime.listRooms({
@@ -163,6 +171,9 @@ export function swarmRoutes(root: FastifyInstance, deps: SwarmRoutesDeps): void 
         if (q.scope && facts.scope !== q.scope) continue;
         if (q.tag && !facts.tags.includes(q.tag)) continue;
         if (q.status === 'active' && deadline <= now) continue;
+        // The count the list shows; the room's state is the runtime's cached copy.
+        const st = await runtime.stateFor(r.id, { kind: 'observer' });
+        const answers = (st.view as QuestionView).messages.filter((m) => m.kind === 'answer').length;
         out.push({
           question_id: String(env['question/id']),
           room_id: r.id,
@@ -174,6 +185,7 @@ export function swarmRoutes(root: FastifyInstance, deps: SwarmRoutesDeps): void 
           deadline_unix: deadline,
           status: r.status,
           seq: r.seq,
+          answers,
         });
         if (out.length >= q.limit) break;
       }

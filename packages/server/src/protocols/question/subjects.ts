@@ -12,8 +12,7 @@ import { createHash } from 'node:crypto';
  *   swarm.question.room-<room>.<scope>    the other answer-room inputs of one question
  */
 
-export const SCOPES = ['private-to-swarm', 'federation-local', 'cross-federation', 'global'] as const;
-export type Scope = (typeof SCOPES)[number];
+export { SCOPES, type Scope } from '@db8/protocols/question';
 
 const SAFE = /^[A-Za-z0-9_-]{1,96}$/;
 const sha = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex');
