@@ -173,6 +173,44 @@ describe('protocol modules', () => {
   }, 120_000);
 });
 
+describe('driven seats', () => {
+  it('are listed taken and driven; a join naming one is 409 SEAT_DRIVEN with nothing written; a plain join gets another seat', async () => {
+    const r = await api('POST', '/v1/rooms', {
+      protocol: 'debate',
+      config: { topic: 'Who sits where?', debaters: 3, judges: 1, viewers: 0 },
+      drivers: { anon_1: scripted },
+    });
+    expect(r.status, JSON.stringify(r.json)).toBe(201);
+    const id: string = r.json.room_id;
+    type SeatWire = { seat: string; taken: boolean; driven?: boolean };
+    const seat = (room: { seats: SeatWire[] }, s: string) => room.seats.find((x) => x.seat === s);
+    expect(seat(r.json, 'anon_1')).toMatchObject({ taken: true, driven: true });
+    expect(seat(r.json, 'anon_2')).toMatchObject({ taken: false, driven: false });
+    const listed = (await api('GET', '/v1/rooms?protocol=debate')).json.rooms.find(
+      (x: { room_id: string }) => x.room_id === id,
+    );
+    expect(seat(listed, 'anon_1')).toMatchObject({ taken: true, driven: true });
+
+    const agentKey = async () => (await api('POST', '/v1/agents', { name: 'seat-taker' })).json.api_key;
+    const seqBefore = (await api('GET', `/v1/rooms/${id}`)).json.seq;
+    const named = await api('POST', `/v1/rooms/${id}/join`, { seat: 'anon_1' }, await agentKey());
+    expect(named.status, JSON.stringify(named.json)).toBe(409);
+    expect(named.json.error.code).toBe('SEAT_DRIVEN');
+    expect((await api('GET', `/v1/rooms/${id}`)).json.seq).toBe(seqBefore);
+    // Even the admin cannot take a seat a driver plays.
+    expect((await api('POST', `/v1/rooms/${id}/join`, { seat: 'anon_1' })).json.error.code).toBe(
+      'SEAT_DRIVEN',
+    );
+
+    const key = await agentKey();
+    const plain = await api('POST', `/v1/rooms/${id}/join`, {}, key);
+    expect(plain.status, JSON.stringify(plain.json)).toBe(200);
+    expect(plain.json.seat).toBe('anon_2');
+    // A rejoin keeps the seat held.
+    expect((await api('POST', `/v1/rooms/${id}/join`, {}, key)).json.seat).toBe('anon_2');
+  });
+});
+
 describe('/skill.md, followed literally', () => {
   it('an agent onboards to a sealed-bid room with nothing but the documents', async () => {
     const created = await api('POST', '/v1/rooms', {

@@ -120,6 +120,11 @@ export class DriverHost {
     this.poke(roomId);
   }
 
+  /** Seats played by a driver, per room: they are taken, never joined by a client. */
+  drivenSeats(roomIds: readonly string[]): Promise<Map<string, Set<string>>> {
+    return this.opts.drivers.drivenSeats(roomIds);
+  }
+
   /** Pick up the driven rooms that are still open (server restart). */
   async resume(): Promise<number> {
     const ids = await this.opts.drivers.rooms();

@@ -51,6 +51,22 @@ export class DriverStore {
     return Object.fromEntries(rows.map((r) => [r.seat, DriverSpecSchema.parse(parse(r.spec))]));
   }
 
+  /** The seats a driver plays, per room, for a page of rooms (one query). */
+  async drivenSeats(roomIds: readonly string[]): Promise<Map<string, Set<string>>> {
+    const out = new Map<string, Set<string>>();
+    if (roomIds.length === 0) return out;
+    const rows = await this.store.db.query<{ room_id: string; seat: string }>(
+      'SELECT room_id, seat FROM room_drivers WHERE room_id = ANY($1)',
+      [roomIds],
+    );
+    for (const r of rows) {
+      const set = out.get(r.room_id);
+      if (set) set.add(r.seat);
+      else out.set(r.room_id, new Set([r.seat]));
+    }
+    return out;
+  }
+
   async putRoomBudget(roomId: string, limits: BudgetLimits, now: number): Promise<void> {
     await this.store.db.query(
       `INSERT INTO room_driver_budgets (room_id, limits, created_at) VALUES ($1, $2, $3)

@@ -59,6 +59,8 @@ export interface RoomDrivers {
     specs: Record<string, DriverSpec>,
     roomBudget: { maxTokens?: number; maxCostUsd?: number; maxCalls?: number } | undefined,
   ): Promise<void>;
+  /** The seats a driver plays, per room (a room with none is absent). */
+  drivenSeats(roomIds: readonly string[]): Promise<Map<string, Set<string>>>;
 }
 
 export function requireAuth(req: FastifyRequest): AuthContext {

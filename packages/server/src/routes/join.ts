@@ -43,6 +43,27 @@ export function joinRoutes(root: FastifyInstance, ctx: AppContext): void {
         `seat ${seat} (${role}) is given by the room's admin: join it with an invite for that seat`,
       );
   }
+  /**
+   * Seats a server driver plays are taken: a named one is refused, and with none named the join gets
+   * the first seat auto-assignment would give that no driver plays (the runtime does not know drivers).
+   */
+  async function avoidDriven(roomId: string, principal: string, seat: string | undefined) {
+    const driven = (await ctx.drivers?.drivenSeats([roomId]))?.get(roomId);
+    if (!driven?.size) return seat;
+    if (seat !== undefined) {
+      if (driven.has(seat))
+        throw new ApiError(409, 'SEAT_DRIVEN', `seat ${seat} is played by the server's driver`, { seat });
+      return seat;
+    }
+    // A rejoin keeps the seat held.
+    if ((await ctx.store.rooms.seatOf(principal, roomId)) !== null) return undefined;
+    const room = info(await rt.getRoom(roomId));
+    const protocol = rt.protocols?.get(room.protocol);
+    const notAuto = [...(protocol?.reservedRoles ?? []), ...(protocol?.privilegedRoles ?? [])];
+    const open = room.seats.find((s) => !s.held && !driven.has(s.id) && !notAuto.includes(s.role));
+    if (!open) throw new ApiError(409, 'ROOM_FULL', 'every seat is taken');
+    return open.id;
+  }
   /** Takes one use of an invite (its id); an expired, used-up or unknown one is refused. */
   async function useInvite(id: string): Promise<string> {
     const r = await ctx.store.invites.use(id, ctx.clock());
@@ -147,6 +168,7 @@ export function joinRoutes(root: FastifyInstance, ctx: AppContext): void {
       let joined: { seat: string };
       try {
         if (seat) await refuseReserved(roomId, seat, given);
+        seat = await avoidDriven(roomId, principal, seat);
         joined = await rt.join(roomId, { principal, ...(seat ? { seat } : {}) });
       } catch (err) {
         if (inviteUse) await ctx.store.invites.refund(inviteUse);

@@ -111,7 +111,7 @@ export function roomRoutes(root: FastifyInstance, ctx: AppContext): void {
         const specs = Object.fromEntries(Object.entries(drivers).filter(([seat]) => known.has(seat)));
         await ctx.drivers.attach(room.id, specs, roomBudget);
       }
-      return reply.code(201).send(roomToWire(room));
+      return reply.code(201).send(roomToWire(room, new Set(Object.keys(drivers))));
     },
   );
 
@@ -133,9 +133,10 @@ export function roomRoutes(root: FastifyInstance, ctx: AppContext): void {
         ...(q.status ? { status: q.status } : {}),
         ...(q.cursor ? { cursor: q.cursor } : {}),
       })) as RoomInfoWireable[];
+      const driven = (await ctx.drivers?.drivenSeats(rooms.map((r) => r.id))) ?? new Map();
       const last = rooms.at(-1);
       return {
-        rooms: rooms.map(roomToWire),
+        rooms: rooms.map((r) => roomToWire(r, driven.get(r.id))),
         next_cursor: rooms.length === q.limit && last ? `${last.createdAt}:${last.id}` : null,
       };
     },
@@ -144,7 +145,10 @@ export function roomRoutes(root: FastifyInstance, ctx: AppContext): void {
   app.get(
     '/v1/rooms/:id',
     { schema: { tags, summary: 'One room', params: RoomParamsSchema, response: { 200: RoomSchema } } },
-    async (req) => roomToWire(info(await rt.getRoom(req.params.id))),
+    async (req) => {
+      const room = info(await rt.getRoom(req.params.id));
+      return roomToWire(room, (await ctx.drivers?.drivenSeats([room.id]))?.get(room.id));
+    },
   );
 
   app.get(

@@ -18,7 +18,8 @@ export interface RoomInfoWireable {
   config?: unknown;
 }
 
-export function roomToWire(r: RoomInfoWireable): Room {
+/** `driven`: seats a server driver plays — taken, though no client joined them. */
+export function roomToWire(r: RoomInfoWireable, driven?: ReadonlySet<string>): Room {
   return {
     room_id: r.id,
     protocol: r.protocol,
@@ -26,7 +27,10 @@ export function roomToWire(r: RoomInfoWireable): Room {
     status: r.status,
     seq: r.seq,
     created_at: r.createdAt,
-    seats: r.seats.map((s) => ({ seat: s.id, role: s.role, taken: s.held })),
+    seats: r.seats.map((s) => {
+      const byDriver = driven?.has(s.id) ?? false;
+      return { seat: s.id, role: s.role, taken: s.held || byDriver, driven: byDriver };
+    }),
     ...(r.config !== undefined ? { config: r.config as Room['config'] } : {}),
     ...(r.protocolVersion !== undefined ? { protocol_version: r.protocolVersion } : {}),
     deadline_ms: r.deadlineUnix ?? null,

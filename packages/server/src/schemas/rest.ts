@@ -107,7 +107,13 @@ export type MeResponse = z.infer<typeof MeResponseSchema>;
 
 // ---------- rooms ----------
 
-export const SeatWireSchema = z.object({ seat: z.string(), role: z.string(), taken: z.boolean() });
+export const SeatWireSchema = z.object({
+  seat: z.string(),
+  role: z.string(),
+  taken: z.boolean(),
+  /** Played by one of the server's drivers (model or scripted): taken, and no client may join it. */
+  driven: z.boolean().optional(),
+});
 
 export const RoomSchema = z.object({
   room_id: z.string(),
