@@ -88,6 +88,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
       externalClock: externalClockOf(builtinModules),
       serverKey,
       bus,
+      announcements: bus,
       // From the shared key, not PUBLIC_BASE_URL: nodes with different URLs sign one origin.
       origin: logOriginFor(serverKey.publicKey),
     });

@@ -9,6 +9,7 @@ export {
   AckSchema,
   type ActInput,
   type CheckpointInfo,
+  type EntryAnnouncements,
   type EntryPublisher,
   type InclusionProof,
   type ProtocolRegistry,

@@ -23,6 +23,7 @@ import { inclusionProof } from './proof.ts';
 import { type QueuedWrite, RoomQueue } from './queue.ts';
 import { replayRoom } from './replay.ts';
 import { RoomMemo } from './room.ts';
+import { TailWatch } from './tail.ts';
 import type {
   Ack,
   ActInput,
@@ -36,6 +37,8 @@ import type {
   StateFor,
 } from './types.ts';
 import { asJson, Work } from './work.ts';
+
+type Sync = 'always' | 'if-behind' | 'never';
 
 interface WriteOp {
   plan: (w: Work) => Promise<unknown>;
@@ -69,6 +72,8 @@ export class Runtime {
   readonly stats = { batches: 0, entries: 0, conflicts: 0 };
   private readonly memos = new Map<string, RoomMemo>();
   private readonly queues = new Map<string, RoomQueue>();
+  /** Set when the bus is heard (Postgres): reads skip the tail check while nothing new was announced. */
+  private readonly tail: TailWatch | null;
 
   constructor(opts: RuntimeOptions) {
     this.store = opts.store;
@@ -89,6 +94,16 @@ export class Runtime {
     this.shared = opts.store.kind === 'postgres';
     this.onPublishError = opts.onPublishError ?? (() => {});
     this.joinEffects = opts.joinEffects;
+    const heard = this.shared ? opts.announcements : undefined;
+    this.tail = heard ? new TailWatch(this.clock, opts.tailStaleMs ?? 1000) : null;
+    // A room being loaded (its queue busy, no memo yet) still hears: the load may predate the entry.
+    heard?.subscribe('*', (e) =>
+      this.tail?.hear(
+        e.room,
+        e.seq,
+        this.memos.get(e.room)?.seq ?? (this.queues.has(e.room) ? undefined : null),
+      ),
+    );
   }
 
   now(): number {
@@ -311,6 +326,7 @@ export class Runtime {
   forget(roomId?: string): void {
     if (roomId === undefined) this.memos.clear();
     else this.memos.delete(roomId);
+    this.tail?.forget(roomId);
   }
 
   private protocolNamed(name: string): AnyProtocol {
@@ -340,20 +356,25 @@ export class Runtime {
   }
 
   private read<T>(roomId: string, fn: (m: RoomMemo) => Promise<T>): Promise<T> {
-    return this.queue(roomId).read(async () => fn(await this.memo(roomId, this.shared)));
+    const sync: Sync = !this.shared ? 'never' : this.tail ? 'if-behind' : 'always';
+    return this.queue(roomId).read(async () => fn(await this.memo(roomId, sync)));
   }
 
-  private async memo(roomId: string, sync: boolean): Promise<RoomMemo> {
+  /**
+   * The cached room, first brought up to the stored tail: `always`, `never`, or `if-behind` (the
+   * bus announced a newer seq, or the last check is older than tailStaleMs).
+   */
+  private async memo(roomId: string, sync: Sync): Promise<RoomMemo> {
     const cached = this.memos.get(roomId);
-    if (cached && sync) {
+    if (cached) {
+      if (sync === 'never' || (sync === 'if-behind' && !this.tail?.behind(roomId, cached.seq))) return cached;
       try {
         await syncTail(this.store, cached);
+        this.tail?.checked(roomId, cached.seq);
         return cached;
       } catch {
         this.memos.delete(roomId); // half-folded: reload from the store
       }
-    } else if (cached) {
-      return cached;
     }
     const m = await loadMemo(this.store, this.protocols, roomId);
     this.remember(roomId, m);
@@ -363,10 +384,12 @@ export class Runtime {
   private remember(roomId: string, memo: RoomMemo): void {
     this.memos.delete(roomId);
     this.memos.set(roomId, memo);
+    this.tail?.checked(roomId, memo.seq); // loaded or just committed: current as of now
     if (this.memos.size <= MAX_CACHED_ROOMS) return;
     for (const k of this.memos.keys()) {
       if (!this.queues.get(k)?.busy) {
         this.memos.delete(k);
+        this.tail?.forget(k);
         break;
       }
     }
@@ -381,7 +404,7 @@ export class Runtime {
   private async runBatch(roomId: string, batch: QueuedWrite[]): Promise<void> {
     let fresh = !this.shared;
     for (let attempt = 0; ; attempt++) {
-      const before = await this.memo(roomId, attempt > 0);
+      const before = await this.memo(roomId, attempt > 0 ? 'always' : this.tail ? 'if-behind' : 'never');
       if (attempt > 0) fresh = true;
       const work = new Work(before.fork(), this.store, this.clock);
       const results: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
@@ -399,7 +422,7 @@ export class Runtime {
       if (idle && !fresh) {
         fresh = true;
         const seq = before.seq;
-        if ((await this.memo(roomId, true)).seq !== seq) {
+        if ((await this.memo(roomId, 'always')).seq !== seq) {
           attempt--; // not a lost race: the plan was made on a stale room
           continue;
         }

@@ -13,11 +13,24 @@ export interface EntryPublisher {
   publish(roomId: string, entry: PublicEntry): Promise<void>;
 }
 
+/** What the runtime needs to hear of a Bus: every room's appends, this node's and other nodes'. */
+export interface EntryAnnouncements {
+  subscribe(roomId: '*', fn: (entry: PublicEntry) => void): () => void;
+}
+
 export interface RuntimeOptions {
   store: Store;
   protocols: ProtocolRegistry;
   serverKey: ServerKey;
   bus?: EntryPublisher;
+  /**
+   * The bus as heard by this node (Postgres only). With it, a read re-reads a room's tail only when
+   * the bus announced a seq past the cached one (or `tailStaleMs` passed since the last check, in
+   * case a message was lost); without it, every read re-reads the tail (other writers unseen).
+   */
+  announcements?: EntryAnnouncements;
+  /** Longest a cached room is trusted without a tail check when announcements are heard (default 1000 ms). */
+  tailStaleMs?: number;
   /** Unix ms. Injected in tests; Date.now otherwise. */
   clock?: () => number;
   /** Snapshot the state after at least this many new entries (default 256). */

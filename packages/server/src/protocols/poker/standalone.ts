@@ -53,7 +53,14 @@ export async function startLocalPokerServer(
   const store = opts.store ?? (await openStore({ memory: true }));
   const bus = new LocalBus();
   const serverKey = generateServerKey('db8.local');
-  const runtime = new Runtime({ store, protocols: defaultProtocolRegistry(), serverKey, bus });
+  // One node: the local bus hears every append, so a Postgres store is not re-read per state.
+  const runtime = new Runtime({
+    store,
+    protocols: defaultProtocolRegistry(),
+    serverKey,
+    bus,
+    announcements: bus,
+  });
   const adminLinks = new AdminLinks();
   const app = await buildApp({
     runtime,
