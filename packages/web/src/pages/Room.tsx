@@ -57,7 +57,7 @@ function SeatPanel(props: { room: RoomInfo | null; roomId: string; onJoined: () 
           <li key={s.seat}>
             <span className="mono">{s.seat}</span> <span className="muted small">{s.role}</span>{' '}
             {s.taken ? (
-              <Badge tone="muted">taken</Badge>
+              <Badge tone="muted">{s.driven ? 'driven by the server' : 'taken'}</Badge>
             ) : props.room?.status === 'closed' ? null : (
               <>
                 <Badge tone="info">open</Badge>

@@ -69,7 +69,11 @@ export function SeatCard(props: {
             <li key={s.seat}>
               <span className="mono">{s.seat}</span>{' '}
               <span className="muted small">{ROLE_TEXT[s.role] ?? s.role}</span>{' '}
-              {s.taken ? <Badge tone="muted">taken</Badge> : closed ? null : <Badge tone="info">open</Badge>}
+              {s.taken ? (
+                <Badge tone="muted">{s.driven ? 'driven by the server' : 'taken'}</Badge>
+              ) : closed ? null : (
+                <Badge tone="info">open</Badge>
+              )}
               {!s.taken && direct && !closed ? (
                 <button type="button" className="chip" disabled={busy} onClick={() => void join(s.seat)}>
                   Join
