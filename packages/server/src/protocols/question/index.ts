@@ -3,6 +3,7 @@ import { runtimeError } from '../../runtime/errors.ts';
 import type { ModuleContext, ProtocolModule } from '../module.ts';
 import { modelRoutes } from './agents.ts';
 import { SwarmBinding } from './binding.ts';
+import { startMatrixBridge } from './bridges/matrix.ts';
 import { questionMcpTools } from './mcp.ts';
 import { swarmOptions } from './options.ts';
 import { swarmRoutes } from './routes.ts';
@@ -43,6 +44,8 @@ export const questionModule: ProtocolModule = {
         await handle.binding?.stop();
       });
     }
+    const matrix = startMatrixBridge(ctx.runtime, ctx.app.bus, ctx.env, opts.nodeId, (m) => app.log.warn(m));
+    if (matrix) app.addHook('onClose', () => matrix.stop());
     swarmRoutes(app, { runtime: ctx.runtime, binding: handle.binding, opts, node });
     modelRoutes(app, ctx.env);
     return handle;
