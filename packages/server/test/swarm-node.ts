@@ -23,16 +23,27 @@ export interface SwarmNode {
   close(): Promise<void>;
 }
 
-export async function startSwarmNode(name: string, run: SwarmRun): Promise<SwarmNode> {
+/** A node's environment for one test run (also for a server started another way, e.g. the web's). */
+export function swarmEnv(name: string, run: SwarmRun): Record<string, string> {
+  return {
+    DB8_SWARM_NATS_URL: NATS_URL,
+    DB8_SWARM_PREFIX: run.prefix,
+    DB8_SWARM_STREAM: run.stream,
+    DB8_SWARM_NODE_ID: `node:${name}`,
+    DB8_SWARM_ROOM_SETTINGS: JSON.stringify(run.settings),
+  };
+}
+
+/** `webDist`: the built web app this node serves (the browser suites build their own). */
+export async function startSwarmNode(
+  name: string,
+  run: SwarmRun,
+  opts: { webDist?: string } = {},
+): Promise<SwarmNode> {
   const dir = mkdtempSync(join(tmpdir(), `db8-swarm-${name}-`));
   const server = await startServer({
-    env: {
-      DB8_SWARM_NATS_URL: NATS_URL,
-      DB8_SWARM_PREFIX: run.prefix,
-      DB8_SWARM_STREAM: run.stream,
-      DB8_SWARM_NODE_ID: `node:${name}`,
-      DB8_SWARM_ROOM_SETTINGS: JSON.stringify(run.settings),
-    },
+    env: swarmEnv(name, run),
+    ...(opts.webDist ? { webDist: opts.webDist } : {}),
     port: 0,
     dataDir: dir,
     print: () => {},
