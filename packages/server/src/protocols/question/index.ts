@@ -3,6 +3,7 @@ import { runtimeError } from '../../runtime/errors.ts';
 import type { ModuleContext, ProtocolModule } from '../module.ts';
 import { modelRoutes } from './agents.ts';
 import { SwarmBinding } from './binding.ts';
+import { startIrcBridge } from './bridges/irc.ts';
 import { startMatrixBridge } from './bridges/matrix.ts';
 import { questionMcpTools } from './mcp.ts';
 import { swarmOptions } from './options.ts';
@@ -44,6 +45,9 @@ export const questionModule: ProtocolModule = {
         await handle.binding?.stop();
       });
     }
+    // After the binding: rooms it opened while starting are joined as resumed, not replayed.
+    const irc = startIrcBridge(ctx.runtime, ctx.app.bus, ctx.env, (m) => app.log.warn(m));
+    if (irc) app.addHook('onClose', () => irc.stop());
     const matrix = startMatrixBridge(ctx.runtime, ctx.app.bus, ctx.env, opts.nodeId, (m) => app.log.warn(m));
     if (matrix) app.addHook('onClose', () => matrix.stop());
     swarmRoutes(app, { runtime: ctx.runtime, binding: handle.binding, opts, node });
