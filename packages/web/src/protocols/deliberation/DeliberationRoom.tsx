@@ -5,12 +5,16 @@ import { LiveBadge } from '../../components/LiveBadge.tsx';
 import { tokenFor } from '../../lib/api.ts';
 import { useRoomLive } from '../../lib/live.ts';
 import { Link } from '../../lib/router.tsx';
-import { getSession, useCredentials } from '../../lib/session.ts';
+import { useCredentials } from '../../lib/session.ts';
 import type { Room } from '../../lib/types.ts';
+import { CodeVersions } from './CodeVersions.tsx';
+import { Seats } from './Seats.tsx';
+import { TopologyGraph } from './TopologyGraph.tsx';
 
-// A deliberation room, kept small: the phase timeline of each round (consensus per phase), the
-// consensus of each round as bars against the threshold, the open gate with approve/reject for a
-// reviewer, and the code versions with their measured pass rate and diff. The state is the viewer's
+// A deliberation room, kept small: the topology as a graph of who spoke to whom, the phase timeline
+// of each round (consensus per phase), the consensus of each round as bars against the threshold,
+// the open gate with approve/reject for a reviewer, and the code versions with their measured pass
+// rate, its trend and diffs. The state is the viewer's
 // own view pushed over the WebSocket; `?raw=1` shows the generic room.
 
 const PHASES = [
@@ -36,33 +40,35 @@ function Timeline({ view }: { view: DeliberationView }) {
   return (
     <section className="card" aria-label="phase timeline">
       <h2>Phases</h2>
-      <table className="delib-timeline" data-testid="delib-timeline">
-        <thead>
-          <tr>
-            <th>round</th>
-            {PHASES.map((p) => (
-              <th key={p}>{p.replace('_', ' ')}</th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {rounds.map((r) => (
-            <tr key={r}>
-              <th>{r}</th>
-              {PHASES.map((p) => {
-                const rec = view.phases.find((x) => x.round === r && x.phase === p);
-                const now = view.round === r && view.phase === p && rec?.closedAt === null;
-                const cls = !rec ? 'todo' : rec.skipped ? 'skipped' : now ? 'now' : 'done';
-                return (
-                  <td key={p} className={`cell-${cls}`} title={rec ? `${rec.passes} pass(es)` : ''}>
-                    {!rec ? '' : rec.skipped ? rec.skipped : now ? '…' : pct(rec.consensus?.score)}
-                  </td>
-                );
-              })}
+      <div className="delib-timeline-wrap">
+        <table className="delib-timeline" data-testid="delib-timeline">
+          <thead>
+            <tr>
+              <th>round</th>
+              {PHASES.map((p) => (
+                <th key={p}>{p.replace('_', ' ')}</th>
+              ))}
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {rounds.map((r) => (
+              <tr key={r}>
+                <th>{r}</th>
+                {PHASES.map((p) => {
+                  const rec = view.phases.find((x) => x.round === r && x.phase === p);
+                  const now = view.round === r && view.phase === p && rec?.closedAt === null;
+                  const cls = !rec ? 'todo' : rec.skipped ? 'skipped' : now ? 'now' : 'done';
+                  return (
+                    <td key={p} className={`cell-${cls}`} title={rec ? `${rec.passes} pass(es)` : ''}>
+                      {!rec ? '' : rec.skipped ? rec.skipped : now ? '…' : pct(rec.consensus?.score)}
+                    </td>
+                  );
+                })}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </section>
   );
 }
@@ -96,66 +102,74 @@ function ConsensusChart({ view }: { view: DeliberationView }) {
 
 function Gate({ roomId, view }: { roomId: string; view: DeliberationView }) {
   const [error, setError] = useState<string | null>(null);
+  const [reason, setReason] = useState('');
+  const [busy, setBusy] = useState(false);
   const gate = view.gates.at(-1);
   if (!gate || gate.decision !== null || view.status !== 'paused') return null;
-  const token = getSession()?.token ?? tokenFor(roomId);
+  // The seat's own session when this browser holds a seat (a reviewer), else the person's.
+  const token = tokenFor(roomId);
   const decide = async (d: 'approve' | 'reject') => {
-    const reason = d === 'reject' ? (window.prompt('Why reject?') ?? '') : 'approved in the web app';
-    if (d === 'reject' && !reason.trim()) return;
+    if (d === 'reject' && !reason.trim()) {
+      setError('Say why you reject: the reason is recorded.');
+      return;
+    }
+    setBusy(true);
+    setError(null);
     const res = await fetch(`/v1/debates/${encodeURIComponent(roomId)}/${d}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      body: JSON.stringify({ reason }),
-    });
-    if (!res.ok)
+      body: JSON.stringify({ reason: reason.trim() || 'approved in the web app' }),
+    }).catch(() => null);
+    setBusy(false);
+    if (!res?.ok)
       setError(
-        ((await res.json().catch(() => null)) as { error?: { message?: string } } | null)?.error?.message ??
-          `HTTP ${res.status}`,
+        ((await res?.json().catch(() => null)) as { error?: { message?: string } } | null)?.error?.message ??
+          `HTTP ${res?.status ?? 'error'}`,
       );
   };
   return (
-    <section className="card delib-gate" aria-label="approval gate">
+    <section className="card delib-gate" aria-label="approval gate" data-testid="delib-gate">
       <h2>
         Waiting for approval after {gate.phase} (round {gate.round})
       </h2>
-      <p>
-        <button type="button" onClick={() => void decide('approve')}>
+      <p className="muted small">
+        Reviewers: {view.config.gates.reviewers.join(', ')} · on timeout: {view.config.gates.onTimeout}
+        {gate.deadline ? ` at ${new Date(gate.deadline).toLocaleTimeString()}` : ''}
+      </p>
+      <div className="field">
+        <label htmlFor="gate-reason">reason (required to reject)</label>
+        <input id="gate-reason" value={reason} onChange={(e) => setReason(e.target.value)} maxLength={2000} />
+      </div>
+      <p className="row">
+        <button type="button" className="primary" disabled={busy} onClick={() => void decide('approve')}>
           Approve
-        </button>{' '}
-        <button type="button" className="ghost" onClick={() => void decide('reject')}>
+        </button>
+        <button type="button" className="ghost" disabled={busy} onClick={() => void decide('reject')}>
           Reject
         </button>
       </p>
-      {error ? <p className="error">{error}</p> : null}
+      {error ? (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      ) : null}
     </section>
   );
 }
 
-function CodeVersions({ view }: { view: DeliberationView }) {
-  if (view.codeVersions.length === 0) return null;
+function Decided({ view }: { view: DeliberationView }) {
+  const decided = view.gates.filter((g) => g.decision !== null);
+  if (decided.length === 0) return null;
   return (
-    <section className="card" aria-label="code versions">
-      <h2>Code versions</h2>
-      {view.codeVersions.map((v) => (
-        <details key={v.version} className="delib-version">
-          <summary>
-            v{v.version} · {v.seat} · {v.phase} (round {v.round}) · tests {pct(v.testPassRate)}
-          </summary>
-          <pre className="delib-diff">
-            {(v.diff ?? v.code).split('\n').map((line, i) => (
-              <span
-                // biome-ignore lint/suspicious/noArrayIndexKey: lines of one immutable text.
-                key={i}
-                className={line.startsWith('+') ? 'add' : line.startsWith('-') ? 'del' : ''}
-              >
-                {line}
-                {'\n'}
-              </span>
-            ))}
-          </pre>
-        </details>
+    <ul className="delib-gates small" data-testid="delib-gates">
+      {decided.map((g) => (
+        <li key={`${g.round}-${g.phase}`}>
+          Gate after {g.phase} (round {g.round}):{' '}
+          <strong>{g.decision === 'approve' ? 'approved' : 'rejected'}</strong> by {g.by ?? '–'}
+          {g.reason ? ` — ${g.reason}` : ''}
+        </li>
       ))}
-    </section>
+    </ul>
   );
 }
 
@@ -192,6 +206,15 @@ export function DeliberationRoom(props: { roomId: string; room: Room | null }) {
           {live.error}
         </p>
       ) : null}
+      <Seats
+        roomId={roomId}
+        room={room}
+        closed={
+          room?.status === 'closed' ||
+          live.state?.status === 'closed' ||
+          ['completed', 'failed', 'cancelled'].includes(view?.status ?? '')
+        }
+      />
       {view ? (
         <>
           <section className="card" aria-label="task">
@@ -201,8 +224,22 @@ export function DeliberationRoom(props: { roomId: string; room: Room | null }) {
               {view.plan ? ` (${view.plan.style})` : ''} · round {view.round} of {view.config.maxRounds} ·{' '}
               {view.phase}/{view.step} · {view.active.length} seats · leader {view.layout.leader}
             </p>
+            <Decided view={view} />
+            {view.outcome ? (
+              <p className="small" data-testid="delib-outcome">
+                Outcome: <strong>{view.outcome.winner ?? 'no winner'}</strong> by {view.outcome.method} at{' '}
+                {pct(view.outcome.confidence)}
+                {view.outcome.reachedConsensus ? ' (consensus)' : ' (no consensus)'} ·{' '}
+                <Link
+                  href={`/deliberation/lessons?domain=${view.config.task.kind === 'code' ? 'code' : 'general'}`}
+                >
+                  lessons
+                </Link>
+              </p>
+            ) : null}
           </section>
           <Gate roomId={roomId} view={view} />
+          <TopologyGraph view={view} />
           <Timeline view={view} />
           <ConsensusChart view={view} />
           <CodeVersions view={view} />

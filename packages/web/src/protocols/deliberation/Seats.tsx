@@ -1,0 +1,73 @@
+import { useSeatActions } from '../../lib/seat-actions.ts';
+import type { Room } from '../../lib/types.ts';
+
+// Taking a seat in a deliberation: the seat this browser holds, an invite on the URL to accept
+// (a reviewer given the operator seat, a person playing a remote seat), and for an admin the
+// invite links of the seats nobody holds. Hidden when there is nothing to do.
+
+export function Seats(props: { roomId: string; room: Room | null; closed: boolean }) {
+  const { held, invite, admin, busy, error, links, join, makeInvite, leave } = useSeatActions(
+    props.roomId,
+    () => {},
+  );
+  const open = props.closed ? [] : (props.room?.seats ?? []).filter((s) => !s.taken);
+  if (!held && !invite && !(admin && open.length > 0)) return null;
+  return (
+    <section className="card delib-seats" aria-label="your seat">
+      {held ? (
+        <p className="row">
+          <span>
+            You hold seat{' '}
+            <strong className="mono" data-testid="my-seat">
+              {held.seat}
+            </strong>
+            <span className="muted small"> as {held.principal}</span>
+          </span>
+          <button type="button" className="ghost small" onClick={leave}>
+            Leave this browser's seat
+          </button>
+        </p>
+      ) : invite ? (
+        <p className="row">
+          <span>You have been invited to take a seat in this deliberation.</span>
+          <button type="button" className="primary" disabled={busy} onClick={() => void join()}>
+            Accept invite
+          </button>
+        </p>
+      ) : (
+        <details>
+          <summary className="small">Invite people to the {open.length} open seat(s)</summary>
+          <ul className="seats">
+            {open.map((s) => (
+              <li key={s.seat}>
+                <span className="mono">{s.seat}</span> <span className="muted small">{s.role}</span>{' '}
+                <button
+                  type="button"
+                  className="chip"
+                  aria-label={`Invite link for ${s.seat}`}
+                  onClick={() => void makeInvite(s.seat)}
+                >
+                  Invite link
+                </button>
+                {links[s.seat] ? (
+                  <input
+                    className="mono small invite-url"
+                    readOnly
+                    aria-label={`invite URL for ${s.seat}`}
+                    value={links[s.seat]}
+                    onFocus={(e) => e.currentTarget.select()}
+                  />
+                ) : null}
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
+      {error ? (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </section>
+  );
+}
