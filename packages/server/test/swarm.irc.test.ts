@@ -1,7 +1,7 @@
 // The IRC bridge's pure parts: channel mapping, line splitting, server-line parsing, nick fallback,
 // and the env settings.
 import { describe, expect, it } from 'vitest';
-import { ircOptions } from '../src/protocols/question/bridges/irc.ts';
+import { IrcBridge, ircOptions } from '../src/protocols/question/bridges/irc.ts';
 import { fallbackNick, parseLine } from '../src/protocols/question/bridges/irc-client.ts';
 import {
   CONTINUED,
@@ -119,5 +119,60 @@ describe('settings', () => {
     expect(() => ircOptions({ DB8_SWARM_IRC: 'ircs://h:6697' })).toThrow(/not supported/);
     expect(() => ircOptions({ DB8_SWARM_IRC: 'irc://h:6667/chan' })).toThrow(/no path/);
     expect(() => ircOptions({ DB8_SWARM_IRC: 'irc://h', DB8_SWARM_IRC_NICK: '9bad nick' })).toThrow(/nick/);
+  });
+});
+
+describe('relay choice', () => {
+  const question = (id: string, askerNode: string) => ({
+    id,
+    text: 'q?',
+    tags: [],
+    scope: 'federation-local',
+    askerNode,
+    asker: 'participant:x',
+    createdAt: 0,
+    deadline: 1,
+    followUps: false,
+    modelsRequire: [],
+    modelsExclude: [],
+    minReputation: null,
+    languages: [],
+  });
+  const message = (roomId: string, questionId: string) =>
+    ({
+      kind: 'message',
+      roomId,
+      questionId,
+      message: {
+        seq: 1,
+        id: 'm',
+        at: 0,
+        kind: 'answer',
+        text: 'hi',
+        author: 'a',
+        origin: 'node-generated',
+        speaker: 's',
+        gateway: 'node:b',
+        verdict: null,
+      },
+    }) as const;
+
+  it('with asked, queues nothing for a question another node asked', () => {
+    const opts = ircOptions({ DB8_SWARM_IRC: 'irc://127.0.0.1:1', DB8_SWARM_IRC_RELAY: 'asked' });
+    const b = new IrcBridge(opts as NonNullable<typeof opts>, 'node:a', () => {});
+    b.deliver({ kind: 'open', roomId: 'r1', question: question('q1', 'node:b'), resumed: false });
+    b.deliver(message('r1', 'q1'));
+    expect(b.client.pending).toBe(0);
+    b.deliver({ kind: 'open', roomId: 'r2', question: question('q2', 'node:a'), resumed: false });
+    b.deliver(message('r2', 'q2'));
+    expect(b.client.pending).toBe(4); // JOIN, two question lines, the answer (not connected: queued)
+  });
+
+  it('with all (default), relays every room', () => {
+    const opts = ircOptions({ DB8_SWARM_IRC: 'irc://127.0.0.1:1' });
+    const b = new IrcBridge(opts as NonNullable<typeof opts>, 'node:a', () => {});
+    b.deliver({ kind: 'open', roomId: 'r1', question: question('q1', 'node:b'), resumed: true });
+    b.deliver(message('r1', 'q1'));
+    expect(b.client.pending).toBe(3);
   });
 });

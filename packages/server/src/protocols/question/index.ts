@@ -46,7 +46,7 @@ export const questionModule: ProtocolModule = {
       });
     }
     // After the binding: rooms it opened while starting are joined as resumed, not replayed.
-    const irc = startIrcBridge(ctx.runtime, ctx.app.bus, ctx.env, (m) => app.log.warn(m));
+    const irc = startIrcBridge(ctx.runtime, ctx.app.bus, ctx.env, opts.nodeId, (m) => app.log.warn(m));
     if (irc) app.addHook('onClose', () => irc.stop());
     const matrix = startMatrixBridge(ctx.runtime, ctx.app.bus, ctx.env, opts.nodeId, (m) => app.log.warn(m));
     if (matrix) app.addHook('onClose', () => matrix.stop());

@@ -31,9 +31,14 @@ export const IrcEnvSchema = z.object({
   DB8_SWARM_IRC_PASSWORD: z.string().min(1).max(200).optional(),
   /** Lines per second after a burst of four: the send queue's rate (flood control). */
   DB8_SWARM_IRC_RATE: z.coerce.number().min(0.1).max(20).default(IRC_DEFAULTS.linesPerSec),
+  /**
+   * `all` (default): every answer room this node holds; `asked`: only the questions this node asked,
+   * so several nodes of a federation on one IRC network do not each relay the same room.
+   */
+  DB8_SWARM_IRC_RELAY: z.enum(['all', 'asked']).default('all'),
 });
 
-export type IrcBridgeOptions = Omit<IrcClientOptions, 'log'>;
+export type IrcBridgeOptions = Omit<IrcClientOptions, 'log'> & { relay: 'all' | 'asked' };
 
 /** The bridge's settings from the module's environment; null when DB8_SWARM_IRC is not set. */
 export function ircOptions(env: Readonly<Record<string, string | undefined>>): IrcBridgeOptions | null {
@@ -52,14 +57,21 @@ export function ircOptions(env: Readonly<Record<string, string | undefined>>): I
     nick: e.DB8_SWARM_IRC_NICK,
     password: e.DB8_SWARM_IRC_PASSWORD,
     linesPerSec: e.DB8_SWARM_IRC_RATE,
+    relay: e.DB8_SWARM_IRC_RELAY,
   };
 }
 
 export class IrcBridge implements QuestionBridge {
   readonly name = 'irc';
   readonly client: IrcClient;
+  /** Rooms this bridge relays (by room id), chosen when each opens. */
+  private readonly relayed = new Set<string>();
 
-  constructor(opts: IrcBridgeOptions, log: (msg: string) => void) {
+  constructor(
+    private readonly opts: IrcBridgeOptions,
+    private readonly nodeId: string,
+    log: (msg: string) => void,
+  ) {
     this.client = new IrcClient({ ...opts, log });
   }
 
@@ -68,6 +80,11 @@ export class IrcBridge implements QuestionBridge {
   }
 
   deliver(e: BridgeEvent): void {
+    if (e.kind === 'open') {
+      if (this.opts.relay === 'asked' && e.question.askerNode !== this.nodeId) return;
+      this.relayed.add(e.roomId);
+    } else if (!this.relayed.has(e.roomId)) return;
+    if (e.kind === 'close') this.relayed.delete(e.roomId);
     const channel = channelOf(e.kind === 'open' ? e.question.id : e.questionId);
     if (e.kind === 'open') this.client.join(channel);
     const budget = textBudget(channel);
@@ -91,11 +108,12 @@ export function startIrcBridge(
   runtime: Runtime,
   bus: Bus,
   env: Readonly<Record<string, string | undefined>>,
+  nodeId: string,
   log: (msg: string) => void,
 ): RunningIrcBridge | null {
   const opts = ircOptions(env);
   if (!opts) return null;
-  const bridge = new IrcBridge(opts, log);
+  const bridge = new IrcBridge(opts, nodeId, log);
   bridge.start();
   const watch = watchQuestionRooms(runtime, bus, (e) => bridge.deliver(e));
   return {
