@@ -6,11 +6,17 @@
 // (no extensions, default user and database; in memory or in a new, empty data directory) loads that
 // dump, which is the same cluster initdb would produce. Existing data directories, and the product,
 // are unaffected.
+// A db8 store (the server's PGlite driver, which alone passes `parsers`) then runs the same bundled
+// migrations every time, a second or two more: it starts from a second template, the first with
+// those migrations applied (keyed by their text), so its migrate() finds nothing left to do.
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
+import type { SqlDriver } from '../packages/server/src/store/driver.ts';
+import { bundledMigrations, migrate } from '../packages/server/src/store/migrate.ts';
 
 type Create = (dataDirOrOptions?: string | PGliteOptions, options?: PGliteOptions) => Promise<PGlite>;
 
@@ -19,6 +25,36 @@ const entry = createRequire(import.meta.url).resolve('@electric-sql/pglite'); //
 const version: string = JSON.parse(readFileSync(join(dirname(entry), '..', 'package.json'), 'utf8')).version;
 const DIR = join(tmpdir(), 'db8-test-pglite');
 const FILE = join(DIR, `template-${version}.tar`);
+const migrations = bundledMigrations();
+const migrationsKey = createHash('sha256')
+  .update(JSON.stringify(migrations))
+  .digest('hex')
+  .slice(0, 16);
+const MIGRATED = join(DIR, `template-${version}-db8-${migrationsKey}.tar`);
+
+/** Just enough of the server's SqlDriver for migrate(). */
+function driverOf(db: PGlite): SqlDriver {
+  type Runner = Pick<PGlite, 'query' | 'exec'>;
+  const over = (r: Runner, tx: (fn: (q: SqlDriver) => Promise<unknown>) => Promise<unknown>): SqlDriver =>
+    ({
+      kind: 'pglite',
+      query: async (sql: string, params: readonly unknown[] = []) => (await r.query(sql, params as unknown[])).rows,
+      exec: async (sql: string) => {
+        await r.exec(sql);
+      },
+      tx,
+      close: async () => {},
+    }) as unknown as SqlDriver;
+  const self = over(db, (fn) => db.transaction((t) => fn(over(t as unknown as Runner, (f) => f(self)))));
+  return self;
+}
+
+const writeAtomic = (file: string, bytes: Uint8Array) => {
+  mkdirSync(DIR, { recursive: true });
+  const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}`;
+  writeFileSync(tmp, bytes);
+  renameSync(tmp, file); // atomic: a concurrent run reads either no file or a whole one
+};
 
 const patched = Symbol.for('db8.test.pglite-template');
 const pglite = PGlite as unknown as { create: Create; [patched]?: true };
@@ -32,12 +68,21 @@ if (!pglite[patched]) {
       const db = await create();
       const dump = await db.dumpDataDir('none');
       await db.close();
-      mkdirSync(DIR, { recursive: true });
-      const tmp = `${FILE}.${process.pid}.${Math.random().toString(36).slice(2)}`;
-      writeFileSync(tmp, new Uint8Array(await dump.arrayBuffer()));
-      renameSync(tmp, FILE); // atomic: a concurrent run reads either no file or a whole one
+      writeAtomic(FILE, new Uint8Array(await dump.arrayBuffer()));
     }
     return new Blob([readFileSync(FILE)]);
+  };
+  let migratedTemplate: Promise<Blob> | null = null;
+  const loadMigrated = async (): Promise<Blob> => {
+    if (!existsSync(MIGRATED)) {
+      template ??= loadTemplate();
+      const db = await create({ loadDataDir: await template });
+      await migrate(driverOf(db), migrations);
+      const dump = await db.dumpDataDir('none');
+      await db.close();
+      writeAtomic(MIGRATED, new Uint8Array(await dump.arrayBuffer()));
+    }
+    return new Blob([readFileSync(MIGRATED)]);
   };
 
   pglite.create = (dataDirOrOptions, maybeOptions) => {
@@ -63,8 +108,9 @@ if (!pglite[patched]) {
       !dataDir.includes('://') &&
       (!existsSync(dataDir) || readdirSync(dataDir).length === 0);
     if (!inMemory && !fresh) return create(dataDirOrOptions, maybeOptions);
-    template ??= loadTemplate();
-    return template.then((loadDataDir) =>
+    const db8Store = options.parsers !== undefined;
+    const from = db8Store ? (migratedTemplate ??= loadMigrated()) : (template ??= loadTemplate());
+    return from.then((loadDataDir) =>
       inMemory
         ? create({ ...options, dataDir: undefined, loadDataDir })
         : create(dataDir!, { ...options, loadDataDir }),
