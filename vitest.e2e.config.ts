@@ -30,6 +30,15 @@ export const E2E_SUITES = [
   'packages/server/test/main.store.test.ts',
   'packages/server/test/modules.test.ts',
   'packages/server/test/poker-sim.test.ts',
+  // whole deliberations and debates (a server, the CLI, the sandbox, a git journal)
+  'packages/cli/test/deliberate.test.ts',
+  'packages/server/test/deliberation.server.test.ts',
+  'packages/server/test/deliberation.reflexion.test.ts',
+  'packages/server/test/debate.journal.test.ts',
+  // property suites: thousands of random games each
+  'packages/**/test/**/*.property.test.ts',
+  'packages/protocols/poker/test/properties.test.ts',
+  'packages/protocols/poker/test/table/properties.test.ts',
   // real timers and a restart on disk
   'packages/server/test/scheduler.test.ts',
   'packages/server/test/server-key-setting.test.ts',
