@@ -63,6 +63,8 @@ afterAll(async () => {
 });
 
 async function both(page: Page, name: string) {
+  // From the top: a full-page shot of a scrolled page draws the sticky top bar mid-page.
+  await page.evaluate(() => window.scrollTo(0, 0));
   await page.setViewportSize({ width: 1280, height: 860 });
   await shot(page, `${name}-1280`);
   await page.setViewportSize({ width: 390, height: 860 });
@@ -91,8 +93,20 @@ describe('swarm questions in the web app', () => {
     await pageA.locator('#q-scope').selectOption('global');
     await pageA.locator('#q-profile').selectOption('direct-live-allowed');
     await pageA.getByRole('button', { name: 'Ask', exact: true }).click();
-    const refused = await pageA.getByTestId('ask-error').textContent();
-    expect(refused).toMatch(/^[A-Z_]+: /);
+    const refused = (await pageA.getByTestId('ask-error').textContent()) ?? '';
+    await both(pageA, 'question-ask-refused');
+    // The page shows the code the REST API gives the same ask.
+    const admin = JSON.parse((await pageA.evaluate(() => localStorage.getItem('db8.session'))) ?? '{}');
+    const same = await fetch(`${env.url}/v1/swarm/questions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${admin.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        ask: { text: 'x', tags: [TAG], scope: 'global', ttl_sec: 3600, profile: 'direct-live-allowed' },
+      }),
+    });
+    expect(same.status).toBeGreaterThanOrEqual(400);
+    const code = ((await same.json()) as { error: { code: string } }).error.code;
+    expect(refused.startsWith(`${code}: `)).toBe(true);
     expect(await listA('status=all')).toEqual([]);
 
     await pageA.locator('#q-text').fill(TEXT);
@@ -201,6 +215,16 @@ describe('swarm questions in the web app', () => {
     expect(await msgA.getByTestId('speaker').textContent()).toBe(bSession.principal);
     expect(await pageA.getByTestId('q-answer-count').textContent()).toBe('1 answer');
     expect(await pageA.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(1);
+    // A signed-out visitor reads the room (no form, a sign-in hint).
+    const anon = await newPage(env);
+    await anon.goto(`${env.url}/rooms/${encodeURIComponent(roomId)}`);
+    await anon.getByTestId('q-message').waitFor();
+    expect(await anon.getByTestId('q-message').getByTestId('origin').textContent()).toBe(
+      'node-mediated-human',
+    );
+    expect(await anon.getByRole('button', { name: 'Send' }).count()).toBe(0);
+    await anon.getByText('to answer.').waitFor();
+    await anon.context().close();
     await both(pageA, 'question-room-answer');
     await both(pageB, 'question-room-b');
   });

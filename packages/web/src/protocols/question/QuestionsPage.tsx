@@ -93,7 +93,7 @@ function Row({ q, onTag }: { q: QuestionListItem; onTag: (t: string) => void }) 
         </div>
         <div>
           <dt>answers</dt>
-          <dd className="num" data-testid="q-answers">
+          <dd className="mono" data-testid="q-answers">
             {q.answers}
           </dd>
         </div>
@@ -174,7 +174,7 @@ export function QuestionsPage() {
           }}
         >
           <label>
-            <span>scope</span>
+            <span className="q-filter-label">scope</span>
             <select value={scope} onChange={(e) => set({ scope: e.target.value as Scope | '' })}>
               <option value="">all scopes</option>
               {SCOPES.map((s) => (
@@ -185,7 +185,7 @@ export function QuestionsPage() {
             </select>
           </label>
           <label>
-            <span>status</span>
+            <span className="q-filter-label">status</span>
             <select value={status} onChange={(e) => set({ status: e.target.value as Status })}>
               {STATUSES.map((s) => (
                 <option key={s} value={s}>
@@ -195,7 +195,7 @@ export function QuestionsPage() {
             </select>
           </label>
           <label>
-            <span>tag</span>
+            <span className="q-filter-label">tag</span>
             <input
               type="search"
               value={tagDraft}

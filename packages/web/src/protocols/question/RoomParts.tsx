@@ -57,9 +57,9 @@ const ORIGIN_TONE: Record<string, Tone> = {
   'human-live': 'ok',
 };
 
-export function OriginBadge({ origin }: { origin: string }) {
+export function OriginBadge({ origin, testId = 'origin' }: { origin: string; testId?: string }) {
   return (
-    <Badge tone={ORIGIN_TONE[origin] ?? 'muted'} testId="origin" title="origin class">
+    <Badge tone={ORIGIN_TONE[origin] ?? 'muted'} testId={testId} title="origin class">
       {origin}
     </Badge>
   );
@@ -77,7 +77,7 @@ export function ProfileCard({ view }: { view: QuestionView }) {
         </strong>{' '}
         <span className="muted small">admits</span>{' '}
         {admitted.map((o) => (
-          <OriginBadge key={o} origin={o} />
+          <OriginBadge key={o} origin={o} testId="admitted-origin" />
         ))}
       </p>
       {view.profile === 'direct-live-allowed' && !s ? (
