@@ -30,7 +30,8 @@ async function portOpen(port: number): Promise<boolean> {
 
 export interface Ngircd {
   port: number;
-  start(): Promise<void>;
+  /** `pingTimeout`: seconds of client silence before ngircd PINGs, and then waits as long for the PONG. */
+  start(pingTimeout?: number): Promise<void>;
   /** SIGKILL (a crash, not a clean shutdown), waiting for the process to exit. */
   kill(): Promise<void>;
   cleanup(): Promise<void>;
@@ -42,33 +43,35 @@ export async function ngircd(): Promise<Ngircd> {
   const port = await freePort();
   mkdirSync(join(dir, 'conf.d'));
   const conf = join(dir, 'ngircd.conf');
-  writeFileSync(
-    conf,
-    [
-      '[Global]',
-      'Name = irc.db8.test',
-      'Info = db8 test server',
-      'AdminInfo1 = db8 tests',
-      'AdminInfo2 = loopback only',
-      'AdminEMail = nobody@db8.test',
-      'Listen = 127.0.0.1',
-      `Ports = ${port}`,
-      'MotdPhrase = db8 test',
-      '[Limits]',
-      'PingTimeout = 120',
-      'PongTimeout = 20',
-      '[Options]',
-      'PAM = no',
-      'Ident = no',
-      'DNS = no',
-      `IncludeDir = ${join(dir, 'conf.d')}`,
-      '',
-    ].join('\n'),
-  );
+  const write = (pingTimeout: number) =>
+    writeFileSync(
+      conf,
+      [
+        '[Global]',
+        'Name = irc.db8.test',
+        'Info = db8 test server',
+        'AdminInfo1 = db8 tests',
+        'AdminInfo2 = loopback only',
+        'AdminEMail = nobody@db8.test',
+        'Listen = 127.0.0.1',
+        `Ports = ${port}`,
+        'MotdPhrase = db8 test',
+        '[Limits]',
+        `PingTimeout = ${pingTimeout}`,
+        `PongTimeout = ${pingTimeout}`,
+        '[Options]',
+        'PAM = no',
+        'Ident = no',
+        'DNS = no',
+        `IncludeDir = ${join(dir, 'conf.d')}`,
+        '',
+      ].join('\n'),
+    );
   let child: ChildProcess | null = null;
   const api: Ngircd = {
     port,
-    async start() {
+    async start(pingTimeout = 120) {
+      write(pingTimeout);
       const c = spawn('ngircd', ['-n', '-f', conf], { stdio: 'ignore' });
       child = c;
       const end = Date.now() + 10_000;

@@ -124,8 +124,8 @@ describe('IRC observer bridge', () => {
     await until('bridge online as db8irc_', async () => {
       const from = watcher.lines.length;
       watcher.send(`ISON ${NICK}_`);
-      const r = await watcher.waitFor('ISON', (l) => l.command === '303', 2000, from);
-      return r.params.at(-1)?.trim() === `${NICK}_`;
+      const r = await watcher.waitFor('ISON', (l) => l.command === '303', 3000, from).catch(() => null);
+      return r?.params.at(-1)?.trim() === `${NICK}_`;
     });
 
     const ask = await call('POST', '/v1/swarm/questions', {
@@ -206,9 +206,11 @@ describe('IRC observer bridge', () => {
     // Every copy the server relayed (with the bridge's prefix) fits one IRC line, CRLF included.
     for (const l of said()) expect(l.raw.length).toBeLessThanOrEqual(512);
 
-    // Kill the IRC server and start it again on the same port.
+    // Kill the IRC server and start it again on the same port, now PINGing clients after 5 s of
+    // silence and dropping them 5 s later without a PONG (ngircd's minimum; not from the start: this
+    // process is busy while the db8 server boots, and the test's own clients would time out).
     await irc.kill();
-    await irc.start();
+    await irc.start(5);
     watcher.close();
     squatter.close();
     watcher = new RawIrc(irc.port, 'watcher');
@@ -245,6 +247,14 @@ describe('IRC observer bridge', () => {
           '[answer] human:alice (node-mediated-human via node:a): Still here after the restart.' &&
         l.prefix.startsWith(`${NICK}!`),
     );
+
+    // Idle for 15 s: ngircd PINGs (the watcher sees its own) and would drop a bridge that did not PONG.
+    const idle = watcher.lines.length;
+    await new Promise((r) => setTimeout(r, 15_000));
+    expect(watcher.lines.slice(idle).some((l) => l.command === 'PING')).toBe(true);
+    expect(
+      watcher.lines.slice(idle).filter((l) => l.command === 'QUIT' && l.prefix.startsWith(NICK)),
+    ).toEqual([]);
 
     const summary = await input({
       draft: {
