@@ -305,4 +305,32 @@ export default { 'answer is a number': () => assert.equal(typeof answer, 'number
     await page.context().close();
     await reviewer.context().close();
   }, 300_000);
+
+  it('a rejection from the page cancels the deliberation and shows why', async () => {
+    const id = (
+      await api('POST', '/v1/debates', {
+        topic: 'Pick a queue for the billing events',
+        participants: SIX,
+        max_rounds: 1,
+        enable_approval_gates: true,
+        gate_phases: ['critique'],
+      })
+    ).id as string;
+    const page = await adminPage(390);
+    await page.goto(`${env.url}/rooms/${id}`);
+    const gate = page.getByTestId('delib-gate');
+    await gate.waitFor({ timeout: 60_000 });
+    expect(await gate.textContent()).toContain('after critique (round 1)');
+    await gate.getByLabel('reason').fill('the critics found no durable option');
+    await shot(page, 'deliberation-gate-390');
+    await gate.getByRole('button', { name: 'Reject' }).click();
+    await page.getByTestId('delib-status').filter({ hasText: 'cancelled' }).waitFor();
+    const results = await api('GET', `/v1/debates/${id}/results`);
+    expect(results.cancellation).toEqual({ by: 'operator', reason: 'the critics found no durable option' });
+    expect(await page.getByTestId('delib-gates').textContent()).toContain(
+      'rejected by operator — the critics found no durable option',
+    );
+    expect(await page.getByTestId('delib-gate').count()).toBe(0);
+    await page.context().close();
+  }, 120_000);
 });
