@@ -1,6 +1,7 @@
 import { canSee, redactEntry, type StoredEntry, type Viewer } from '@db8/core';
 import type { AppContext } from '../routes/context.ts';
 import { stateToWire } from '../routes/wire.ts';
+import type { State } from '../schemas/rest.ts';
 import { type FeedSink, type FeedSource, Subscription } from './feed.ts';
 import { Frame } from './frame.ts';
 
@@ -41,6 +42,8 @@ export interface ChannelOptions {
 export class RoomChannel implements FeedSource {
   /** Seq of the newest entry read (null until the first subscriber joins: it sets the start). */
   private last: number | null = null;
+  /** The newest seq the bus announced: a pump served from this node's commits runs on up to it. */
+  private wanted = -1;
   /** Contiguous entries ending at `last`, oldest first. */
   private readonly recent: Item[] = [];
   private readonly classes = new Map<string, ViewerClass>();
@@ -79,6 +82,7 @@ export class RoomChannel implements FeedSource {
 
   /** Something was appended up to `seq` (or maybe was: null, from the poll). */
   notify(seq: number | null): void {
+    if (seq !== null && seq > this.wanted) this.wanted = seq;
     if (this.closed || this.last === null || (seq !== null && seq <= this.last)) return;
     void this.pump();
   }
@@ -165,7 +169,10 @@ export class RoomChannel implements FeedSource {
     return item.redacted;
   }
 
-  /** Reads what is new, once, and fans it out. One pump at a time; a notification mid-pump reruns it. */
+  /**
+   * Takes what is new — this node's own commits straight from the runtime, anything else read from
+   * the store once — and fans it out. One pump at a time; a notification mid-pump reruns it.
+   */
   private async pump(): Promise<void> {
     if (this.pumping) {
       this.dirty = true;
@@ -177,13 +184,20 @@ export class RoomChannel implements FeedSource {
         this.dirty = false;
         for (;;) {
           const from = (this.last ?? -1) + 1;
-          const page = await this.read(from);
+          const local = this.ctx.runtime.committedSince?.(this.roomId, from) ?? [];
+          const page = local.length > 0 ? local : await this.read(from);
           if (this.closed) return;
+          const items: Item[] = [];
           for (const e of page) {
             if (e.seq !== (this.last ?? -1) + 1) break;
-            this.fanOut(this.remember(e));
+            items.push(this.remember(e));
           }
-          if (page.length < PAGE) break;
+          if (items.length > 0) this.deliver(items);
+          if (
+            items.length === 0 ||
+            (local.length > 0 ? (this.last ?? -1) >= this.wanted : page.length < PAGE)
+          )
+            break;
         }
       } while (this.dirty && !this.closed);
     } catch (err) {
@@ -192,8 +206,53 @@ export class RoomChannel implements FeedSource {
     } finally {
       this.pumping = false;
     }
-    // States owed: for entries just sent, and to subscribers that joined while this read ran.
+    // States still owed: ones the committed room could not give, subscribers that joined meanwhile.
     for (const c of this.classes.values()) this.refreshState(c);
+  }
+
+  /**
+   * One delivery per subscriber for new entries: the entries and the class's state after them, in
+   * one transport batch (one socket write). States come from the committed room, built once per
+   * class before anything is sent, and the class whose turn it now is goes first.
+   */
+  private deliver(items: Item[]): void {
+    const seq = items.at(-1)?.entry.seq ?? -1;
+    const order: Array<{ c: ViewerClass; state: Frame | null }> = [];
+    for (const c of this.classes.values()) {
+      const state = this.stateNow(c, seq);
+      if (state && isTurn(state)) order.unshift({ c, state });
+      else order.push({ c, state });
+    }
+    for (const { c, state } of order) {
+      const frames = items.map((item) => this.frameFor(item, c.viewer));
+      for (const s of [...c.subs]) {
+        if (!s.live || s.last >= seq) continue;
+        if (s.last < items[0]!.entry.seq - 1) {
+          // Cannot happen while live (it moves with the channel); if it does, it reads its own way back.
+          s.live = false;
+          void this.start(s);
+          continue;
+        }
+        s.batch(() => {
+          for (const f of frames) s.pushEntry(f);
+          if (state && s.needState && state.seq >= s.last) s.pushState(state);
+        });
+      }
+    }
+  }
+
+  /** The class's state from the committed room (no queue, no read), cached on the class; null if behind. */
+  private stateNow(c: ViewerClass, minSeq: number): Frame | null {
+    if (c.state && c.state.seq >= minSeq) return c.state;
+    let s: ReturnType<NonNullable<AppContext['runtime']['stateNow']>> = null;
+    try {
+      s = this.ctx.runtime.stateNow?.(this.roomId, c.viewer, minSeq) ?? null;
+    } catch {
+      return null; // stateFor (refreshState) reports the failure to the class
+    }
+    if (!s) return null;
+    c.state = new Frame('state', this.roomId, s.seq, stateToWire(this.roomId, c.viewer, s), this.ctx.clock());
+    return c.state;
   }
 
   private remember(e: StoredEntry): Item {
@@ -202,24 +261,6 @@ export class RoomChannel implements FeedSource {
     if (this.recent.length > this.bufferSize) this.recent.shift();
     this.last = e.seq;
     return item;
-  }
-
-  private fanOut(item: Item): void {
-    const seq = item.entry.seq;
-    for (const c of this.classes.values()) {
-      let frame: Frame | null = null;
-      for (const s of c.subs) {
-        if (!s.live || s.last >= seq) continue;
-        if (s.last !== seq - 1) {
-          // Cannot happen while live (it moves with the channel); if it does, it reads its own way back.
-          s.live = false;
-          void this.start(s);
-          continue;
-        }
-        frame ??= this.frameFor(item, c.viewer);
-        s.pushEntry(frame);
-      }
-    }
   }
 
   /** Gives the class's cached state to those owed one it is fresh for; fetches a newer one if needed. */
@@ -265,4 +306,10 @@ export class RoomChannel implements FeedSource {
       c.fetching = false;
     }
   }
+}
+
+/** A seat's state that offers it the turn (a turn token): its subscribers hear first. */
+function isTurn(f: Frame): boolean {
+  const token = (f.body as State).turn_token;
+  return token !== null && token !== undefined;
 }

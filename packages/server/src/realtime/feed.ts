@@ -7,6 +7,8 @@ export interface FeedSink {
   state(f: Frame): void;
   /** The feed failed (room vanished, store down); the transport reports it and drops the feed. */
   fail(err: unknown): void;
+  /** Runs `fn`'s sends as one write (a corked socket): an append's entry and state go out together. */
+  batch?(fn: () => void): void;
 }
 
 /** What a subscription needs from the room channel that feeds it. */
@@ -54,6 +56,12 @@ export class Subscription {
   /** Send the backlog after `since`, then the current state; live entries follow. */
   start(): Promise<void> {
     return this.source.start(this);
+  }
+
+  /** Runs `fn`'s pushes as one transport write when the sink can. */
+  batch(fn: () => void): void {
+    if (this.sink.batch) this.sink.batch(fn);
+    else fn();
   }
 
   pushEntry(f: Frame): void {

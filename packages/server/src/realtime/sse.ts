@@ -86,6 +86,14 @@ export function sseRoutes(root: FastifyInstance, ctx: AppContext, hub: RealtimeH
           write(`event: error\ndata: ${JSON.stringify({ code: 'FEED_FAILED', message })}\n\n`);
           end();
         },
+        batch: (fn) => {
+          res.cork();
+          try {
+            fn();
+          } finally {
+            res.uncork();
+          }
+        },
       });
       off = () => sub.close();
       void sub.start();

@@ -142,6 +142,20 @@ class Connection {
     for (const m of msgs) this.send(m);
   }
 
+  /**
+   * Runs `fn`'s sends as one write: `ws` writes each message to its net.Socket at once, so corking
+   * that socket turns an append's entry and state messages into one syscall instead of two.
+   */
+  private corked(fn: () => void): void {
+    const raw = (this.ws as unknown as { _socket?: { cork?(): void; uncork?(): void } })._socket;
+    raw?.cork?.();
+    try {
+      fn();
+    } finally {
+      raw?.uncork?.();
+    }
+  }
+
   /** The last seq this client has of `roomId` (or of the room it follows), 0 when none. */
   private seqOf(roomId: string | null): number {
     const id = roomId ?? this.home;
@@ -329,6 +343,7 @@ class Connection {
         this.sendError(roomId, undefined, err);
         if (this.feeds.get(roomId)?.sub === sub) this.feeds.delete(roomId);
       },
+      batch: (fn) => this.corked(fn),
     });
     this.feeds.set(roomId, { auth, sub });
     this.reply({

@@ -60,6 +60,10 @@ export interface RuntimeApi {
     },
   ): Promise<{ seq: number; duplicate: boolean; ts: number }>;
   stateFor(roomId: string, viewer: Viewer): Promise<RuntimeStateLike>;
+  /** Realtime: the state from the committed room if it holds `minSeq`, without a queue or a read. */
+  stateNow?(roomId: string, viewer: Viewer, minSeq: number): RuntimeStateLike | null;
+  /** Realtime: entries from `fromSeq` that this node just committed (empty when it did not). */
+  committedSince?(roomId: string, fromSeq: number): StoredEntry[];
   entries(roomId: string, viewer: Viewer, fromSeq: number, limit: number): Promise<StoredEntry[]>;
   proof(
     roomId: string,

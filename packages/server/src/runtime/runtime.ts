@@ -14,6 +14,7 @@ import type { RoomListFilter } from '../store/rooms.ts';
 import type { RoomRow, SeatRow } from '../store/schemas.ts';
 import type { Store } from '../store/store.ts';
 import { type CommitConfig, commitWork, RaceLost, TickLockBusy } from './commit.ts';
+import { CommittedEntries } from './committed.ts';
 import { type BuiltEntry, rowToStored } from './entries.ts';
 import { RuntimeError, runtimeError } from './errors.ts';
 import { exportRoom } from './export.ts';
@@ -74,6 +75,7 @@ export class Runtime {
   private readonly queues = new Map<string, RoomQueue>();
   /** Set when the bus is heard (Postgres): reads skip the tail check while nothing new was announced. */
   private readonly tail: TailWatch | null;
+  private readonly committed = new CommittedEntries();
 
   constructor(opts: RuntimeOptions) {
     this.store = opts.store;
@@ -184,7 +186,7 @@ export class Runtime {
       );
       await commitWork(s, work, empty, this.cfg);
     });
-    this.remember(id, work.memo);
+    this.remember(id, work.memo, work.out);
     await this.publish(id, work.out);
     return this.getRoom(id);
   }
@@ -254,18 +256,21 @@ export class Runtime {
   }
 
   stateFor(roomId: string, viewer: Viewer): Promise<StateFor> {
-    return this.read(roomId, async (m) => {
-      const p = m.protocol;
-      const seated = viewer.kind === 'seat' && m.core.seats.some((s) => s.id === viewer.seat);
-      return {
-        seq: m.seq,
-        view: protocolCall('view', () => p.view(m.state, viewer)),
-        ...(seated ? { legal: protocolCall('legal', () => p.legal(m.state, viewer.seat)) } : {}),
-        deadlineUnix: m.closed ? null : protocolCall('deadline', () => p.deadline(m.state)),
-        status: m.closed ? 'closed' : 'open',
-        protocol: p.name,
-      };
-    });
+    return this.read(roomId, async (m) => stateOf(m, viewer));
+  }
+
+  /**
+   * Realtime, right after a commit: the state from the cached (committed) room if it holds
+   * `minSeq` — no queue, no read — else null (the caller falls back to stateFor).
+   */
+  stateNow(roomId: string, viewer: Viewer, minSeq: number): StateFor | null {
+    const m = this.memos.get(roomId);
+    return m && m.seq >= minSeq ? stateOf(m, viewer) : null;
+  }
+
+  /** Entries from `fromSeq` on that this node itself just committed (none read from the store). */
+  committedSince(roomId: string, fromSeq: number): StoredEntry[] {
+    return this.committed.since(roomId, fromSeq);
   }
 
   /**
@@ -327,6 +332,7 @@ export class Runtime {
     if (roomId === undefined) this.memos.clear();
     else this.memos.delete(roomId);
     this.tail?.forget(roomId);
+    this.committed.forget(roomId);
   }
 
   private protocolNamed(name: string): AnyProtocol {
@@ -381,15 +387,20 @@ export class Runtime {
     return m;
   }
 
-  private remember(roomId: string, memo: RoomMemo): void {
+  private remember(roomId: string, memo: RoomMemo, written: readonly BuiltEntry[] = []): void {
     this.memos.delete(roomId);
     this.memos.set(roomId, memo);
+    this.committed.add(
+      roomId,
+      written.map((b) => b.stored),
+    );
     this.tail?.checked(roomId, memo.seq); // loaded or just committed: current as of now
     if (this.memos.size <= MAX_CACHED_ROOMS) return;
     for (const k of this.memos.keys()) {
       if (!this.queues.get(k)?.busy) {
         this.memos.delete(k);
         this.tail?.forget(k);
+        this.committed.forget(k);
         break;
       }
     }
@@ -450,7 +461,7 @@ export class Runtime {
           }
           throw err;
         }
-        this.remember(roomId, work.memo);
+        this.remember(roomId, work.memo, work.out);
         this.stats.batches++;
         this.stats.entries += work.out.length;
       }
@@ -474,6 +485,19 @@ export class Runtime {
       }
     }
   }
+}
+
+function stateOf(m: RoomMemo, viewer: Viewer): StateFor {
+  const p = m.protocol;
+  const seated = viewer.kind === 'seat' && m.core.seats.some((s) => s.id === viewer.seat);
+  return {
+    seq: m.seq,
+    view: protocolCall('view', () => p.view(m.state, viewer)),
+    ...(seated ? { legal: protocolCall('legal', () => p.legal(m.state, viewer.seat)) } : {}),
+    deadlineUnix: m.closed ? null : protocolCall('deadline', () => p.deadline(m.state)),
+    status: m.closed ? 'closed' : 'open',
+    protocol: p.name,
+  };
 }
 
 function toRoomInfo(row: RoomRow, seats: SeatRow[]): RoomInfo {

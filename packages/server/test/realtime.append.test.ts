@@ -1,0 +1,129 @@
+import type { Viewer } from '@db8/core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { LocalBus } from '../src/bus/local.ts';
+import type { Frame } from '../src/realtime/frame.ts';
+import { RealtimeHub } from '../src/realtime/hub.ts';
+import type { AppContext } from '../src/routes/context.ts';
+import type { RuntimeApi } from '../src/routes/runtime-api.ts';
+import type { Runtime } from '../src/runtime/index.ts';
+import type { State } from '../src/schemas/rest.ts';
+import type { Store } from '../src/store/index.ts';
+import { sharedStore } from './app-harness.ts';
+import { makeRuntime } from './runtime.helpers.ts';
+
+let store: Store;
+beforeAll(async () => {
+  store = await sharedStore();
+});
+afterAll(async () => {
+  await store.close();
+});
+const hubs: RealtimeHub[] = [];
+afterEach(() => {
+  for (const h of hubs.splice(0)) h.close();
+});
+
+/** What one subscriber's transport was handed, batch by batch (a batch is one socket write). */
+class Client {
+  readonly batches: Array<Array<['entry' | 'state', number]>> = [];
+  private open: Array<['entry' | 'state', number]> | null = null;
+  constructor(
+    readonly viewer: Viewer,
+    private readonly order: string[],
+    readonly name: string,
+  ) {}
+  private push(kind: 'entry' | 'state', f: Frame) {
+    if (this.open) this.open.push([kind, f.seq]);
+    else this.batches.push([[kind, f.seq]]);
+  }
+  readonly sink = {
+    entry: (f: Frame) => this.push('entry', f),
+    state: (f: Frame) => {
+      this.push('state', f);
+      this.lastState = f.body as State;
+    },
+    fail: (err: unknown) => {
+      throw err;
+    },
+    batch: (fn: () => void) => {
+      this.open = [];
+      fn();
+      if (this.open.length > 0) {
+        this.batches.push(this.open);
+        this.order.push(this.name);
+      }
+      this.open = null;
+    },
+  };
+  lastState: State | null = null;
+}
+
+async function until(cond: () => boolean, what: string): Promise<void> {
+  for (let i = 0; !cond(); i++) {
+    if (i > 2000) throw new Error(`never: ${what}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+/** Issue 13: one delivery per append per subscriber, from the commit, the acting seat first. */
+describe('realtime: an append goes out once, from the committed room', () => {
+  it('entry and state in one batch per subscriber, no store read, no stateFor, the seat to act first', async () => {
+    const bus = new LocalBus();
+    const rt: Runtime = makeRuntime(store, { bus });
+    const room = await rt.createRoom({ protocol: 'counter', config: { target: 10 ** 6 } });
+    const calls = { entries: 0, stateFor: 0 };
+    const api: RuntimeApi = Object.assign(Object.create(rt) as Runtime, {
+      entries: (...a: Parameters<Runtime['entries']>) => {
+        calls.entries++;
+        return rt.entries(...a);
+      },
+      stateFor: (...a: Parameters<Runtime['stateFor']>) => {
+        calls.stateFor++;
+        return rt.stateFor(...a);
+      },
+    });
+    const hub = new RealtimeHub(
+      { runtime: api, store, bus, clock: Date.now } as unknown as AppContext,
+      60_000,
+    );
+    hubs.push(hub);
+    const order: string[] = [];
+    // Subscribed observer first, then p1, then p2: delivery order must not follow this.
+    const clients = [
+      new Client({ kind: 'observer' }, order, 'observer'),
+      new Client({ kind: 'seat', seat: 'p1' }, order, 'p1'),
+      new Client({ kind: 'seat', seat: 'p2' }, order, 'p2'),
+    ];
+    for (const c of clients) void hub.subscribe(room.id, c.viewer, room.seq, c.sink).start();
+    await until(() => clients.every((c) => c.lastState !== null), 'initial states');
+    for (const c of clients) c.batches.length = 0;
+    order.length = 0;
+    calls.entries = 0;
+    calls.stateFor = 0;
+
+    const appends = 6;
+    let last = room.seq;
+    for (let i = 0; i < appends; i++) {
+      const seat = i % 2 === 0 ? 'p1' : 'p2';
+      last = (await rt.act(room.id, { seat, action: { type: 'inc', by: 1 } })).seq;
+      // LocalBus delivers during the act: everything is handed over by the time it resolves.
+      const next = i % 2 === 0 ? 'p2' : 'p1';
+      expect(order.slice(-3)[0]).toBe(next); // the seat whose turn it now is hears first
+    }
+    for (const c of clients) {
+      // One batch per append: its entry, then the state after it (was: entry, then a later state).
+      expect(c.batches).toEqual(
+        Array.from({ length: appends }, (_, i) => [
+          ['entry', room.seq + i + 1],
+          ['state', room.seq + i + 1],
+        ]),
+      );
+      expect(c.lastState?.seq).toBe(last);
+    }
+    expect(clients[2]?.lastState?.turn_token ?? null).toBeNull(); // p1's turn after 6 incs
+    expect(clients[1]?.lastState?.turn_token).toEqual(expect.any(String));
+    // This node committed every entry and holds the room: nothing read back, no queued state read.
+    expect(calls.entries).toBe(0);
+    expect(calls.stateFor).toBe(0);
+  });
+});
