@@ -229,6 +229,28 @@ describe('swarm questions in the web app', () => {
     await both(pageB, 'question-room-b');
   });
 
+  it('the asker accepts the answer and changes the profile; B sees both live', async () => {
+    await pageA.getByTestId('q-message').getByRole('button', { name: 'Accept' }).click();
+    for (const page of [pageA, pageB])
+      await page.getByTestId('q-message').getByTestId('verdict').waitFor({ timeout: 15_000 });
+    const judged = await restA(`/v1/swarm/questions/${encodeURIComponent(questionId)}`);
+    expect(judged.room.messages[0].verdict).toBe('accept');
+    expect(await pageB.getByTestId('verdict').textContent()).toBe(`${judged.room.messages[0].verdict}ed`);
+
+    // Down to `none`: B's form now offers only what the new profile admits (node-generated).
+    await pageA.locator('#q-policy').selectOption('none');
+    await pageA.getByRole('button', { name: 'Set profile' }).click();
+    await expect.poll(() => pageB.getByTestId('q-profile').textContent(), { timeout: 15_000 }).toBe('none');
+    const changed = await restA(`/v1/swarm/questions/${encodeURIComponent(questionId)}`);
+    expect(changed.room.profiles.map((p: { profile: string }) => p.profile)).toEqual([
+      'mediated-only',
+      'none',
+    ]);
+    expect(await pageB.locator('.q-history li').count()).toBe(changed.room.profiles.length);
+    expect(await pageB.locator('#q-msg-origin option').allTextContents()).toEqual(['node-generated']);
+    await both(pageB, 'question-room-verdict-b');
+  });
+
   it('the asker summarises and closes on A; both pages show the summary and the close', async () => {
     const summaries = pageA.getByTestId('q-summary');
     // Out of range: the summary schema's message, nothing published.

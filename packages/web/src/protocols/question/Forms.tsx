@@ -2,9 +2,12 @@ import {
   ADMITTED_ORIGINS,
   CloseSchema,
   MessageSchema,
+  PolicySchema,
+  PROFILES,
   type Profile,
   type QuestionView,
   SummarySchema,
+  VerdictSchema,
 } from '@db8/protocols/question';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
@@ -264,5 +267,59 @@ export function CloseForm(props: { view: QuestionView; role: 'asker' | 'secretar
         <Refusal error={error} id="close-error" />
       </div>
     </form>
+  );
+}
+
+const PolicyFormSchema = PolicySchema.pick({ 'room-policy/profile': true });
+type PolicyInput = z.input<typeof PolicyFormSchema>;
+
+/** For the asker or the secretary: the room's operator-participation profile (a change is an entry). */
+export function PolicyForm(props: { view: QuestionView }) {
+  const form = useForm<PolicyInput>({
+    resolver: zodResolver(PolicyFormSchema, undefined, { raw: true }),
+    defaultValues: { 'room-policy/profile': props.view.profile as Profile },
+  });
+  const { error, run } = useSend();
+  const submit = form.handleSubmit(async (v) => {
+    await run(() =>
+      swarmApi.input(props.view.question.id, { type: 'swarm/room-policy', ...PolicyFormSchema.parse(v) }),
+    );
+  });
+  return (
+    <form className="row q-policy-form" onSubmit={submit} noValidate aria-label="profile">
+      <select id="q-policy" aria-label="profile" {...form.register('room-policy/profile')}>
+        {PROFILES.map((p) => (
+          <option key={p}>{p}</option>
+        ))}
+      </select>
+      <button type="submit">Set profile</button>
+      <Refusal error={error} id="policy-error" />
+    </form>
+  );
+}
+
+/** The asker's accept / reject of one answer (`swarm/room-verdict`). */
+export function VerdictButtons(props: { questionId: string; messageId: string }) {
+  const { error, run } = useSend();
+  const send = (decision: 'accept' | 'reject') =>
+    void run(() =>
+      swarmApi.input(props.questionId, {
+        type: 'swarm/room-verdict',
+        ...VerdictSchema.pick({ 'verdict/input-id': true, 'verdict/decision': true }).parse({
+          'verdict/input-id': props.messageId,
+          'verdict/decision': decision,
+        }),
+      }),
+    );
+  return (
+    <span className="q-verdict">
+      <button type="button" className="chip" onClick={() => send('accept')}>
+        Accept
+      </button>
+      <button type="button" className="chip" onClick={() => send('reject')}>
+        Reject
+      </button>
+      <Refusal error={error} id="verdict-error" />
+    </span>
   );
 }

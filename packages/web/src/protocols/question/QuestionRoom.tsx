@@ -9,7 +9,7 @@ import { Link } from '../../lib/router.tsx';
 import { getSession, useCredentials } from '../../lib/session.ts';
 import type { Room } from '../../lib/types.ts';
 import { isQuestionView, refusalText, swarmApi } from './api.ts';
-import { AnswerForm, CloseForm, type Role, SummaryForm } from './Forms.tsx';
+import { AnswerForm, CloseForm, PolicyForm, type Role, SummaryForm, VerdictButtons } from './Forms.tsx';
 import { CloseCard, Facts, Messages, Participants, ProfileCard, Summaries } from './RoomParts.tsx';
 
 // A swarm question's answer room: the question and its envelope, the messages as this node folds
@@ -102,7 +102,17 @@ export function QuestionRoom(props: { roomId: string; room: Room }) {
                 {plural(view.messages.filter((m) => m.kind === 'answer').length, 'answer')}
               </span>
             </h2>
-            <Messages view={view} />
+            <Messages
+              view={view}
+              actions={
+                open && session && role === 'asker' && node.online
+                  ? (m) =>
+                      m.kind === 'answer' ? (
+                        <VerdictButtons questionId={view.question.id} messageId={m.id} />
+                      ) : null
+                  : undefined
+              }
+            />
             {open && session ? (
               node.online ? (
                 <AnswerForm
@@ -132,7 +142,9 @@ export function QuestionRoom(props: { roomId: string; room: Room }) {
           ) : null}
         </div>
         <aside className="q-side">
-          <ProfileCard view={view} />
+          <ProfileCard view={view}>
+            {open && session && chair && node.online ? <PolicyForm key={view.profile} view={view} /> : null}
+          </ProfileCard>
           <Participants view={view} />
           <section className="card small muted">
             {role ? (

@@ -1,4 +1,5 @@
 import { ADMITTED_ORIGINS, type Profile, type QuestionView } from '@db8/protocols/question';
+import type { ReactNode } from 'react';
 import { Badge, type Tone } from '../../components/Badge.tsx';
 import { short } from './api.ts';
 
@@ -20,7 +21,7 @@ export function Id(props: { id: string | null; testId?: string }) {
 
 export function Facts({ view }: { view: QuestionView }) {
   const q = view.question;
-  const rows: Array<[string, React.ReactNode]> = [
+  const rows: Array<[string, ReactNode]> = [
     [
       'question id',
       <span key="id" className="mono">
@@ -65,7 +66,8 @@ export function OriginBadge({ origin, testId = 'origin' }: { origin: string; tes
   );
 }
 
-export function ProfileCard({ view }: { view: QuestionView }) {
+/** `children`: the asker's or secretary's form to change the profile, when they may. */
+export function ProfileCard({ view, children }: { view: QuestionView; children?: ReactNode }) {
   const admitted = ADMITTED_ORIGINS[view.profile as Profile] ?? [];
   const s = view.secretary;
   return (
@@ -111,6 +113,7 @@ export function ProfileCard({ view }: { view: QuestionView }) {
           ))}
         </ol>
       ) : null}
+      {children}
     </section>
   );
 }
@@ -137,7 +140,14 @@ export function Participants({ view }: { view: QuestionView }) {
   );
 }
 
-export function Messages({ view }: { view: QuestionView }) {
+/** `actions`: what the viewer may do to one message (the asker's verdict on an answer). */
+export function Messages({
+  view,
+  actions,
+}: {
+  view: QuestionView;
+  actions?: ((m: QuestionView['messages'][number]) => ReactNode) | undefined;
+}) {
   if (view.messages.length === 0)
     return (
       <p className="muted" data-testid="q-no-messages">
@@ -157,12 +167,17 @@ export function Messages({ view }: { view: QuestionView }) {
             <span>
               <span className="muted">gateway</span> <Id id={m.gateway} testId="gateway" />
             </span>
-            {m.verdict ? <Badge tone={m.verdict === 'accept' ? 'ok' : 'bad'}>{m.verdict}ed</Badge> : null}
+            {m.verdict ? (
+              <Badge tone={m.verdict === 'accept' ? 'ok' : 'bad'} testId="verdict">
+                {m.verdict}ed
+              </Badge>
+            ) : null}
             <time className="muted">
               #{m.seq} · {time(m.at)}
             </time>
           </div>
           <p className="q-msg-text">{m.text}</p>
+          {actions?.(m)}
         </li>
       ))}
     </ol>
