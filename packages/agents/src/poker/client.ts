@@ -1,4 +1,5 @@
 import {
+  GameStateHeadSchema,
   type GameStatePayload,
   GameStatePayloadSchema,
   HandCompletePayloadSchema,
@@ -77,7 +78,12 @@ export async function runPokerAgent(opts: AgentRunOptions): Promise<AgentRunResu
     latencies: [],
     errors: [],
   };
-  const socket = await PokerSocket.connect({ url: join.ws_url, token: join.session_token });
+  // Most states are other seats' turns: check each in full only when it is ours to answer.
+  const socket = await PokerSocket.connect({
+    url: join.ws_url,
+    token: join.session_token,
+    headOnlyStates: true,
+  });
   const answered = new Set<string>();
 
   const act = async (gs: GameStatePayload, seq: number, fallback: boolean): Promise<void> => {
@@ -123,12 +129,12 @@ export async function runPokerAgent(opts: AgentRunOptions): Promise<AgentRunResu
     });
     socket.on((m) => {
       if (m.type === 'game_state') {
-        const gs = GameStatePayloadSchema.parse(m.payload);
-        result.bigBlind = gs.blinds.big;
-        if (gs.status === 'stopped') return socket.close();
-        if (gs.turn_token && gs.to_act === join.seat_id && !answered.has(gs.turn_token)) {
-          answered.add(gs.turn_token);
-          void act(gs, m.seq, false);
+        const head = GameStateHeadSchema.parse(m.payload);
+        result.bigBlind = head.blinds.big;
+        if (head.status === 'stopped') return socket.close();
+        if (head.turn_token && head.to_act === join.seat_id && !answered.has(head.turn_token)) {
+          answered.add(head.turn_token);
+          void act(GameStatePayloadSchema.parse(m.payload), m.seq, false);
         }
       } else {
         const h = HandCompletePayloadSchema.parse(m.payload);

@@ -1,6 +1,7 @@
 import {
   POKER_PROTOCOL_VERSION,
   type PokerActionPayloadSchema,
+  PokerGameStateHeadSchema,
   type PokerServerMessage,
   PokerServerMessageSchema,
 } from '@db8/protocols/poker';
@@ -27,6 +28,12 @@ export interface PokerSocketOptions extends LiveOptions {
   tableId?: string;
   format?: 'full' | 'compact';
   clientProtocolVersion?: string;
+  /**
+   * Check only the head of each `game_state` payload (status, to_act, turn_token, blinds:
+   * GameStateHeadSchema) and pass the rest on unchecked: for a seat that checks in full
+   * (GameStatePayloadSchema) only the states it answers. Full format only. Default false.
+   */
+  headOnlyStates?: boolean;
 }
 
 const PUSHES: ReadonlySet<string> = new Set(['game_state', 'hand_complete']);
@@ -40,7 +47,13 @@ export function pokerDialect(o: PokerSocketOptions): Dialect<PokerServerMessage,
   return {
     url: () => u.href,
     parse: (text) => {
-      const r = PokerServerMessageSchema.safeParse(JSON.parse(text));
+      const raw: unknown = JSON.parse(text);
+      if (o.headOnlyStates && (raw as { type?: unknown } | null)?.type === 'game_state') {
+        // The caller promised to check the payload in full before it reads past the head.
+        const head = PokerGameStateHeadSchema.safeParse(raw);
+        return head.success ? (raw as PokerServerMessage) : null;
+      }
+      const r = PokerServerMessageSchema.safeParse(raw);
       return r.success ? r.data : null;
     },
     pushTypes: PUSHES,

@@ -150,6 +150,20 @@ export const GameStatePayloadSchema = z.object({
 });
 export type GameStatePayload = z.infer<typeof GameStatePayloadSchema>;
 
+/**
+ * The few fields of a full `game_state` a seat reads to learn whether it is its turn; a seat checks
+ * the whole payload (GameStatePayloadSchema) only for the states it answers.
+ */
+export const GameStateHeadSchema = z
+  .object({
+    status: GameStatePayloadSchema.shape.status,
+    to_act: int.nullable(),
+    turn_token: z.string().optional(),
+    blinds: GameStatePayloadSchema.shape.blinds,
+  })
+  .loose();
+export type GameStateHead = z.infer<typeof GameStateHeadSchema>;
+
 export const HandCompletePayloadSchema = z.object({
   hand_number: int,
   button: int,
@@ -265,6 +279,8 @@ export const PokerGameStateSchema = envelope(
   z.union([GameStatePayloadSchema, CompactStateSchema]),
 );
 export const PokerHandCompleteSchema = envelope('hand_complete', HandCompletePayloadSchema);
+/** A `game_state` envelope with only its head checked (see GameStateHeadSchema). */
+export const PokerGameStateHeadSchema = envelope('game_state', GameStateHeadSchema);
 export const PokerAckSchema = envelope(
   'ack',
   z.object({ seq: int, duplicate: z.boolean(), turn_token: z.string().optional() }),
