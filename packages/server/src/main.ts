@@ -50,6 +50,13 @@ export interface RunningServer {
 const WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
 /**
+ * What the embedded store survives, said at every start (docs/server.md, Durability): PGlite
+ * writes its files without fsync, so an acknowledged entry outlives the process, not the machine.
+ */
+export const EMBEDDED_DURABILITY =
+  'embedded store: acknowledged entries survive a crash of this process, not a power cut or an OS crash (PGlite does not fsync); for durable storage use Postgres (DATABASE_URL)';
+
+/**
  * Start db8: the store (PGlite in dataDir, or Postgres with DATABASE_URL), the bus (in-process, or
  * NATS with NATS_URL), the runtime and its deadline scheduler, the HTTP/WS server, and the web app
  * from packages/web/dist when built. In embedded mode prints a one-time admin login link.
@@ -153,6 +160,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
       print(`CLI admin on this machine: db8 login --local ${localAdminFile}`);
       print(`  (that file is readable by you only; delete it to revoke)`);
     }
+    if (embedded) print(EMBEDDED_DURABILITY);
 
     let closed = false;
     return {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { brotliCompressSync, brotliDecompressSync } from 'node:zlib';
 import { Db8Client } from '@db8/sdk';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type RunningServer, startServer } from '../src/main.ts';
+import { EMBEDDED_DURABILITY, type RunningServer, startServer } from '../src/main.ts';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -44,6 +44,9 @@ describe('startServer (embedded mode)', () => {
       expect(s.localAdminFile).toBe(join(dataDir, 'local-admin.json'));
       expect(statSync(s.localAdminFile!).mode & 0o777).toBe(0o600);
       expect(lines[2]).toBe(`CLI admin on this machine: db8 login --local ${s.localAdminFile}`);
+      // What the embedded store survives, said plainly at start (issue 13: PGlite never fsyncs).
+      expect(lines.at(-1)).toBe(EMBEDDED_DURABILITY);
+      expect(lines.at(-1)).toMatch(/survive a crash of this process, not a power cut .* use Postgres/);
       const local = JSON.parse(readFileSync(s.localAdminFile!, 'utf8')) as { url: string; token: string };
       expect(local.url).toBe(s.url);
       const lc = new Db8Client({ baseUrl: s.url });
