@@ -92,6 +92,20 @@ describe('runtime on PostgreSQL: tail checks follow the bus', () => {
     expect(count() - before).toBe(1);
   });
 
+  it('a seq read from the store elsewhere (realtime) is folded in before the next state', async () => {
+    const silent = { subscribe: () => () => {} }; // hears nothing: as if the message were late
+    const a = await node(new LocalBus());
+    const storeB = await pgStoreIn(schema, 3);
+    closers.push(() => storeB.close());
+    const b = makeRuntime(storeB, { announcements: silent, clock: fakeClock(Date.now()) });
+    const { id } = await a.rt.createRoom({ protocol: 'counter', config: { target: 10 ** 6 } });
+    expect((await b.stateFor(id, observer)).seq).toBe(0);
+    const ack = await a.rt.act(id, { seat: 'p1', action: { type: 'inc', by: 1 } });
+    expect((await b.stateFor(id, observer)).seq).toBe(0); // trusted for tailStaleMs: nothing heard
+    b.expectSeq(id, ack.seq);
+    expect((await b.stateFor(id, observer)).seq).toBe(ack.seq);
+  });
+
   it('two nodes on NATS: node B reads node A’s writes, re-reading the tail once per announcement', async () => {
     const busA = await NatsBus.connect(NATS_URL);
     const busB = await NatsBus.connect(NATS_URL);

@@ -288,6 +288,9 @@ export class RoomChannel implements FeedSource {
     try {
       do {
         c.again = false;
+        // The entries sent came from the store: the state must not be older (another node's append
+        // can reach the store before this node's runtime hears of it on the bus).
+        if (this.last !== null) this.ctx.runtime.expectSeq?.(this.roomId, this.last);
         const s = await this.ctx.runtime.stateFor(this.roomId, c.viewer);
         if (this.closed) return;
         const f = new Frame(

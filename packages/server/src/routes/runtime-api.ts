@@ -62,6 +62,8 @@ export interface RuntimeApi {
   stateFor(roomId: string, viewer: Viewer): Promise<RuntimeStateLike>;
   /** Realtime: the state from the committed room if it holds `minSeq`, without a queue or a read. */
   stateNow?(roomId: string, viewer: Viewer, minSeq: number): RuntimeStateLike | null;
+  /** Realtime: entry `seq` was read from the store, so the next state must include it. */
+  expectSeq?(roomId: string, seq: number): void;
   /** Realtime: entries from `fromSeq` that this node just committed (empty when it did not). */
   committedSince?(roomId: string, fromSeq: number): StoredEntry[];
   entries(roomId: string, viewer: Viewer, fromSeq: number, limit: number): Promise<StoredEntry[]>;

@@ -278,6 +278,14 @@ export class Runtime {
     return m && m.seq >= minSeq ? stateOf(m, viewer) : null;
   }
 
+  /**
+   * A caller read entry `seq` from the store (realtime, before asking for the state after it): the
+   * next read must include it even if the bus has not told this node yet (Postgres).
+   */
+  expectSeq(roomId: string, seq: number): void {
+    this.tail?.hear(roomId, seq, this.memos.get(roomId)?.seq ?? (this.queues.has(roomId) ? undefined : null));
+  }
+
   /** Entries from `fromSeq` on that this node itself just committed (none read from the store). */
   committedSince(roomId: string, fromSeq: number): StoredEntry[] {
     return this.committed.since(roomId, fromSeq);
