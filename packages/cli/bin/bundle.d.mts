@@ -1,0 +1,8 @@
+/** Content hash of the CLI's sources, manifests and lockfile: the bundle's cache key. */
+export function sourceHash(): string;
+/** The bundled CLI's entry for these sources if it is built, else null. */
+export function cachedCli(hash?: string): string | null;
+/** The bundled CLI's entry for these sources, built if absent. */
+export function prebuiltCli(): Promise<string>;
+/** A script bundled like the CLI, cached by the sources and the script. */
+export function prebuiltScript(file: string): Promise<string>;
