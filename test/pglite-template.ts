@@ -26,10 +26,7 @@ const version: string = JSON.parse(readFileSync(join(dirname(entry), '..', 'pack
 const DIR = join(tmpdir(), 'db8-test-pglite');
 const FILE = join(DIR, `template-${version}.tar`);
 const migrations = bundledMigrations();
-const migrationsKey = createHash('sha256')
-  .update(JSON.stringify(migrations))
-  .digest('hex')
-  .slice(0, 16);
+const migrationsKey = createHash('sha256').update(JSON.stringify(migrations)).digest('hex').slice(0, 16);
 const MIGRATED = join(DIR, `template-${version}-db8-${migrationsKey}.tar`);
 
 /** Just enough of the server's SqlDriver for migrate(). */
@@ -38,7 +35,8 @@ function driverOf(db: PGlite): SqlDriver {
   const over = (r: Runner, tx: (fn: (q: SqlDriver) => Promise<unknown>) => Promise<unknown>): SqlDriver =>
     ({
       kind: 'pglite',
-      query: async (sql: string, params: readonly unknown[] = []) => (await r.query(sql, params as unknown[])).rows,
+      query: async (sql: string, params: readonly unknown[] = []) =>
+        (await r.query(sql, params as unknown[])).rows,
       exec: async (sql: string) => {
         await r.exec(sql);
       },
@@ -109,7 +107,9 @@ if (!pglite[patched]) {
       (!existsSync(dataDir) || readdirSync(dataDir).length === 0);
     if (!inMemory && !fresh) return create(dataDirOrOptions, maybeOptions);
     const db8Store = options.parsers !== undefined;
-    const from = db8Store ? (migratedTemplate ??= loadMigrated()) : (template ??= loadTemplate());
+    if (db8Store) migratedTemplate ??= loadMigrated();
+    else template ??= loadTemplate();
+    const from = (db8Store ? migratedTemplate : template) as Promise<Blob>;
     return from.then((loadDataDir) =>
       inMemory
         ? create({ ...options, dataDir: undefined, loadDataDir })
