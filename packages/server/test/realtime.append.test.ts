@@ -106,7 +106,8 @@ describe('realtime: an append goes out once, from the committed room', () => {
     for (let i = 0; i < appends; i++) {
       const seat = i % 2 === 0 ? 'p1' : 'p2';
       last = (await rt.act(room.id, { seat, action: { type: 'inc', by: 1 } })).seq;
-      // LocalBus delivers during the act: everything is handed over by the time it resolves.
+      // The channel fans out in the loop turn after the commit (the writer's ack first).
+      await new Promise((r) => setImmediate(r));
       const next = i % 2 === 0 ? 'p2' : 'p1';
       expect(order.slice(-3)[0]).toBe(next); // the seat whose turn it now is hears first
     }

@@ -48,6 +48,7 @@ export class RoomChannel implements FeedSource {
   private readonly recent: Item[] = [];
   private readonly classes = new Map<string, ViewerClass>();
   private pumping = false;
+  private scheduled = false;
   private dirty = false;
   private closed = false;
   private readonly offBus: () => void;
@@ -83,8 +84,14 @@ export class RoomChannel implements FeedSource {
   /** Something was appended up to `seq` (or maybe was: null, from the poll). */
   notify(seq: number | null): void {
     if (seq !== null && seq > this.wanted) this.wanted = seq;
-    if (this.closed || this.last === null || (seq !== null && seq <= this.last)) return;
-    void this.pump();
+    if (this.closed || this.last === null || (seq !== null && seq <= this.last) || this.scheduled) return;
+    // Not inside the writer's publish: its own continuations (the action's ack) go out first,
+    // then this loop turn fans the append out.
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      void this.pump();
+    });
   }
 
   /** Backlog (from the buffer when it reaches back far enough, else from the store), then state. */
