@@ -1,4 +1,4 @@
-import Anthropic from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
 import type { Transport } from './call.ts';
 import { withDeadline } from './deadline.ts';
 import { TransportError } from './errors.ts';
@@ -32,18 +32,29 @@ const STOP: Record<string, string> = {
 export class AnthropicTransport implements Transport {
   readonly kind = 'anthropic' as const;
   readonly model: string;
-  readonly #client: Anthropic;
+  readonly #opts: AnthropicTransportOptions;
+  #client: Promise<Anthropic> | null = null;
 
   constructor(opts: AnthropicTransportOptions) {
     this.model = opts.model;
-    this.#client = new Anthropic({
-      apiKey: opts.apiKey ?? 'no-key',
-      baseURL: opts.baseUrl,
-      maxRetries: 0,
-      logLevel: 'off',
-      defaultHeaders: opts.headers,
-      ...(opts.fetch ? { fetch: opts.fetch } : {}),
-    });
+    this.#opts = opts;
+  }
+
+  // The SDK (about 300 modules with its tracing) loads on the first call, not with every process.
+  #sdk(): Promise<Anthropic> {
+    const opts = this.#opts;
+    this.#client ??= import('@anthropic-ai/sdk').then(
+      ({ default: Anthropic }) =>
+        new Anthropic({
+          apiKey: opts.apiKey ?? 'no-key',
+          baseURL: opts.baseUrl,
+          maxRetries: 0,
+          logLevel: 'off',
+          defaultHeaders: opts.headers,
+          ...(opts.fetch ? { fetch: opts.fetch } : {}),
+        }),
+    );
+    return this.#client;
   }
 
   body(req: WireRequest): Body {
@@ -65,8 +76,8 @@ export class AnthropicTransport implements Transport {
   }
 
   async send(req: WireRequest, ctx: { signal: AbortSignal; timeoutMs: number }): Promise<WireReply> {
-    const { data, response } = await withDeadline(ctx.signal, ctx.timeoutMs, (signal) =>
-      this.#client.messages.create(this.body(req), { signal, timeout: ctx.timeoutMs }).withResponse(),
+    const { data, response } = await withDeadline(ctx.signal, ctx.timeoutMs, async (signal) =>
+      (await this.#sdk()).messages.create(this.body(req), { signal, timeout: ctx.timeoutMs }).withResponse(),
     ).catch((e: unknown) => {
       throw toTransportError(e);
     });

@@ -1,4 +1,4 @@
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import type { Transport } from './call.ts';
 import { withDeadline } from './deadline.ts';
 import { codeForStatus, retryAfterMs, TransportError } from './errors.ts';
@@ -36,23 +36,34 @@ export function schemaInstruction(req: WireRequest): string {
 export class OpenAITransport implements Transport {
   readonly kind = 'openai' as const;
   readonly model: string;
-  readonly #client: OpenAI;
+  readonly #opts: OpenAITransportOptions;
+  #client: Promise<OpenAI> | null = null;
   readonly #mode: OpenAIStructuredMode;
   readonly #maxTokensField: OpenAITransportOptions['maxTokensField'];
 
   constructor(opts: OpenAITransportOptions) {
     this.model = opts.model;
+    this.#opts = opts;
     this.#mode = opts.mode;
     this.#maxTokensField = opts.maxTokensField;
-    this.#client = new OpenAI({
-      // Local servers (Ollama, llama.cpp, vLLM) need no key; the SDK insists on one, so send a placeholder.
-      apiKey: opts.apiKey ?? 'no-key',
-      baseURL: opts.baseUrl,
-      maxRetries: 0,
-      logLevel: 'off',
-      defaultHeaders: opts.headers,
-      ...(opts.fetch ? { fetch: opts.fetch } : {}),
-    });
+  }
+
+  // The SDK (about 150 modules) loads on the first call, not with every process that could call.
+  #sdk(): Promise<OpenAI> {
+    const opts = this.#opts;
+    this.#client ??= import('openai').then(
+      ({ default: OpenAI }) =>
+        new OpenAI({
+          // Local servers (Ollama, llama.cpp, vLLM) need no key; the SDK insists on one, so send a placeholder.
+          apiKey: opts.apiKey ?? 'no-key',
+          baseURL: opts.baseUrl,
+          maxRetries: 0,
+          logLevel: 'off',
+          defaultHeaders: opts.headers,
+          ...(opts.fetch ? { fetch: opts.fetch } : {}),
+        }),
+    );
+    return this.#client;
   }
 
   body(req: WireRequest): Body {
@@ -93,8 +104,10 @@ export class OpenAITransport implements Transport {
   }
 
   async send(req: WireRequest, ctx: { signal: AbortSignal; timeoutMs: number }): Promise<WireReply> {
-    const { data, response } = await withDeadline(ctx.signal, ctx.timeoutMs, (signal) =>
-      this.#client.chat.completions.create(this.body(req), { signal, timeout: ctx.timeoutMs }).withResponse(),
+    const { data, response } = await withDeadline(ctx.signal, ctx.timeoutMs, async (signal) =>
+      (await this.#sdk()).chat.completions
+        .create(this.body(req), { signal, timeout: ctx.timeoutMs })
+        .withResponse(),
     ).catch((e: unknown) => {
       throw toTransportError(e);
     });
