@@ -5,7 +5,8 @@ import { defineConfig } from 'vitest/config';
 // take minutes, so `npm test` leaves them out; `npm run test:e2e` runs them, and .ci/run runs both.
 // A suite named *.e2e.test.ts lands here by itself; the others are listed. The spawned-CLI suites
 // share the prebuilt CLI bundle (test/cli-bundle.ts) like the fast suite; debate.e2e spawns the
-// installed entry itself (packages/cli/bin/db8.js, TypeScript through tsx), as a user runs it.
+// installed entry itself (packages/cli/bin/db8.js: the same bundle when current, else tsx), as a
+// user runs it; start.e2e checks that entry's start-up path.
 export const E2E_SUITES = [
   'packages/**/test/**/*.e2e.test.ts',
   // the CLI spawned against a server or a data directory (PGlite starts in every child), or many
