@@ -6,3 +6,5 @@ export function cachedCli(hash?: string): string | null;
 export function prebuiltCli(): Promise<string>;
 /** A script bundled like the CLI, cached by the sources and the script. */
 export function prebuiltScript(file: string): Promise<string>;
+/** Keep marking a bundle used while a long-running command runs from it. */
+export function keepInUse(entry: string): void;

@@ -14,7 +14,7 @@ import {
   statSync,
   utimesSync,
 } from 'node:fs';
-import { basename, join, relative } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
@@ -103,18 +103,30 @@ async function bundle(outdir, contents, name) {
   });
 }
 
-/** The bundled CLI's entry for these sources if it is built, else null; marks it used. */
-export function cachedCli(hash = sourceHash()) {
-  const dir = join(CACHE, hash);
-  const entry = join(dir, 'db8.mjs');
-  if (!existsSync(entry)) return null;
+function touch(dir) {
   try {
     const now = new Date();
     utimesSync(dir, now, now);
   } catch {
     // a read-only cache still runs
   }
+}
+
+/** The bundled CLI's entry for these sources if it is built, else null; marks it used. */
+export function cachedCli(hash = sourceHash()) {
+  const dir = join(CACHE, hash);
+  const entry = join(dir, 'db8.mjs');
+  if (!existsSync(entry)) return null;
+  touch(dir);
   return entry;
+}
+
+/**
+ * Keep marking a bundle used while a long-running command (a server) runs from it: its lazily
+ * loaded chunks must outlive other builds' clean-up of unused bundles.
+ */
+export function keepInUse(entry) {
+  setInterval(() => touch(dirname(entry)), 3_600_000).unref();
 }
 
 /** The bundled CLI's entry for these sources, built (once, whatever runs at the same time) if absent. */

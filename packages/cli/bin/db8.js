@@ -5,7 +5,7 @@
 // then, so a fresh clone or an edited tree needs no build step. DB8_CLI_SOURCES=1 always runs
 // the sources.
 import { pathToFileURL } from 'node:url';
-import { cachedCli, prebuiltCli } from './bundle.mjs';
+import { cachedCli, keepInUse, prebuiltCli } from './bundle.mjs';
 
 async function bundled() {
   if (process.env.DB8_CLI_SOURCES === '1') return null;
@@ -18,6 +18,7 @@ async function bundled() {
 
 const entry = await bundled();
 if (entry) {
+  if (process.argv[2] === 'start') keepInUse(entry);
   // The bundle's entry runs main() and sets process.exitCode itself.
   await import(pathToFileURL(entry).href);
 } else {
