@@ -1,7 +1,8 @@
 // `db8 start`'s start-up path, structurally (no timings; the bench times it): the installed entry
 // runs the CLI's prebuilt bundle, not the TypeScript through tsx, and the server start does not
-// load what only some requests need (the model SDKs). Each start records every module it loads
-// through a module-load hook (node --import), on an existing data directory.
+// load what only some requests or settings need (the model SDKs, the NATS client). Each start
+// records every module it loads through a module-load hook (node --import), on an existing data
+// directory.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -65,7 +66,8 @@ async function loadedByStart(name: string, env: NodeJS.ProcessEnv = {}): Promise
   return readFileSync(loaded, 'utf8').split('\n').filter(Boolean);
 }
 
-const SDKS = /node_modules\/(openai|@anthropic-ai\/sdk|@opentelemetry\/api)\//;
+// Loaded on first use only: the model SDKs (a model call) and the NATS client (NATS_URL).
+const LAZY = /node_modules\/(openai|@anthropic-ai\/sdk|@opentelemetry\/api|nats)\//;
 
 beforeAll(async () => {
   // An existing data directory (from the test template: no initdb in the children).
@@ -82,10 +84,10 @@ describe('db8 start: the start-up path', () => {
     expect(urls.filter((u) => /\.tsx?$/.test(u))).toEqual([]);
   });
 
-  it('the server starts without loading the model SDKs (they load on a first model call)', async () => {
+  it('the server starts without loading the model SDKs or the NATS client (loaded on first use)', async () => {
     // The sources, module by module, so every package the start imports shows up by name.
     const urls = await loadedByStart('sources', { DB8_CLI_SOURCES: '1' });
     expect(urls.some((u) => u.endsWith('/packages/server/src/main.ts'))).toBe(true);
-    expect(urls.filter((u) => SDKS.test(u))).toEqual([]);
+    expect(urls.filter((u) => LAZY.test(u))).toEqual([]);
   });
 });

@@ -1,14 +1,13 @@
-import {
-  AckPolicy,
-  type ConnectionOptions,
-  type ConsumerMessages,
-  connect,
-  DeliverPolicy,
-  type JetStreamClient,
-  type JetStreamManager,
-  type NatsConnection,
-  nanos,
+import type {
+  ConnectionOptions,
+  ConsumerMessages,
+  JetStreamClient,
+  JetStreamManager,
+  NatsConnection,
 } from 'nats';
+
+// The NATS client (~0.5 MB) loads when a log connects, not with every process that imports the server.
+type Nats = typeof import('nats');
 
 /**
  * A JetStream stream used as an ordered, replayable log (the core bus, bus/nats.ts, is fire-and-forget
@@ -51,16 +50,18 @@ export class JetStreamLog {
     private readonly nc: NatsConnection,
     private readonly jsm: JetStreamManager,
     private readonly js: JetStreamClient,
+    private readonly nats: Nats,
   ) {}
 
   static async connect(
     servers: string | string[],
     opts: Partial<ConnectionOptions> = {},
   ): Promise<JetStreamLog> {
-    const nc = await connect({ servers, name: 'db8-jetstream', maxReconnectAttempts: -1, ...opts });
+    const nats = await import('nats');
+    const nc = await nats.connect({ servers, name: 'db8-jetstream', maxReconnectAttempts: -1, ...opts });
     try {
       const jsm = await nc.jetstreamManager();
-      return new JetStreamLog(nc, jsm, nc.jetstream());
+      return new JetStreamLog(nc, jsm, nc.jetstream(), nats);
     } catch (err) {
       await nc.close();
       throw err;
@@ -72,8 +73,8 @@ export class JetStreamLog {
     const cfg = {
       name: spec.name,
       subjects: spec.subjects,
-      max_age: nanos(spec.maxAgeMs),
-      duplicate_window: nanos(Math.min(spec.duplicateWindowMs ?? 120_000, spec.maxAgeMs)),
+      max_age: this.nats.nanos(spec.maxAgeMs),
+      duplicate_window: this.nats.nanos(Math.min(spec.duplicateWindowMs ?? 120_000, spec.maxAgeMs)),
     };
     try {
       await this.jsm.streams.info(spec.name);
@@ -110,8 +111,8 @@ export class JetStreamLog {
       await this.jsm.consumers.add(stream, {
         durable_name: durable,
         filter_subject: filter,
-        ack_policy: AckPolicy.Explicit,
-        deliver_policy: DeliverPolicy.All,
+        ack_policy: this.nats.AckPolicy.Explicit,
+        deliver_policy: this.nats.DeliverPolicy.All,
       });
     }
     const consumer = await this.js.consumers.get(stream, durable);
