@@ -5,6 +5,7 @@ import { Countdown } from '../components/Countdown.tsx';
 import { EntryRow } from '../components/EntryRow.tsx';
 import { JsonView } from '../components/JsonView.tsx';
 import { LiveBadge } from '../components/LiveBadge.tsx';
+import { HeldSeat, SeatList } from '../components/SeatList.tsx';
 import { api, tokenFor } from '../lib/api.ts';
 import { useRoomLive } from '../lib/live.ts';
 import { revealIndex } from '../lib/reveals.ts';
@@ -19,20 +20,14 @@ import { moduleFor } from '../protocols/registry.ts';
 // server's deadline, and (for a seat holder) the action form. Protocol-specific views come later.
 
 function SeatPanel(props: { room: RoomInfo | null; roomId: string; onJoined: () => void }) {
-  const { held, invite, admin, direct, busy, error, links, join, makeInvite, leave } = useSeatActions(
-    props.roomId,
-    props.onJoined,
-  );
+  const actions = useSeatActions(props.roomId, props.onJoined);
+  const { held, invite, busy, error, join, leave } = actions;
 
   if (held) {
     return (
       <section className="card seat-panel" aria-label="your seat">
         <p>
-          You hold seat{' '}
-          <strong className="mono" data-testid="my-seat">
-            {held.seat}
-          </strong>
-          <span className="muted small"> as {held.principal}</span>
+          <HeldSeat held={held} />
         </p>
         <button type="button" className="ghost" onClick={leave}>
           Leave this browser's seat
@@ -52,44 +47,12 @@ function SeatPanel(props: { room: RoomInfo | null; roomId: string; onJoined: () 
           </button>
         </div>
       ) : null}
-      <ul className="seats">
-        {seats.map((s) => (
-          <li key={s.seat}>
-            <span className="mono">{s.seat}</span> <span className="muted small">{s.role}</span>{' '}
-            {s.taken ? (
-              <Badge tone="muted">{s.driven ? 'driven by the server' : 'taken'}</Badge>
-            ) : props.room?.status === 'closed' ? null : (
-              <>
-                <Badge tone="info">open</Badge>
-                {direct ? (
-                  <button type="button" className="chip" disabled={busy} onClick={() => void join(s.seat)}>
-                    Join as {s.seat}
-                  </button>
-                ) : null}
-                {admin ? (
-                  <button
-                    type="button"
-                    className="chip"
-                    aria-label={`Invite link for ${s.seat}`}
-                    onClick={() => void makeInvite(s.seat)}
-                  >
-                    Invite link
-                  </button>
-                ) : null}
-              </>
-            )}
-            {links[s.seat] ? (
-              <input
-                className="mono small invite-url"
-                readOnly
-                aria-label={`invite URL for ${s.seat}`}
-                value={links[s.seat]}
-                onFocus={(e) => e.currentTarget.select()}
-              />
-            ) : null}
-          </li>
-        ))}
-      </ul>
+      <SeatList
+        seats={seats}
+        actions={actions}
+        closed={props.room?.status === 'closed'}
+        joinLabel={(seat) => `Join as ${seat}`}
+      />
       {error ? (
         <p className="error" role="alert">
           {error}

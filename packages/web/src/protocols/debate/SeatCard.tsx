@@ -1,4 +1,4 @@
-import { Badge } from '../../components/Badge.tsx';
+import { SeatList } from '../../components/SeatList.tsx';
 import { useSeatActions } from '../../lib/seat-actions.ts';
 import type { Room } from '../../lib/types.ts';
 
@@ -19,10 +19,8 @@ export function SeatCard(props: {
   role: string | null;
   onJoined: () => void;
 }) {
-  const { held, invite, admin, direct, busy, error, links, join, makeInvite, leave } = useSeatActions(
-    props.roomId,
-    props.onJoined,
-  );
+  const actions = useSeatActions(props.roomId, props.onJoined);
+  const { held, invite, admin, direct, busy, error, join, leave } = actions;
 
   if (held) {
     return (
@@ -64,43 +62,12 @@ export function SeatCard(props: {
         <p className="small muted">You are watching. Open an invite link to take a seat.</p>
       )}
       {admin || direct ? (
-        <ul className="seats">
-          {seats.map((s) => (
-            <li key={s.seat}>
-              <span className="mono">{s.seat}</span>{' '}
-              <span className="muted small">{ROLE_TEXT[s.role] ?? s.role}</span>{' '}
-              {s.taken ? (
-                <Badge tone="muted">{s.driven ? 'driven by the server' : 'taken'}</Badge>
-              ) : closed ? null : (
-                <Badge tone="info">open</Badge>
-              )}
-              {!s.taken && direct && !closed ? (
-                <button type="button" className="chip" disabled={busy} onClick={() => void join(s.seat)}>
-                  Join
-                </button>
-              ) : null}
-              {!s.taken && admin && !closed ? (
-                <button
-                  type="button"
-                  className="chip"
-                  aria-label={`Invite link for ${s.seat}`}
-                  onClick={() => void makeInvite(s.seat)}
-                >
-                  Invite link
-                </button>
-              ) : null}
-              {links[s.seat] ? (
-                <input
-                  className="mono small invite-url"
-                  readOnly
-                  aria-label={`invite URL for ${s.seat}`}
-                  value={links[s.seat]}
-                  onFocus={(e) => e.currentTarget.select()}
-                />
-              ) : null}
-            </li>
-          ))}
-        </ul>
+        <SeatList
+          seats={seats}
+          actions={actions}
+          closed={closed}
+          roleText={(role) => ROLE_TEXT[role] ?? role}
+        />
       ) : (
         <p className="small muted">
           {seats.filter((s) => s.taken).length} of {seats.length} seats taken.

@@ -1,3 +1,4 @@
+import { HeldSeat, SeatList } from '../../components/SeatList.tsx';
 import { useSeatActions } from '../../lib/seat-actions.ts';
 import type { Room } from '../../lib/types.ts';
 
@@ -6,10 +7,8 @@ import type { Room } from '../../lib/types.ts';
 // invite links of the seats nobody holds. Hidden when there is nothing to do.
 
 export function Seats(props: { roomId: string; room: Room | null; closed: boolean }) {
-  const { held, invite, admin, busy, error, links, join, makeInvite, leave } = useSeatActions(
-    props.roomId,
-    () => {},
-  );
+  const actions = useSeatActions(props.roomId, () => {});
+  const { held, invite, admin, busy, error, join, leave } = actions;
   const open = props.closed ? [] : (props.room?.seats ?? []).filter((s) => !s.taken);
   if (!held && !invite && !(admin && open.length > 0)) return null;
   return (
@@ -17,11 +16,7 @@ export function Seats(props: { roomId: string; room: Room | null; closed: boolea
       {held ? (
         <p className="row">
           <span>
-            You hold seat{' '}
-            <strong className="mono" data-testid="my-seat">
-              {held.seat}
-            </strong>
-            <span className="muted small"> as {held.principal}</span>
+            <HeldSeat held={held} />
           </span>
           <button type="button" className="ghost small" onClick={leave}>
             Leave this browser's seat
@@ -37,30 +32,7 @@ export function Seats(props: { roomId: string; room: Room | null; closed: boolea
       ) : (
         <details>
           <summary className="small">Invite people to the {open.length} open seat(s)</summary>
-          <ul className="seats">
-            {open.map((s) => (
-              <li key={s.seat}>
-                <span className="mono">{s.seat}</span> <span className="muted small">{s.role}</span>{' '}
-                <button
-                  type="button"
-                  className="chip"
-                  aria-label={`Invite link for ${s.seat}`}
-                  onClick={() => void makeInvite(s.seat)}
-                >
-                  Invite link
-                </button>
-                {links[s.seat] ? (
-                  <input
-                    className="mono small invite-url"
-                    readOnly
-                    aria-label={`invite URL for ${s.seat}`}
-                    value={links[s.seat]}
-                    onFocus={(e) => e.currentTarget.select()}
-                  />
-                ) : null}
-              </li>
-            ))}
-          </ul>
+          <SeatList seats={open} actions={{ ...actions, direct: false }} closed={props.closed} />
         </details>
       )}
       {error ? (
