@@ -41,6 +41,7 @@ export const E2E_SUITES = [
   'packages/protocols/poker/test/properties.test.ts',
   'packages/protocols/poker/test/table/properties.test.ts',
   // real timers and a restart on disk
+  'packages/server/test/runtime.restart.test.ts',
   'packages/server/test/scheduler.test.ts',
   'packages/server/test/server-key-setting.test.ts',
 ];
