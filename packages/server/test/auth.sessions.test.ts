@@ -1,5 +1,6 @@
 import { Db8Client, type Db8Error, type Db8Socket } from '@db8/sdk';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { SESSION_LIVE_CACHE_MS } from '../src/auth/authenticator.ts';
 import type { Store } from '../src/store/index.ts';
 import { bearer, type Harness, listen, makeApp, sharedStore } from './app-harness.ts';
 import { adminToken, auctionWithBidders, call } from './routes-fixtures.ts';
@@ -110,6 +111,36 @@ describe('a socket stops acting with its session', () => {
     expect(late).toMatchObject({ code: 'SESSION_REVOKED' });
     await expect.poll(() => s.closed).toMatchObject({ code: 1008, reason: 'SESSION_REVOKED' });
     expect((await h.runtime.getRoom(roomId)).seq).toBe(ok.seq);
+  });
+
+  it("a logout through another node (only the store knows) stops this node's socket once its live check is older than SESSION_LIVE_CACHE_MS", async () => {
+    h = await makeApp({ store });
+    const base = await listen(h);
+    const { roomId, seats } = await auctionWithBidders(h);
+    const s = await open(base, seats.bidder_1.token);
+    await s.subscribe(roomId);
+    const ok = await s.act(roomId, {
+      seat: 'bidder_1',
+      action: { type: 'bid', amount: 11 },
+      client_nonce: 'a',
+    });
+    const sid = (await h.app.db8.authn.fromBearer(seats.bidder_1.token)).sessionId as string;
+    const now = h.clock.now;
+    await store.revokedSessions.revoke({ sid, principalId: 'x', revokedAt: now, expiresAt: now + 3_600_000 });
+    // Within the cache window the socket still acts (this node has not been told)…
+    const again = await s.act(roomId, {
+      seat: 'bidder_1',
+      action: { type: 'bid', amount: 13 },
+      client_nonce: 'b',
+    });
+    expect(again.seq).toBe(ok.seq + 1);
+    // …past it, the store is read again and the action refused.
+    h.clock.advance(SESSION_LIVE_CACHE_MS);
+    const late = await s
+      .act(roomId, { seat: 'bidder_1', action: { type: 'bid', amount: 15 }, client_nonce: 'c' })
+      .catch((e: Db8Error) => e);
+    expect(late).toMatchObject({ code: 'SESSION_REVOKED' });
+    expect((await h.runtime.getRoom(roomId)).seq).toBe(again.seq);
   });
 
   it('a socket that only reads is closed at the next heartbeat after its session is logged out', async () => {

@@ -114,6 +114,50 @@ describe('DeadlineScheduler: one exact-deadline scheduler for every room', () =>
     await expect.poll(() => s.deadlineOf(id)).toBeNull();
   });
 
+  it("re-arms from the runtime's memory after its own appends (no row read back); an older head arriving late is ignored", async () => {
+    const store = await memoryStore();
+    const bus = new LocalBus();
+    const rt = makeRuntime(store, { bus });
+    cleanups.push(() => rt.drain());
+    // Every read of a room row the scheduler makes, counted after the room is set up.
+    let reads = 0;
+    const view: SchedulerRuntime = {
+      store: {
+        rooms: {
+          get: (id) => {
+            reads++;
+            return store.rooms.get(id);
+          },
+          deadlines: (after, limit) => store.rooms.deadlines(after, limit),
+        },
+      },
+      now: () => rt.now(),
+      headOf: (id) => rt.headOf(id),
+      tick: (id, now, o) => rt.tick(id, now, o),
+    };
+    const s = new DeadlineScheduler(view, { bus, resyncMs: 0 });
+    cleanups.push(() => s.stop());
+    await s.start();
+    const { id } = await rt.createRoom({ protocol: 'counter', config: { turnMs: 60_000, target: 3 } });
+    await rt.join(id, { principal: 'a' });
+    await rt.join(id, { principal: 'b' });
+    reads = 0;
+    await rt.act(id, { seat: 'p1', action: { type: 'inc', by: 1 } });
+    const moved = (await store.rooms.get(id))?.deadlineAt as number;
+    await expect.poll(() => s.deadlineOf(id)).toBe(moved);
+    expect(reads).toBe(0);
+    // A bus message for an earlier seq, delivered late, does not move the deadline back.
+    const head = (await store.rooms.get(id))?.headSeq as number;
+    s.refresh(id, head - 1);
+    expect(s.deadlineOf(id)).toBe(moved);
+    // A room this runtime does not hold in memory (another node wrote it) is read from the store.
+    const other = makeRuntime(store, { bus });
+    cleanups.push(() => other.drain());
+    await other.act(id, { seat: 'p2', action: { type: 'inc', by: 1 } });
+    await expect.poll(() => reads).toBeGreaterThan(0);
+    const later = (await store.rooms.get(id))?.deadlineAt as number;
+    await expect.poll(() => s.deadlineOf(id)).toBe(later);
+  });
   it('a restart picks up a pending deadline from the store', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'db8-sched-'));
     cleanups.push(() => rmSync(dir, { recursive: true, force: true }));

@@ -5,6 +5,10 @@ import type { OidcVerifier } from './oidc.ts';
 import type { TokenService } from './tokens.ts';
 import type { AuthContext, AuthStore } from './types.ts';
 
+/** How long a socket's session, once found live, is taken as live without reading the store. */
+export const SESSION_LIVE_CACHE_MS = 1000;
+const MAX_LIVE_CACHED = 100_000;
+
 const invalid = () => new ApiError(401, 'INVALID_TOKEN', 'invalid token');
 
 /**
@@ -21,9 +25,38 @@ export class Authenticator {
     private readonly clock: () => number = Date.now,
   ) {}
 
-  /** Is this session still live (not logged out)? Sockets ask before each action. */
+  /** Sessions found live, and when: a socket's actions re-read the store at most this often. */
+  private readonly liveAt = new Map<string, number>();
+  /** Sessions logged out through this node: refused at once, without a read. */
+  private readonly revokedHere = new Set<string>();
+
+  /**
+   * Is this session still live (not logged out)? Sockets ask before each action. A live answer is
+   * kept for SESSION_LIVE_CACHE_MS, so an agent acting hundreds of times a second does not read
+   * the store each time: a logout through this node takes effect at once (markRevoked), one
+   * through another node of a cluster within that time.
+   */
   async sessionLive(auth: AuthContext): Promise<boolean> {
-    return auth.sessionId === undefined || !(await this.store.isSessionRevoked(auth.sessionId));
+    const sid = auth.sessionId;
+    if (sid === undefined) return true;
+    if (this.revokedHere.has(sid)) return false;
+    const now = this.clock();
+    const at = this.liveAt.get(sid);
+    if (at !== undefined && now - at < SESSION_LIVE_CACHE_MS) return true;
+    if (await this.store.isSessionRevoked(sid)) {
+      this.liveAt.delete(sid);
+      return false;
+    }
+    if (this.liveAt.size >= MAX_LIVE_CACHED) this.liveAt.clear();
+    this.liveAt.set(sid, now);
+    return true;
+  }
+
+  /** A session logged out through this node: its sockets here stop acting at once. */
+  markRevoked(sid: string): void {
+    this.liveAt.delete(sid);
+    if (this.revokedHere.size >= MAX_LIVE_CACHED) this.revokedHere.clear(); // the store still says so
+    this.revokedHere.add(sid);
   }
 
   async fromBearer(token: string): Promise<AuthContext> {

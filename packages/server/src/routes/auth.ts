@@ -274,6 +274,7 @@ export function authRoutes(root: FastifyInstance, ctx: AppContext): void {
         revokedAt: ctx.clock(),
         expiresAt,
       });
+      ctx.authn.markRevoked(a.sessionId);
       return { revoked: true as const };
     },
   );

@@ -29,6 +29,14 @@ export function signRoomCheckpoint(
   ]);
 }
 
+/**
+ * The room's deadline_at as stored with its head: a function of the state alone, so any node's
+ * memo at a seq knows it. An externally clocked room keeps none, so no node's scheduler ticks it.
+ */
+export function storedDeadline(memo: RoomMemo, cfg: Pick<CommitConfig, 'externalClock'>): number | null {
+  return memo.closed || cfg.externalClock?.(memo.protocol.name) ? null : memo.protocol.deadline(memo.state);
+}
+
 const crossed = (from: number, to: number, every: number) =>
   Math.floor(from / every) !== Math.floor(to / every);
 
@@ -48,9 +56,7 @@ export async function commitWork(
   const roomId = memo.core.id;
   const oldSize = before.seq + 1;
   const newSize = memo.seq + 1;
-  // An externally clocked room keeps no deadline_at, so no node's scheduler ticks it at its own time.
-  const deadline =
-    memo.closed || cfg.externalClock?.(memo.protocol.name) ? null : memo.protocol.deadline(memo.state);
+  const deadline = storedDeadline(memo, cfg);
 
   const checkpoints: PlannedCheckpoint[] = [...work.checkpoints];
   if (crossed(oldSize, newSize, cfg.checkpointEvery) && !checkpoints.some((c) => c.size === newSize)) {

@@ -13,7 +13,7 @@ import { isUniqueViolation } from '../store/driver.ts';
 import type { RoomListFilter } from '../store/rooms.ts';
 import type { RoomRow, SeatRow } from '../store/schemas.ts';
 import type { Store } from '../store/store.ts';
-import { type CommitConfig, commitWork, RaceLost, TickLockBusy } from './commit.ts';
+import { type CommitConfig, commitWork, RaceLost, storedDeadline, TickLockBusy } from './commit.ts';
 import { CommittedEntries } from './committed.ts';
 import { type BuiltEntry, rowToStored } from './entries.ts';
 import { RuntimeError, runtimeError } from './errors.ts';
@@ -110,6 +110,20 @@ export class Runtime {
 
   now(): number {
     return this.clock();
+  }
+
+  /**
+   * The seq and stored deadline of the room as this node holds it in memory, or null when it is not
+   * cached: the scheduler re-arms from it after an append instead of reading the row back.
+   */
+  headOf(roomId: string): { seq: number; deadlineAt: number | null } | null {
+    const m = this.memos.get(roomId);
+    if (!m) return null;
+    try {
+      return { seq: m.seq, deadlineAt: storedDeadline(m, this.cfg) };
+    } catch {
+      return null; // a protocol whose deadline() throws: the stored row says what was written
+    }
   }
 
   /**

@@ -4,12 +4,14 @@ import type { RoomsRepo } from '../store/rooms.ts';
 export interface SchedulerRuntime {
   readonly store: { readonly rooms: Pick<RoomsRepo, 'get' | 'deadlines'> };
   now(): number;
+  /** The room's seq and deadline as held in memory, if it is (saves reading the row back). */
+  headOf?(roomId: string): { seq: number; deadlineAt: number | null } | null;
   tick(roomId: string, now?: number, opts?: { exclusive?: boolean }): Promise<number | null>;
 }
 
 /** What it needs of the bus: every room's appends, on every node. */
 export interface SchedulerBus {
-  subscribe(roomId: '*', fn: (entry: { room: string }) => void): () => void;
+  subscribe(roomId: '*', fn: (entry: { room: string; seq: number }) => void): () => void;
 }
 
 /** Real timers by default; tests inject their own to see what gets armed. */
@@ -71,6 +73,8 @@ export class DeadlineScheduler {
   /** Rooms whose row is being re-read → read again when done (a newer append arrived meanwhile). */
   private readonly reading = new Map<string, boolean>();
   private readonly failures = new Map<string, number>();
+  /** Room → the newest seq whose deadline is armed (an older head arriving late is ignored). */
+  private readonly armedSeq = new Map<string, number>();
   private offBus: (() => void) | null = null;
   private resync: unknown = null;
   private stopped = false;
@@ -89,7 +93,7 @@ export class DeadlineScheduler {
 
   /** Follows appends on the bus, then reads every open room's pending deadline from the store. */
   async start(): Promise<void> {
-    this.offBus = this.opts.bus?.subscribe('*', (e) => this.refresh(e.room)) ?? null;
+    this.offBus = this.opts.bus?.subscribe('*', (e) => this.refresh(e.room, e.seq)) ?? null;
     await this.load();
     const every = this.opts.resyncMs ?? 30_000;
     if (every > 0) this.scheduleResync(every);
@@ -109,9 +113,13 @@ export class DeadlineScheduler {
     return this.due.get(roomId) ?? null;
   }
 
-  /** Re-reads a room's row and re-arms it (called for every append the bus reports). */
-  refresh(roomId: string): void {
+  /**
+   * Re-arms a room after an append the bus reports (at `seq`): from the runtime's memory when it
+   * holds the room at that seq or later (its own appends, the common case), else from the row.
+   */
+  refresh(roomId: string, seq?: number): void {
     if (this.stopped) return;
+    if (seq !== undefined && !this.reading.has(roomId) && this.fromMemory(roomId, seq)) return;
     if (this.reading.has(roomId)) {
       this.reading.set(roomId, true);
       return;
@@ -122,6 +130,7 @@ export class DeadlineScheduler {
         do {
           this.reading.set(roomId, false);
           const row = await this.runtime.store.rooms.get(roomId);
+          if (row) this.armedSeq.set(roomId, Math.max(row.headSeq, this.armedSeq.get(roomId) ?? -1));
           this.set(roomId, row?.status === 'open' ? row.deadlineAt : null);
         } while (this.reading.get(roomId) && !this.stopped);
       } catch (err) {
@@ -131,6 +140,17 @@ export class DeadlineScheduler {
       }
     })();
     this.track(run);
+  }
+
+  /** Arms the room from the runtime's memo if it is at `seq` or newer; false: read the row. */
+  private fromMemory(roomId: string, seq: number): boolean {
+    const head = this.runtime.headOf?.(roomId);
+    if (!head || head.seq < seq) return false;
+    if (head.seq <= (this.armedSeq.get(roomId) ?? -1)) return true; // armed from as new already
+    if (this.armedSeq.size >= 100_000) this.armedSeq.clear(); // only an ordering guard
+    this.armedSeq.set(roomId, head.seq);
+    if (!this.ticking.has(roomId)) this.set(roomId, head.deadlineAt);
+    return true;
   }
 
   private async load(): Promise<void> {
@@ -234,10 +254,12 @@ export class DeadlineScheduler {
       this.opts.onError?.(err, roomId);
     }
     if (this.stopped) return;
-    // Read the new deadline (the bus will say so too, but may be absent or lossy).
+    // The new deadline: from memory after a write of this node's, else read (the bus will say so
+    // too, but may be absent or lossy).
     try {
-      const row = await this.runtime.store.rooms.get(roomId);
-      const next = row?.status === 'open' ? row.deadlineAt : null;
+      const head = wrote ? this.runtime.headOf?.(roomId) : null;
+      const row = head ? null : await this.runtime.store.rooms.get(roomId);
+      const next = head ? head.deadlineAt : row?.status === 'open' ? row.deadlineAt : null;
       if (wrote || next === null || next > now) {
         this.failures.delete(roomId);
         this.set(roomId, next);

@@ -55,6 +55,36 @@ export class EntriesRepo {
       updatedAt: number;
     },
   ): Promise<void> {
+    const only = rows.length === 1 && idem.length === 0 ? rows[0] : undefined;
+    if (only) {
+      // One entry, no idempotency record (a turn-token action, a tick): plain VALUES plan and bind
+      // cheaper than unnest over arrays, which the embedded store pays on its event loop.
+      await this.db.query(
+        `WITH e AS (
+           INSERT INTO entries (${ENTRY_COLS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+           RETURNING 1
+         )
+         UPDATE rooms SET head_seq = $9, deadline_at = $10, status = $11, updated_at = $12,
+           closed_at = CASE WHEN $11 = 'closed' THEN COALESCE(closed_at, $12) ELSE NULL END
+         WHERE id = $13`,
+        [
+          only.roomId,
+          only.seq,
+          only.ts,
+          only.kind,
+          only.actor,
+          only.publicJson,
+          only.sealedJson,
+          only.leafHash,
+          head.headSeq,
+          head.deadlineAt,
+          head.status,
+          head.updatedAt,
+          head.roomId,
+        ],
+      );
+      return;
+    }
     await this.db.query(
       `WITH e AS (
          INSERT INTO entries (${ENTRY_COLS})
