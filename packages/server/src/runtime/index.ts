@@ -2,7 +2,8 @@ export { Frontier } from '@db8/core';
 export { RUNTIME_CODES, type RuntimeCode, RuntimeError, rejectionError, runtimeError } from './errors.ts';
 export { loadMemo } from './load.ts';
 export { replayRoom } from './replay.ts';
-export { Runtime, roomCursor } from './runtime.ts';
+export { roomCursor } from './room-info.ts';
+export { Runtime } from './runtime.ts';
 export { DeadlineScheduler, type SchedulerOptions } from './scheduler.ts';
 export {
   type Ack,

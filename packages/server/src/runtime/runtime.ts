@@ -1,8 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import {
   type AnyProtocol,
   canonicalize,
-  genesisPayload,
   publicForm,
   redactEntry,
   type StoredEntry,
@@ -11,19 +9,20 @@ import {
 import type { ServerKey } from '../keys/server-key.ts';
 import { isUniqueViolation } from '../store/driver.ts';
 import type { RoomListFilter } from '../store/rooms.ts';
-import type { RoomRow, SeatRow } from '../store/schemas.ts';
+import type { SeatRow } from '../store/schemas.ts';
 import type { Store } from '../store/store.ts';
+import { RoomCache, type Sync } from './cache.ts';
 import { type CommitConfig, commitWork, RaceLost, storedDeadline, TickLockBusy } from './commit.ts';
-import { CommittedEntries } from './committed.ts';
+import { planCreate } from './create.ts';
 import { type BuiltEntry, rowToStored } from './entries.ts';
 import { RuntimeError, runtimeError } from './errors.ts';
 import { exportRoom } from './export.ts';
-import { loadMemo, syncTail } from './load.ts';
-import { planAct, planJoin, planTick, protocolCall } from './ops.ts';
+import { planAct, planJoin, planTick } from './ops.ts';
 import { inclusionProof } from './proof.ts';
 import { type QueuedWrite, RoomQueue } from './queue.ts';
 import { replayRoom } from './replay.ts';
-import { RoomMemo } from './room.ts';
+import type { RoomMemo } from './room.ts';
+import { stateOf, toRoomInfo } from './room-info.ts';
 import { TailWatch } from './tail.ts';
 import type {
   Ack,
@@ -37,18 +36,12 @@ import type {
   RuntimeOptions,
   StateFor,
 } from './types.ts';
-import { asJson, Work } from './work.ts';
-
-type Sync = 'always' | 'if-behind' | 'never';
+import { Work } from './work.ts';
 
 interface WriteOp {
   plan: (w: Work) => Promise<unknown>;
   tickLock?: boolean;
 }
-
-const MAX_CACHED_ROOMS = 10_000;
-const ROOM_ID = /^[A-Za-z0-9_-]{1,128}$/;
-const SEED = /^[0-9a-f]{64}$/;
 
 /**
  * The room runtime: every input becomes an entry appended to the room's log, serialised per room
@@ -71,11 +64,8 @@ export class Runtime {
   private readonly joinEffects: RuntimeOptions['joinEffects'];
   /** Counters for tests and benchmarks: write batches committed, entries written, seq races lost. */
   readonly stats = { batches: 0, entries: 0, conflicts: 0 };
-  private readonly memos = new Map<string, RoomMemo>();
   private readonly queues = new Map<string, RoomQueue>();
-  /** Set when the bus is heard (Postgres): reads skip the tail check while nothing new was announced. */
-  private readonly tail: TailWatch | null;
-  private readonly committed = new CommittedEntries();
+  private readonly rooms: RoomCache;
 
   constructor(opts: RuntimeOptions) {
     this.store = opts.store;
@@ -97,15 +87,10 @@ export class Runtime {
     this.onPublishError = opts.onPublishError ?? (() => {});
     this.joinEffects = opts.joinEffects;
     const heard = this.shared ? opts.announcements : undefined;
-    this.tail = heard ? new TailWatch(this.clock, opts.tailStaleMs ?? 1000) : null;
-    // A room being loaded (its queue busy, no memo yet) still hears: the load may predate the entry.
-    heard?.subscribe('*', (e) =>
-      this.tail?.hear(
-        e.room,
-        e.seq,
-        this.memos.get(e.room)?.seq ?? (this.queues.has(e.room) ? undefined : null),
-      ),
-    );
+    // Set when the bus is heard (Postgres): reads skip the tail check while nothing new was announced.
+    const tail = heard ? new TailWatch(this.clock, opts.tailStaleMs ?? 1000) : null;
+    this.rooms = new RoomCache(this.store, this.protocols, tail, (id) => this.queues.get(id)?.busy === true);
+    heard?.subscribe('*', (e) => this.rooms.hear(e.room, e.seq, this.queues.has(e.room)));
   }
 
   now(): number {
@@ -117,7 +102,7 @@ export class Runtime {
    * cached: the scheduler re-arms from it after an append instead of reading the row back.
    */
   headOf(roomId: string): { seq: number; deadlineAt: number | null } | null {
-    const m = this.memos.get(roomId);
+    const m = this.rooms.get(roomId);
     if (!m) return null;
     try {
       return { seq: m.seq, deadlineAt: storedDeadline(m, this.cfg) };
@@ -140,49 +125,9 @@ export class Runtime {
     now?: number;
   }): Promise<RoomInfo> {
     const p = this.protocolNamed(input.protocol);
-    const parsed = p.configSchema.safeParse(input.config);
-    if (!parsed.success) {
-      throw runtimeError(
-        'BAD_CONFIG',
-        `config does not match the ${p.name} schema`,
-        parsed.error.issues
-          .slice(0, 20)
-          .map((i) => ({ path: i.path.map(String).join('.'), message: i.message })),
-      );
-    }
-    let config: ReturnType<typeof asJson>;
-    try {
-      config = asJson(parsed.data);
-    } catch (err) {
-      throw runtimeError('BAD_CONFIG', `config is not JSON: ${(err as Error).message}`);
-    }
-    const id = input.id ?? `room_${randomBytes(10).toString('hex')}`;
-    if (!ROOM_ID.test(id)) throw runtimeError('BAD_CONFIG', 'a room id is 1-128 letters, digits, _ or -');
-    if (input.seed !== undefined && !SEED.test(input.seed))
-      throw runtimeError('BAD_CONFIG', 'a room seed is 64 hex digits');
+    const { id, config, seats, seed, empty, work, ts } = planCreate(p, input, this.store, this.clock);
     if (input.id !== undefined && (await this.store.rooms.get(id)))
       throw runtimeError('ROOM_EXISTS', `room ${id} exists`);
-    config = withRoomId(config, id);
-    const seats = protocolCall('seats', () => p.seats(config)).map((s) => ({ id: s.id, role: s.role }));
-    const seed = input.seed ?? randomBytes(32).toString('hex');
-    const empty = RoomMemo.empty({ id, protocol: p, protocolVersion: p.version, config, seats, seed });
-    const work = new Work(empty.fork(), this.store, this.clock);
-    const ts = work.ts(input.now);
-    work.push({
-      kind: 'genesis',
-      actor: 'system',
-      payload: genesisPayload({
-        protocol: p.name,
-        version: p.version,
-        config,
-        seats,
-        seed,
-        ...(input.title !== undefined ? { title: input.title } : {}),
-      }),
-      ts,
-      milestone: 'genesis',
-    });
-    work.memo.state = protocolCall('setup', () => p.setup(config, { seats, seed, now: ts }));
     await this.inTx(input.id !== undefined, id, async (s) => {
       await s.rooms.create(
         {
@@ -200,7 +145,7 @@ export class Runtime {
       );
       await commitWork(s, work, empty, this.cfg);
     });
-    this.remember(id, work.memo, work.out);
+    this.rooms.remember(id, work.memo, work.out);
     await this.publish(id, work.out);
     return this.getRoom(id);
   }
@@ -288,7 +233,7 @@ export class Runtime {
    * `minSeq` — no queue, no read — else null (the caller falls back to stateFor).
    */
   stateNow(roomId: string, viewer: Viewer, minSeq: number): StateFor | null {
-    const m = this.memos.get(roomId);
+    const m = this.rooms.get(roomId);
     return m && m.seq >= minSeq ? stateOf(m, viewer) : null;
   }
 
@@ -297,12 +242,12 @@ export class Runtime {
    * next read must include it even if the bus has not told this node yet (Postgres).
    */
   expectSeq(roomId: string, seq: number): void {
-    this.tail?.hear(roomId, seq, this.memos.get(roomId)?.seq ?? (this.queues.has(roomId) ? undefined : null));
+    this.rooms.hear(roomId, seq, this.queues.has(roomId));
   }
 
   /** Entries from `fromSeq` on that this node itself just committed (none read from the store). */
   committedSince(roomId: string, fromSeq: number): StoredEntry[] {
-    return this.committed.since(roomId, fromSeq);
+    return this.rooms.committedSince(roomId, fromSeq);
   }
 
   /**
@@ -361,10 +306,7 @@ export class Runtime {
 
   /** Drops cached room state (tests: the next access reloads from the store). */
   forget(roomId?: string): void {
-    if (roomId === undefined) this.memos.clear();
-    else this.memos.delete(roomId);
-    this.tail?.forget(roomId);
-    this.committed.forget(roomId);
+    this.rooms.forget(roomId);
   }
 
   private protocolNamed(name: string): AnyProtocol {
@@ -394,48 +336,8 @@ export class Runtime {
   }
 
   private read<T>(roomId: string, fn: (m: RoomMemo) => Promise<T>): Promise<T> {
-    const sync: Sync = !this.shared ? 'never' : this.tail ? 'if-behind' : 'always';
-    return this.queue(roomId).read(async () => fn(await this.memo(roomId, sync)));
-  }
-
-  /**
-   * The cached room, first brought up to the stored tail: `always`, `never`, or `if-behind` (the
-   * bus announced a newer seq, or the last check is older than tailStaleMs).
-   */
-  private async memo(roomId: string, sync: Sync): Promise<RoomMemo> {
-    const cached = this.memos.get(roomId);
-    if (cached) {
-      if (sync === 'never' || (sync === 'if-behind' && !this.tail?.behind(roomId, cached.seq))) return cached;
-      try {
-        await syncTail(this.store, cached);
-        this.tail?.checked(roomId, cached.seq);
-        return cached;
-      } catch {
-        this.memos.delete(roomId); // half-folded: reload from the store
-      }
-    }
-    const m = await loadMemo(this.store, this.protocols, roomId);
-    this.remember(roomId, m);
-    return m;
-  }
-
-  private remember(roomId: string, memo: RoomMemo, written: readonly BuiltEntry[] = []): void {
-    this.memos.delete(roomId);
-    this.memos.set(roomId, memo);
-    this.committed.add(
-      roomId,
-      written.map((b) => b.stored),
-    );
-    this.tail?.checked(roomId, memo.seq); // loaded or just committed: current as of now
-    if (this.memos.size <= MAX_CACHED_ROOMS) return;
-    for (const k of this.memos.keys()) {
-      if (!this.queues.get(k)?.busy) {
-        this.memos.delete(k);
-        this.tail?.forget(k);
-        this.committed.forget(k);
-        break;
-      }
-    }
+    const sync: Sync = !this.shared ? 'never' : this.rooms.tail ? 'if-behind' : 'always';
+    return this.queue(roomId).read(async () => fn(await this.rooms.load(roomId, sync)));
   }
 
   /**
@@ -447,7 +349,10 @@ export class Runtime {
   private async runBatch(roomId: string, batch: QueuedWrite[]): Promise<void> {
     let fresh = !this.shared;
     for (let attempt = 0; ; attempt++) {
-      const before = await this.memo(roomId, attempt > 0 ? 'always' : this.tail ? 'if-behind' : 'never');
+      const before = await this.rooms.load(
+        roomId,
+        attempt > 0 ? 'always' : this.rooms.tail ? 'if-behind' : 'never',
+      );
       if (attempt > 0) fresh = true;
       const work = new Work(before.fork(), this.store, this.clock);
       const results: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
@@ -465,7 +370,7 @@ export class Runtime {
       if (idle && !fresh) {
         fresh = true;
         const seq = before.seq;
-        if ((await this.memo(roomId, 'always')).seq !== seq) {
+        if ((await this.rooms.load(roomId, 'always')).seq !== seq) {
           attempt--; // not a lost race: the plan was made on a stale room
           continue;
         }
@@ -493,7 +398,7 @@ export class Runtime {
           }
           throw err;
         }
-        this.remember(roomId, work.memo, work.out);
+        this.rooms.remember(roomId, work.memo, work.out);
         this.stats.batches++;
         this.stats.entries += work.out.length;
       }
@@ -517,57 +422,6 @@ export class Runtime {
       }
     }
   }
-}
-
-function stateOf(m: RoomMemo, viewer: Viewer): StateFor {
-  const p = m.protocol;
-  const seated = viewer.kind === 'seat' && m.core.seats.some((s) => s.id === viewer.seat);
-  return {
-    seq: m.seq,
-    view: protocolCall('view', () => p.view(m.state, viewer)),
-    ...(seated ? { legal: protocolCall('legal', () => p.legal(m.state, viewer.seat)) } : {}),
-    deadlineUnix: m.closed ? null : protocolCall('deadline', () => p.deadline(m.state)),
-    status: m.closed ? 'closed' : 'open',
-    protocol: p.name,
-  };
-}
-
-function toRoomInfo(row: RoomRow, seats: SeatRow[]): RoomInfo {
-  return {
-    id: row.id,
-    protocol: row.protocol,
-    protocolVersion: row.protocolVersion,
-    title: row.title,
-    status: row.status,
-    createdAt: row.createdAt,
-    createdBy: row.createdBy,
-    seq: row.headSeq,
-    deadlineUnix: row.status === 'open' ? row.deadlineAt : null,
-    seats: seats.map((s) => ({ id: s.seat, role: s.role, held: s.principalId !== null })),
-    config: JSON.parse(row.configJson),
-  };
-}
-
-/**
- * A config that has a `room_id` member left null is given the new room's id before setup, so the
- * protocol can bind signatures and certificate principals (`<seat>@<room_id>`) to this room. The
- * id is the server's to assign: a config naming one itself is refused.
- */
-function withRoomId<C>(config: C, id: string): C {
-  if (config === null || typeof config !== 'object' || Array.isArray(config) || !('room_id' in config)) {
-    return config;
-  }
-  if ((config as { room_id: unknown }).room_id !== null) {
-    throw runtimeError('BAD_CONFIG', 'room_id is assigned by the server: leave it out (or null)', [
-      { path: 'room_id', message: 'assigned by the server' },
-    ]);
-  }
-  return { ...config, room_id: id } as C;
-}
-
-/** Cursor for listRooms after `room` (newest-first keyset). */
-export function roomCursor(room: Pick<RoomInfo, 'createdAt' | 'id'>): string {
-  return `${room.createdAt}:${room.id}`;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

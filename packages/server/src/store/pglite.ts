@@ -37,5 +37,9 @@ export async function pgliteDriver(dataDir: string | 'memory'): Promise<SqlDrive
   if (dataDir !== 'memory') mkdirSync(dataDir, { recursive: true });
   const db =
     dataDir === 'memory' ? await PGlite.create({ parsers }) : await PGlite.create(dataDir, { parsers });
+  // Nothing in memory outlives the process, so a commit need not wait on its WAL write (~20% less
+  // per append, paid on the event loop). On disk the WAL is written at each commit: that is what
+  // makes an acknowledged entry survive a crash of the process.
+  if (dataDir === 'memory') await db.exec('SET synchronous_commit = off');
   return wrap(db, false, db);
 }
