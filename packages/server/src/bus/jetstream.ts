@@ -5,9 +5,10 @@ import type {
   JetStreamManager,
   NatsConnection,
 } from 'nats';
+import { loadNats, type NatsModule } from './nats-client.ts';
 
 // The NATS client (~0.5 MB) loads when a log connects, not with every process that imports the server.
-type Nats = typeof import('nats');
+type Nats = NatsModule;
 
 /**
  * A JetStream stream used as an ordered, replayable log (the core bus, bus/nats.ts, is fire-and-forget
@@ -57,7 +58,7 @@ export class JetStreamLog {
     servers: string | string[],
     opts: Partial<ConnectionOptions> = {},
   ): Promise<JetStreamLog> {
-    const nats = await import('nats');
+    const nats = await loadNats();
     const nc = await nats.connect({ servers, name: 'db8-jetstream', maxReconnectAttempts: -1, ...opts });
     try {
       const jsm = await nc.jetstreamManager();

@@ -1,5 +1,6 @@
 import { type PublicEntry, PublicEntrySchema } from '@db8/core';
 import type { ConnectionOptions, NatsConnection, Subscription } from 'nats';
+import { loadNats } from './nats-client.ts';
 import type { Bus, BusHandler } from './types.ts';
 
 const SUBJECT_TOKEN = /^[A-Za-z0-9_-]+$/;
@@ -34,8 +35,7 @@ export class NatsBus implements Bus {
   private constructor(private readonly nc: NatsConnection) {}
 
   static async connect(servers: string | string[], opts: Partial<ConnectionOptions> = {}): Promise<NatsBus> {
-    // The NATS client (~0.5 MB) loads only when a bus connects: most servers run the in-process bus.
-    const { connect } = await import('nats');
+    const { connect } = await loadNats();
     const nc = await connect({ servers, name: 'db8', maxReconnectAttempts: -1, ...opts });
     return new NatsBus(nc);
   }
