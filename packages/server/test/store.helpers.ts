@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { migrate, openStore, postgresDriver, Store } from '../src/store/index.ts';
 
 export const PG_URL = process.env.DB8_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -13,6 +16,19 @@ export type StoreFactory = () => Promise<TestStore>;
 export const pgliteMemoryStore: StoreFactory = async () => {
   const store = await openStore({ memory: true });
   return { store, cleanup: () => store.close() };
+};
+
+/** The embedded default: PGlite on disk, in its own worker thread (pglite-thread.ts). */
+export const pgliteDiskStore: StoreFactory = async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'db8-store-disk-'));
+  const store = await openStore({ dataDir: dir, env: false });
+  return {
+    store,
+    async cleanup() {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 };
 
 /**

@@ -31,14 +31,16 @@ export class Authenticator {
   private readonly revokedHere = new Set<string>();
 
   /**
-   * Is this session still live (not logged out)? Sockets ask before each action. A live answer is
-   * kept for SESSION_LIVE_CACHE_MS, so an agent acting hundreds of times a second does not read
-   * the store each time: a logout through this node takes effect at once (markRevoked), one
+   * Is this session still live (not logged out)? Sockets ask before each action, REST with each
+   * request. A live answer is kept for SESSION_LIVE_CACHE_MS, so an agent acting hundreds of times
+   * a second does not read the store each time: a logout through this node takes effect at once (markRevoked), one
    * through another node of a cluster within that time.
    */
   async sessionLive(auth: AuthContext): Promise<boolean> {
-    const sid = auth.sessionId;
-    if (sid === undefined) return true;
+    return auth.sessionId === undefined || this.sidLive(auth.sessionId);
+  }
+
+  private async sidLive(sid: string): Promise<boolean> {
     if (this.revokedHere.has(sid)) return false;
     const now = this.clock();
     const at = this.liveAt.get(sid);
@@ -67,8 +69,9 @@ export class Authenticator {
     }
     if (this.tokens.isOwnToken(token)) {
       const c = await this.tokens.verifySession(token);
-      // A logged-out session is dead on every node at once: the store holds its revocation.
-      if (c.sid !== undefined && (await this.store.isSessionRevoked(c.sid)))
+      // A logged-out session is dead on every node: the store holds its revocation (read at most
+      // once a second per session, as for sockets; at once on the node that logged it out).
+      if (c.sid !== undefined && !(await this.sidLive(c.sid)))
         throw new ApiError(401, 'SESSION_REVOKED', 'this session was logged out: log in again');
       return {
         principal: c.sub,

@@ -44,15 +44,16 @@ export class RealtimeHub {
     return { rooms: this.rooms.size, feeds };
   }
 
+  /** One statement for every watched room (a statement per room kept a busy embedded store busier). */
   private async poll(): Promise<void> {
-    for (const [roomId, ch] of this.rooms) {
-      try {
-        const row = await this.ctx.store.rooms.get(roomId);
-        if (row) ch.notify(row.headSeq);
-      } catch {
-        // store briefly unavailable: the next poll tries again
-      }
+    if (this.rooms.size === 0) return;
+    let heads: Map<string, number>;
+    try {
+      heads = await this.ctx.store.rooms.heads([...this.rooms.keys()]);
+    } catch {
+      return; // store briefly unavailable: the next poll tries again
     }
+    for (const [roomId, seq] of heads) this.rooms.get(roomId)?.notify(seq);
   }
 
   close(): void {

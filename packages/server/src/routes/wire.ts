@@ -12,6 +12,7 @@ export interface RoomInfoWireable {
   title: string | null;
   status: string;
   createdAt: number;
+  createdBy?: string | null;
   seq: number;
   deadlineUnix?: number | null;
   seats: ReadonlyArray<{ id: string; role: string; held: boolean }>;

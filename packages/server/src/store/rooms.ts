@@ -139,6 +139,16 @@ export class RoomsRepo {
     return parseRows(SeatRowSchema, rows);
   }
 
+  /** The head seq of each of several rooms (the realtime hub's backstop poll): one statement. */
+  async heads(roomIds: readonly string[]): Promise<Map<string, number>> {
+    if (roomIds.length === 0) return new Map();
+    const rows = await this.db.query<{ id: string; head_seq: number }>(
+      'SELECT id, head_seq FROM rooms WHERE id = ANY($1::text[])',
+      [[...roomIds]],
+    );
+    return new Map(rows.map((r) => [r.id, Number(r.head_seq)]));
+  }
+
   /** Seats of several rooms at once (room listings). */
   async seatsIn(roomIds: readonly string[]): Promise<SeatRow[]> {
     if (roomIds.length === 0) return [];

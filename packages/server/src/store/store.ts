@@ -4,6 +4,7 @@ import type { SqlDriver } from './driver.ts';
 import { CheckpointsRepo, EntriesRepo, IdempotencyRepo, SnapshotsRepo } from './log.ts';
 import { migrate } from './migrate.ts';
 import { pgliteDriver } from './pglite.ts';
+import { pgliteThreadDriver } from './pglite-thread.ts';
 import { postgresDriver } from './postgres.ts';
 import { ApiKeysRepo, NoncesRepo, PrincipalsRepo } from './principals.ts';
 import { RoomsRepo } from './rooms.ts';
@@ -83,7 +84,11 @@ export async function openStore(config: StoreConfig = {}): Promise<Store> {
       ...(config.pgMax ? { max: config.pgMax } : {}),
     });
   } else {
-    db = await pgliteDriver(config.memory ? 'memory' : join(resolveDataDir(config.dataDir, env), 'pglite'));
+    // On disk (the embedded default) PGlite runs in its own thread, off the server's event loop;
+    // in memory (tests, simulations) it stays in this one, where a test template can seed it.
+    db = config.memory
+      ? await pgliteDriver('memory')
+      : await pgliteThreadDriver(join(resolveDataDir(config.dataDir, env), 'pglite'));
   }
   try {
     await migrate(db);
