@@ -121,7 +121,7 @@ async function pool<T, R>(items: readonly T[], n: number, fn: (x: T, i: number) 
 
 async function seatRoom(api: Db8Client, admin: Db8Client, agents: Agent[], c: DebateConfigInput) {
   const roomId = await createDebate(admin, c, 'bench');
-  const handles: SeatHandle[] = await takeSeats(api, roomId, castSeats(CAST), agents);
+  const handles: SeatHandle[] = await takeSeats(api, roomId, castSeats(CAST), agents, admin);
   keySigner(handles[0]!, new Uint8Array(randomBytes(32)));
   return { roomId, handles };
 }

@@ -56,7 +56,6 @@ export async function createDebate(
   return room.room_id;
 }
 
-/** Each agent takes the seat of the same index. */
 /**
  * Each agent joins its seat. The privileged seats (moderator, fact-checker) are given, not taken:
  * `admin` issues an invite for the seat and the agent joins with it, keeping its own identity.

@@ -161,7 +161,9 @@ export const GameStateHeadSchema = z
     turn_token: z.string().optional(),
     blinds: GameStatePayloadSchema.shape.blinds,
   })
-  .loose();
+  // Not .loose(): a loose object visits (and copies) every other key of the payload, which is
+  // the cost the head exists to avoid; the caller keeps the raw payload for the full check.
+  .strip();
 export type GameStateHead = z.infer<typeof GameStateHeadSchema>;
 
 export const HandCompletePayloadSchema = z.object({
