@@ -33,11 +33,24 @@ describe('poker agents over the SDK socket', () => {
     const table = await server.poker.tables.create({ ...TABLE, max_hands: HANDS }, 'test');
     // The house tops up a busted seat, so three players stay in to the last hand.
     const { tables } = server.poker;
+    // Kill every agent socket (no close handshake) at every other hand's start while hands are
+    // played: tied to the table's progress, not a timer, so a fast table is cut as often as a slow one.
+    let kills = 0;
+    let lastKilled = 0;
     const offHouse = tables.observe((id, _seq, v) => {
       if (id !== table.table_id) return;
       for (const seat of v.seats)
         if (seat.sitOutReason === 'busted')
           tables.house(id, { kind: 'topUp', seat: seat.seat, amount: 1000 }).catch(() => {});
+      if (v.handsStarted >= lastKilled + 2 && v.handsStarted < HANDS && kills < 24) {
+        lastKilled = v.handsStarted;
+        setImmediate(() => {
+          for (const ws of server.app.websocketServer.clients) {
+            ws.terminate();
+            kills++;
+          }
+        });
+      }
     });
     const runs = ['tight', 'random', 'station'].map((s, i) =>
       runPokerAgent({
@@ -48,19 +61,7 @@ describe('poker agents over the SDK socket', () => {
         maxRunMs: 100_000,
       }),
     );
-    // Kill every agent socket a few times while hands are played (no close handshake).
-    let kills = 0;
-    const killer = setInterval(() => {
-      if (kills >= 24) return;
-      for (const ws of server.app.websocketServer.clients) {
-        ws.terminate();
-        kills++;
-      }
-    }, 700);
-    const results = await Promise.all(runs).finally(() => {
-      clearInterval(killer);
-      offHouse();
-    });
+    const results = await Promise.all(runs).finally(() => offHouse());
     expect(kills).toBeGreaterThanOrEqual(6);
     for (const r of results) {
       expect(r.errors).toEqual([]);
