@@ -1,14 +1,17 @@
 // The poker table server under load, on loopback: 50 tables × 6 agents, each agent its own
-// WebSocket client (in this process) doing exactly what an outside agent does — register, join over
+// WebSocket client (in a child process, bench/poker-agents.ts) doing exactly what an outside agent does — register, join over
 // REST, answer game_state with actions. Measures hands/s across all tables (from the first deal to
 // the last hand's end) and the action → ack round trip at p50/p99. Bounded: tables are stopped by the
 // house after BUDGET_MS whatever they have played; each store (PGlite, then Postgres) takes < 60 s.
+
+import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type AgentRunResult, runPokerAgent, strategyNamed } from '../packages/agents/src/poker/index.ts';
+import { fileURLToPath } from 'node:url';
 import { startLocalPokerServer } from '../packages/server/src/protocols/poker/index.ts';
 import { migrate, openStore, postgresDriver, Store } from '../packages/server/src/store/index.ts';
+import type { AgentsResult, AgentsSpec } from './poker-agents.ts';
 import type { BenchRow } from './types.ts';
 
 const TABLES = 50;
@@ -17,11 +20,34 @@ const SEATS = 6;
 const HANDS = 30;
 const BUDGET_MS = 25_000;
 const MIX = ['tight', 'random', 'station', 'station', 'tight', 'random'];
+const AGENTS = fileURLToPath(new URL('./poker-agents.ts', import.meta.url));
+const TSX = import.meta.resolve('tsx');
 const PG_URL = process.env.DB8_BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 function quantile(xs: number[], q: number): number {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))] ?? Number.NaN;
+}
+
+/** Every table's agents in a child process (bench/poker-agents.ts); resolves with their figures. */
+function runAgents(spec: AgentsSpec): Promise<AgentsResult> {
+  const child = fork(AGENTS, [], {
+    execArgv: ['--import', TSX],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  return new Promise((resolve, reject) => {
+    let result: AgentsResult | null = null;
+    const kill = setTimeout(() => child.kill('SIGKILL'), spec.maxRunMs + 60_000);
+    child.once('message', (m) => {
+      result = m as AgentsResult;
+    });
+    child.once('exit', (code) => {
+      clearTimeout(kill);
+      if (result) resolve(result);
+      else reject(new Error(`poker agents exited with ${code}`));
+    });
+    child.send(spec);
+  });
 }
 
 export async function run(): Promise<BenchRow[]> {
@@ -105,34 +131,20 @@ async function measure(label: string, store: Store): Promise<BenchRow[]> {
         last = now;
       }
     });
-    const failures: string[] = [];
-    const settled = await Promise.all(
-      ids.flatMap((tableId, t) =>
-        MIX.map((name, i) =>
-          runPokerAgent({
-            baseUrl: server.base,
-            tableId,
-            strategy: strategyNamed(name),
-            name: `${name}-${t}-${i}`,
-            seed: t * 10 + i,
-            maxRunMs: BUDGET_MS + 60_000,
-          }).catch((err: Error) => {
-            failures.push(err.message);
-            return null;
-          }),
-        ),
-      ),
-    );
+    const { latencies: lat, failures } = await runAgents({
+      baseUrl: server.base,
+      tableIds: ids,
+      mix: MIX,
+      maxRunMs: BUDGET_MS + 60_000,
+    });
     clearTimeout(stopAll);
     off();
-    const results = settled.filter((r): r is AgentRunResult => r !== null);
     if (failures.length > 0)
       process.stderr.write(
         `poker-server (${label}): ${failures.length} agents failed, e.g. ${failures[0]}\n`,
       );
     const played = [...hands.values()].reduce((a, b) => a + b, 0);
     const seconds = (last - first) / 1000;
-    const lat = results.flatMap((r) => r.latencies);
     const area = 'poker-server';
     const setup = `${TABLES} tables × ${SEATS} WS agents, ${label}, loopback`;
     return [
