@@ -209,6 +209,36 @@ export function storeContract(driverName: string, factory: StoreFactory): void {
       expect(await store.rooms.get(id)).toMatchObject({ headSeq: 2, status: 'closed', closedAt: 50 });
     });
 
+    it('appendWithHead writes signed checkpoints in the same statement: all of it, or none when the seq clashes', async () => {
+      const id = await makeRoom();
+      const head = { roomId: id, headSeq: 0, deadlineAt: null, status: 'open' as const, updatedAt: 7 };
+      const cp = {
+        roomId: id,
+        size: 1,
+        rootHash: 'ab'.repeat(32),
+        note: 'note-1',
+        milestone: 'hand',
+        createdAt: 7,
+      };
+      await store.entries.appendWithHead([entry(id, 0)], [], head, [cp]);
+      expect(await store.checkpoints.list(id)).toEqual([cp]);
+      // A seq clash writes neither the entry nor its checkpoint.
+      const clash = await store.entries
+        .appendWithHead([entry(id, 0)], [], { ...head, headSeq: 1 }, [{ ...cp, size: 2, note: 'note-2' }])
+        .catch((e) => e);
+      expect(isUniqueViolation(clash, 'entries_pkey')).toBe(true);
+      expect((await store.checkpoints.list(id)).map((c) => c.size)).toEqual([1]);
+      // The first signed head for a size stays (idempotent per size, as checkpoints.put).
+      await store.entries.appendWithHead([entry(id, 1)], [], { ...head, headSeq: 1 }, [
+        { ...cp, note: 'other' },
+        { ...cp, size: 2, note: 'note-2' },
+      ]);
+      expect((await store.checkpoints.list(id)).map((c) => [c.size, c.note])).toEqual([
+        [1, 'note-1'],
+        [2, 'note-2'],
+      ]);
+    });
+
     it('a transaction that throws rolls back every write', async () => {
       const id = await makeRoom();
       await expect(

@@ -80,9 +80,17 @@ export async function commitWork(
     updatedAt: ts,
   } as const;
   const rows = work.out.map((b) => b.row);
-  // The common case is one statement: no BEGIN/COMMIT round trips, still atomic.
-  if (!opts.tickLock && work.seatTakes.length === 0 && !snapshot && checkpoints.length === 0) {
-    await store.entries.appendWithHead(rows, work.idem, head);
+  const checkpointRows = checkpoints.map((c) => ({
+    roomId,
+    size: c.size,
+    rootHash: toHex(c.root),
+    note: signRoomCheckpoint(cfg, roomId, c.size, c.root),
+    milestone: c.milestone,
+    createdAt: ts,
+  }));
+  // The common case is one statement, checkpoints included: no BEGIN/COMMIT round trips, still atomic.
+  if (!opts.tickLock && work.seatTakes.length === 0 && !snapshot) {
+    await store.entries.appendWithHead(rows, work.idem, head, checkpointRows);
     return;
   }
   await store.tx(async (s) => {
@@ -106,15 +114,6 @@ export async function commitWork(
         createdAt: ts,
       });
     }
-    for (const c of checkpoints) {
-      await s.checkpoints.put({
-        roomId,
-        size: c.size,
-        rootHash: toHex(c.root),
-        note: signRoomCheckpoint(cfg, roomId, c.size, c.root),
-        milestone: c.milestone,
-        createdAt: ts,
-      });
-    }
+    for (const c of checkpointRows) await s.checkpoints.put(c);
   });
 }

@@ -41,7 +41,8 @@ export class EntriesRepo {
 
   /**
    * The whole of an ordinary append as ONE statement (so no BEGIN/COMMIT round trips): entries,
-   * their idempotency records and the room head. A statement is atomic, so a unique violation on
+   * their idempotency records, signed checkpoints (a milestone: each poker hand's end) and the room
+   * head. A statement is atomic, so a unique violation on
    * either insert writes nothing at all.
    */
   async appendWithHead(
@@ -54,8 +55,9 @@ export class EntriesRepo {
       status: 'open' | 'closed';
       updatedAt: number;
     },
+    checkpoints: readonly CheckpointRow[] = [],
   ): Promise<void> {
-    const only = rows.length === 1 && idem.length === 0 ? rows[0] : undefined;
+    const only = rows.length === 1 && idem.length === 0 && checkpoints.length === 0 ? rows[0] : undefined;
     if (only) {
       // One entry, no idempotency record (a turn-token action, a tick): plain VALUES plan and bind
       // cheaper than unnest over arrays, which the embedded store pays on its event loop.
@@ -94,6 +96,11 @@ export class EntriesRepo {
          INSERT INTO idempotency (room_id, seat, key, request_hash, seq, ts)
          SELECT * FROM unnest($9::text[], $10::text[], $11::text[], $12::text[], $13::int[], $14::bigint[])
          RETURNING 1
+       ), c AS (
+         INSERT INTO checkpoints (room_id, size, root_hash, note, milestone, created_at)
+         SELECT * FROM unnest($20::text[], $21::int[], $22::text[], $23::text[], $24::text[], $25::bigint[])
+         ON CONFLICT (room_id, size) DO NOTHING
+         RETURNING 1
        )
        UPDATE rooms SET head_seq = $16, deadline_at = $17, status = $18, updated_at = $19,
          closed_at = CASE WHEN $18 = 'closed' THEN COALESCE(closed_at, $19) ELSE NULL END
@@ -118,6 +125,12 @@ export class EntriesRepo {
         head.deadlineAt,
         head.status,
         head.updatedAt,
+        checkpoints.map((c) => c.roomId),
+        checkpoints.map((c) => c.size),
+        checkpoints.map((c) => c.rootHash),
+        checkpoints.map((c) => c.note),
+        checkpoints.map((c) => c.milestone),
+        checkpoints.map((c) => c.createdAt),
       ],
     );
   }
