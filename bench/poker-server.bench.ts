@@ -1,16 +1,15 @@
 // The poker table server under load, on loopback: 50 tables × 6 agents, each agent its own
-// WebSocket client (in a child process, bench/poker-agents.ts) doing exactly what an outside agent does — register, join over
-// REST, answer game_state with actions. Measures hands/s across all tables (from the first deal to
-// the last hand's end) and the action → ack round trip at p50/p99. Bounded: tables are stopped by the
-// house after BUDGET_MS whatever they have played; each store (PGlite, then Postgres) takes < 60 s.
-
-import { fork } from 'node:child_process';
+// WebSocket client (in a child process, bench/poker-agents.ts) doing exactly what an outside agent
+// does — register, join over REST, answer game_state with actions. Measures hands/s across all
+// tables (from the first deal to the last hand's end) and the action → ack round trip at p50/p99.
+// Bounded: tables are stopped by the house after BUDGET_MS whatever they have played; each store
+// (PGlite on disk, then Postgres) takes < 60 s.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { startLocalPokerServer } from '../packages/server/src/protocols/poker/index.ts';
 import { migrate, openStore, postgresDriver, Store } from '../packages/server/src/store/index.ts';
+import { runChild } from './child.ts';
 import type { AgentsResult, AgentsSpec } from './poker-agents.ts';
 import type { BenchRow } from './types.ts';
 
@@ -20,8 +19,7 @@ const SEATS = 6;
 const HANDS = 30;
 const BUDGET_MS = 25_000;
 const MIX = ['tight', 'random', 'station', 'station', 'tight', 'random'];
-const AGENTS = fileURLToPath(new URL('./poker-agents.ts', import.meta.url));
-const TSX = import.meta.resolve('tsx');
+const AGENTS = new URL('./poker-agents.ts', import.meta.url);
 const PG_URL = process.env.DB8_BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 function quantile(xs: number[], q: number): number {
@@ -31,23 +29,7 @@ function quantile(xs: number[], q: number): number {
 
 /** Every table's agents in a child process (bench/poker-agents.ts); resolves with their figures. */
 function runAgents(spec: AgentsSpec): Promise<AgentsResult> {
-  const child = fork(AGENTS, [], {
-    execArgv: ['--import', TSX],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  return new Promise((resolve, reject) => {
-    let result: AgentsResult | null = null;
-    const kill = setTimeout(() => child.kill('SIGKILL'), spec.maxRunMs + 60_000);
-    child.once('message', (m) => {
-      result = m as AgentsResult;
-    });
-    child.once('exit', (code) => {
-      clearTimeout(kill);
-      if (result) resolve(result);
-      else reject(new Error(`poker agents exited with ${code}`));
-    });
-    child.send(spec);
-  });
+  return runChild<AgentsSpec, AgentsResult>(AGENTS, spec, spec.maxRunMs + 60_000);
 }
 
 export async function run(): Promise<BenchRow[]> {

@@ -4,15 +4,14 @@
 // a child process (bench/realtime-clients.ts) so one clock times both ends and the clients' JSON
 // parsing is not charged to the server's event loop. Peer: the same push, same size, broadcast by
 // a bare `ws` server to 1,000 sockets with no db8 in between. Figures only; nothing asserts.
-import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Db8Client } from '@db8/sdk';
 import { postgresDriver, type StartOptions, startServer } from '@db8/server';
+import { runChild } from './child.ts';
 import type { RunResult, RunSpec } from './realtime-clients.ts';
 import type { BenchRow } from './types.ts';
 
@@ -24,31 +23,14 @@ const APPENDS = 200;
 const BUDGET_MS = 15_000;
 const PUSH_TIMEOUT_MS = 5_000;
 const GOAL = '< 100 ms';
-const CLIENTS = fileURLToPath(new URL('./realtime-clients.ts', import.meta.url));
-const TSX = import.meta.resolve('tsx');
+const CLIENTS = new URL('./realtime-clients.ts', import.meta.url);
 
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 
 /** Run the clients child with `spec`; resolves with its measurements. */
 function runClients(spec: RunSpec): Promise<RunResult> {
-  const child = fork(CLIENTS, [], {
-    execArgv: ['--import', TSX],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  return new Promise((resolve, reject) => {
-    let result: RunResult | null = null;
-    const kill = setTimeout(() => child.kill('SIGKILL'), spec.budgetMs + 120_000);
-    child.once('message', (m) => {
-      result = m as RunResult;
-    });
-    child.once('exit', (code) => {
-      clearTimeout(kill);
-      if (result) resolve(result);
-      else reject(new Error(`realtime clients exited with ${code}`));
-    });
-    child.send(spec);
-  });
+  return runChild<RunSpec, RunResult>(CLIENTS, spec, spec.budgetMs + 120_000);
 }
 
 function rows(label: string, r: RunResult, peer?: RunResult): BenchRow[] {

@@ -5,7 +5,7 @@ import type { OidcVerifier } from './oidc.ts';
 import type { TokenService } from './tokens.ts';
 import type { AuthContext, AuthStore } from './types.ts';
 
-/** How long a socket's session, once found live, is taken as live without reading the store. */
+/** How long a session, once found live, is taken as live without reading the store. */
 export const SESSION_LIVE_CACHE_MS = 1000;
 const MAX_LIVE_CACHED = 100_000;
 
@@ -25,7 +25,7 @@ export class Authenticator {
     private readonly clock: () => number = Date.now,
   ) {}
 
-  /** Sessions found live, and when: a socket's actions re-read the store at most this often. */
+  /** Sessions found live, and when: each is re-read from the store at most this often. */
   private readonly liveAt = new Map<string, number>();
   /** Sessions logged out through this node: refused at once, without a read. */
   private readonly revokedHere = new Set<string>();
@@ -33,8 +33,8 @@ export class Authenticator {
   /**
    * Is this session still live (not logged out)? Sockets ask before each action, REST with each
    * request. A live answer is kept for SESSION_LIVE_CACHE_MS, so an agent acting hundreds of times
-   * a second does not read the store each time: a logout through this node takes effect at once (markRevoked), one
-   * through another node of a cluster within that time.
+   * a second does not read the store each time: a logout through this node takes effect at once
+   * (markRevoked), one through another node of a cluster within that time.
    */
   async sessionLive(auth: AuthContext): Promise<boolean> {
     return auth.sessionId === undefined || this.sidLive(auth.sessionId);

@@ -29,12 +29,7 @@ export function joinRoutes(root: FastifyInstance, ctx: AppContext): void {
    * Seats of a role the protocol reserves for the server are never the client's; seats of a
    * privileged role are taken only when `given` (an admin, or an invite for that very seat).
    */
-  async function refuseReserved(
-    roomOrId: string | RoomInfoWireable,
-    seat: string,
-    given = true,
-  ): Promise<void> {
-    const room = typeof roomOrId === 'string' ? info(await rt.getRoom(roomOrId)) : roomOrId;
+  function refuseReserved(room: RoomInfoWireable, seat: string, given = true): void {
     const protocol = rt.protocols?.get(room.protocol);
     const role = room.seats.find((s) => s.id === seat)?.role;
     if (role === undefined) return;
@@ -95,7 +90,7 @@ export function joinRoutes(root: FastifyInstance, ctx: AppContext): void {
       if (req.body.seat && !room.seats.some((s) => s.id === req.body.seat)) {
         throw new ApiError(404, 'UNKNOWN_SEAT', `this room has no seat ${req.body.seat}`);
       }
-      if (req.body.seat) await refuseReserved(room, req.body.seat);
+      if (req.body.seat) refuseReserved(room, req.body.seat);
       const ttl = req.body.ttl_sec ?? ctx.config.inviteTtlSec;
       const maxUses = req.body.max_uses ?? 1;
       const t = await ctx.tokens.issueInvite(room.id, req.body.seat, ttl);
@@ -170,7 +165,7 @@ export function joinRoutes(root: FastifyInstance, ctx: AppContext): void {
           const room = info(await rt.getRoom(roomId));
           // The room's creator gives its seats, so it may take a privileged one itself.
           if (!given) given = room.createdBy === principal;
-          await refuseReserved(room, seat, given);
+          refuseReserved(room, seat, given);
         }
         seat = await avoidDriven(roomId, principal, seat);
         joined = await rt.join(roomId, { principal, ...(seat ? { seat } : {}) });

@@ -18,7 +18,7 @@ const MAX_CACHED_ROOMS = 10_000;
  */
 export class RoomCache {
   private readonly memos = new Map<string, RoomMemo>();
-  readonly committed = new CommittedEntries();
+  private readonly committed = new CommittedEntries();
 
   constructor(
     private readonly store: Store,

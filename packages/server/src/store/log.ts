@@ -42,8 +42,7 @@ export class EntriesRepo {
   /**
    * The whole of an ordinary append as ONE statement (so no BEGIN/COMMIT round trips): entries,
    * their idempotency records, signed checkpoints (a milestone: each poker hand's end) and the room
-   * head. A statement is atomic, so a unique violation on
-   * either insert writes nothing at all.
+   * head. A statement is atomic, so a unique violation on either insert writes nothing at all.
    */
   async appendWithHead(
     rows: readonly EntryRow[],
