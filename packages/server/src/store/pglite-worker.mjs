@@ -4,6 +4,7 @@
 // CLI's esbuild bundle (which keeps each module's own import.meta.url) without a TypeScript loader.
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
+import { pgliteSession } from './pglite-session.mjs';
 
 const INT8 = 20;
 // int8 as a JS number, like the Postgres driver (our bigints are unix ms and counters, < 2^53).
@@ -19,7 +20,7 @@ function errorOf(err) {
   return out;
 }
 
-const db = await PGlite.create(workerData.dataDir, { parsers });
+const db = pgliteSession(await PGlite.create(workerData.dataDir, { parsers }));
 /** Open transactions: id → the queue of statements posted for it and a wake-up for the loop. */
 const txs = new Map();
 
@@ -28,7 +29,7 @@ function reply(id, ok, value) {
 }
 
 async function run(runner, m) {
-  if (m.op === 'query') return (await runner.query(m.sql, m.params)).rows;
+  if (m.op === 'query') return await runner.query(m.sql, m.params);
   await runner.exec(m.sql);
   return null;
 }
