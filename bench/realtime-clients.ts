@@ -13,6 +13,8 @@ export interface RunSpec {
   appendBody: unknown;
   token?: string;
   roomId?: string;
+  /** db8: also follow the room's state (a state frame after each entry), as a default subscribe does. */
+  state?: boolean;
   subscribers: number;
   appends: number;
   /** Stop appending after this long even if fewer than `appends` went through. */
@@ -82,7 +84,8 @@ function connect(spec: RunSpec, onPush: (seq: number, bytes: number) => void): P
       const m = JSON.parse(data.toString('utf8')) as { type: string; seq: number; id?: string };
       if (m.type === 'entry') onPush(m.seq, data.length);
       else if (m.type === 'welcome') {
-        ws.send(JSON.stringify({ type: 'subscribe', id: 's', payload: { room_id: spec.roomId } }));
+        const payload = { room_id: spec.roomId, ...(spec.state === false ? { state: false } : {}) };
+        ws.send(JSON.stringify({ type: 'subscribe', id: 's', payload }));
       } else if (m.type === 'subscribed') ready();
       else if (m.type === 'error') reject(new Error(`server error: ${JSON.stringify(m)}`));
     });

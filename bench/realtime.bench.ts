@@ -1,9 +1,11 @@
 // WebSocket fan-out: p50/p99 latency from a REST append to each of 1,000 subscribers of one room
 // receiving that entry's push, on a real server (startServer: Fastify, runtime, LocalBus) with
-// PGlite on disk and with PostgreSQL (a throwaway schema). The subscribers and the appender run in
-// a child process (bench/realtime-clients.ts) so one clock times both ends and the clients' JSON
-// parsing is not charged to the server's event loop. Peer: the same push, same size, broadcast by
-// a bare `ws` server to 1,000 sockets with no db8 in between. Figures only; nothing asserts.
+// PGlite on disk and with PostgreSQL (a throwaway schema): subscribers that follow entries only
+// (one frame per append, like the peer's), then default subscribers that also get the room's state
+// after each entry. The subscribers and the appender run in a child process
+// (bench/realtime-clients.ts) so one clock times both ends and the clients' JSON parsing is not
+// charged to the server's event loop. Peer: the same push, same size, broadcast by a bare `ws`
+// server to 1,000 sockets with no db8 in between. Figures only; nothing asserts.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -89,8 +91,12 @@ function rows(label: string, r: RunResult, peer?: RunResult): BenchRow[] {
   ];
 }
 
-/** A db8 server, a sealed-bid room, one seated bidder; the clients append bids and time the pushes. */
-async function measureDb8(label: string, opts: StartOptions): Promise<RunResult> {
+/**
+ * A db8 server, a sealed-bid room, one seated bidder; the clients append bids and time the pushes.
+ * `state: false`: the subscribers follow entries only (one frame per append, as the peer sends);
+ * true: a default subscription, each entry followed by the room's state.
+ */
+async function measureDb8(label: string, opts: StartOptions, state: boolean): Promise<RunResult> {
   const server = await startServer({
     port: 0,
     host: '127.0.0.1',
@@ -130,6 +136,7 @@ async function measureDb8(label: string, opts: StartOptions): Promise<RunResult>
       appendBody: { seat: 'bidder_1', action: { type: 'bid', amount: 50 }, client_nonce: 'bench-{i}' },
       token: joined.session_token,
       roomId: room.room_id,
+      state,
       subscribers: SUBSCRIBERS,
       appends: APPENDS,
       budgetMs: BUDGET_MS,
@@ -195,25 +202,25 @@ export async function run(): Promise<BenchRow[]> {
   const out: BenchRow[] = [];
   const dir = mkdtempSync(join(tmpdir(), 'db8-bench-rt-'));
   let pglite: RunResult;
+  let pgliteState: RunResult;
   try {
-    pglite = await measureDb8('pglite', { dataDir: dir });
+    pglite = await measureDb8('pglite', { dataDir: dir }, false);
+    pgliteState = await measureDb8('pglite', { dataDir: dir }, true);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
   const peer = await measurePeer(pglite.pushBytes);
-  out.push(...rows('pglite', pglite, peer));
+  out.push(...rows('pglite', pglite, peer), ...rows('pglite, entry + state', pgliteState, peer));
 
   const schema = `db8_bench_rt_${process.pid}_${Date.now().toString(36)}`;
   const admin = postgresDriver(PG_URL, { max: 1 });
   await admin.exec(`CREATE SCHEMA ${schema}`);
   const keyDir = mkdtempSync(join(tmpdir(), 'db8-bench-rt-key-'));
   try {
+    const pg = { dataDir: keyDir, databaseUrl: PG_URL, pgSchema: schema };
     out.push(
-      ...rows(
-        'postgres',
-        await measureDb8('postgres', { dataDir: keyDir, databaseUrl: PG_URL, pgSchema: schema }),
-        peer,
-      ),
+      ...rows('postgres', await measureDb8('postgres', pg, false), peer),
+      ...rows('postgres, entry + state', await measureDb8('postgres', pg, true), peer),
     );
   } finally {
     rmSync(keyDir, { recursive: true, force: true });

@@ -226,15 +226,19 @@ export class Db8Client {
   }
 
   // ---------- realtime ----------
-  /** Server-sent events for a room, resuming after `since` (or Last-Event-ID). */
+  /**
+   * Server-sent events for a room, resuming after `since` (or Last-Event-ID); `state: false`
+   * follows entries only (no `state` events).
+   */
   events(
     roomId: string,
-    opts: Omit<EventsOptions, 'url' | 'token' | 'fetch'> & { token?: string | null } = {},
+    opts: Omit<EventsOptions, 'url' | 'token' | 'fetch'> & { token?: string | null; state?: boolean } = {},
   ) {
+    const { state, ...rest } = opts;
     const token = opts.token === undefined ? this.token : opts.token;
     return sseEvents({
-      ...opts,
-      url: `${this.baseUrl}${room(roomId)}/events`,
+      ...rest,
+      url: `${this.baseUrl}${room(roomId)}/events${state === false ? '?state=0' : ''}`,
       token,
       fetch: this.fetchImpl,
     }) as AsyncGenerator<SseEvent>;

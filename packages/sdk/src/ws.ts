@@ -130,7 +130,8 @@ export class Db8Socket {
     this.conn.sendRaw(text);
   }
 
-  async subscribe(roomId: string, opts: { since?: number; token?: string } = {}) {
+  /** `state: false` follows entries only (no `state` pushes). */
+  async subscribe(roomId: string, opts: { since?: number; token?: string; state?: boolean } = {}) {
     const m = await this.request('subscribe', { room_id: roomId, ...opts });
     return (m as ServerMessageOf<'subscribed'>).payload;
   }

@@ -128,3 +128,54 @@ describe('realtime: an append goes out once, from the committed room', () => {
     expect(calls.stateFor).toBe(0);
   });
 });
+
+describe('realtime: a subscriber may follow entries only', () => {
+  it('gets one frame per append and no state; a class nobody wants state for builds none', async () => {
+    const bus = new LocalBus();
+    const rt: Runtime = makeRuntime(store, { bus });
+    const room = await rt.createRoom({ protocol: 'counter', config: { target: 10 ** 6 } });
+    const built: string[] = [];
+    const api: RuntimeApi = Object.assign(Object.create(rt) as Runtime, {
+      stateNow: (...a: Parameters<NonNullable<Runtime['stateNow']>>) => {
+        built.push(a[1].kind === 'seat' ? a[1].seat : a[1].kind);
+        return rt.stateNow(...a);
+      },
+    });
+    const hub = new RealtimeHub(
+      { runtime: api, store, bus, clock: Date.now } as unknown as AppContext,
+      60_000,
+    );
+    hubs.push(hub);
+    const order: string[] = [];
+    const withState = new Client({ kind: 'observer' }, order, 'observer');
+    const entriesOnly = new Client({ kind: 'observer' }, order, 'observer, entries only');
+    const seatEntriesOnly = new Client({ kind: 'seat', seat: 'p1' }, order, 'p1, entries only');
+    const { state: _a, ...onlyEntries } = entriesOnly.sink;
+    const { state: _b, ...seatOnlyEntries } = seatEntriesOnly.sink;
+    void hub.subscribe(room.id, withState.viewer, room.seq, withState.sink).start();
+    void hub.subscribe(room.id, entriesOnly.viewer, room.seq, onlyEntries).start();
+    void hub.subscribe(room.id, seatEntriesOnly.viewer, room.seq, seatOnlyEntries).start();
+    await until(() => withState.lastState !== null, 'initial state');
+    for (const c of [withState, entriesOnly, seatEntriesOnly]) c.batches.length = 0;
+    built.length = 0;
+
+    for (let i = 0; i < 3; i++) {
+      await rt.act(room.id, { seat: i % 2 === 0 ? 'p1' : 'p2', action: { type: 'inc', by: 1 } });
+      await new Promise((r) => setImmediate(r)); // fanned out in the loop turn after the commit
+    }
+    await until(() => entriesOnly.batches.length >= 3 && withState.batches.length >= 3, 'three appends');
+    const seqs = [1, 2, 3].map((i) => room.seq + i);
+    expect(withState.batches).toEqual(
+      seqs.map((s) => [
+        ['entry', s],
+        ['state', s],
+      ]),
+    );
+    expect(entriesOnly.batches).toEqual(seqs.map((s) => [['entry', s]]));
+    expect(seatEntriesOnly.batches).toEqual(seqs.map((s) => [['entry', s]]));
+    expect(entriesOnly.lastState).toBeNull();
+    // States were built for the observers' class (one of them wants it), never for p1's.
+    expect(built).toContain('observer');
+    expect(built).not.toContain('p1');
+  });
+});

@@ -82,6 +82,30 @@ describe('SSE /v1/rooms/:id/events', () => {
     expect(entry.commit).toMatch(/^[0-9a-f]{64}$/);
   });
 
+  it('?state=0 follows entries only: one event per append, no state', async () => {
+    h = await makeApp({ store });
+    base = await listen(h);
+    const { roomId, seats } = await auctionWithBidders(h);
+    const ac = new AbortController();
+    aborts.push(ac);
+    const ev = new Db8Client({ baseUrl: base }).events(roomId, {
+      since: -1,
+      state: false,
+      signal: ac.signal,
+    });
+    const withState = stream(null, roomId, -1);
+    const ack = await new Db8Client({ baseUrl: base, token: seats.bidder_1.token }).act(roomId, {
+      seat: 'bidder_1',
+      action: { type: 'bid', amount: 21 },
+    });
+    const got = await collect(ev, (e) => ids(e).includes(ack.seq));
+    expect(ids(got)).toEqual(Array.from({ length: ack.seq + 1 }, (_, i) => i));
+    expect(got.every((e) => e.event === 'entry')).toBe(true);
+    // The same room followed the default way still gets its state.
+    const other = await collect(withState, (e) => e.some((x) => x.event === 'state'));
+    expect(other.some((e) => e.event === 'state')).toBe(true);
+  });
+
   it('resuming after seq k sends exactly k+1.. (no duplicates), and a seat token sees its sealed entries', async () => {
     h = await makeApp({ store });
     base = await listen(h);

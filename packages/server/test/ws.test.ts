@@ -124,6 +124,26 @@ describe('WebSocket /v1/ws', () => {
     expect(obs.invalid).toBe(0);
   });
 
+  it('subscribe with state: false follows entries only; a bad state flag is a validation error', async () => {
+    h = await makeApp({ store });
+    base = await listen(h);
+    const { roomId, seats } = await auctionWithBidders(h);
+    const head = (await new Db8Client({ baseUrl: base }).getRoom(roomId)).seq;
+    const follower = await open();
+    const watcher = await open();
+    await follower.subscribe(roomId, { since: -1, state: false });
+    await watcher.subscribe(roomId, { since: head });
+    const ack = await bid(seats.bidder_1.token, roomId, 'bidder_1', 34);
+    await follower.waitFor('entry', (m) => m.seq === ack.seq);
+    await watcher.waitFor('state', (m) => m.seq >= ack.seq);
+    expect(entrySeqs(follower, roomId)).toEqual(Array.from({ length: ack.seq + 1 }, (_, i) => i));
+    expect(follower.received.some((m) => m.type === 'state')).toBe(false);
+    const bad = await follower
+      .request('subscribe', { room_id: roomId, state: 'no' } as never)
+      .catch((e: Db8Error) => e);
+    expect(bad).toMatchObject({ code: 'VALIDATION_FAILED' });
+  });
+
   it('a socket whose token has expired acts no more (TOKEN_EXPIRED), nothing written', async () => {
     h = await makeApp({ store });
     base = await listen(h);

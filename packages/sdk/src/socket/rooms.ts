@@ -67,7 +67,7 @@ export function db8Dialect(o: RoomSocketOptions): Dialect<ServerMessage, Welcome
 export class RoomSocket {
   readonly live: LiveSocket<ServerMessage, Welcome>;
   /** Subscribed rooms and their per-room token, re-subscribed after every reconnect. */
-  private readonly rooms = new Map<string, { token?: string }>();
+  private readonly rooms = new Map<string, { token?: string; state?: false }>();
 
   constructor(o: RoomSocketOptions) {
     this.live = new LiveSocket(db8Dialect(o), o);
@@ -100,10 +100,17 @@ export class RoomSocket {
 
   /**
    * Follow a room: entries after `since` (-1: the whole log; omitted: from now), then live, and
-   * the newest state. Resolves when the server accepts the subscription.
+   * the newest state (`state: false`: entries only, no state pushes). Resolves when the server
+   * accepts the subscription.
    */
-  async subscribe(roomId: string, opts: { since?: number; token?: string } = {}): Promise<Subscribed> {
-    this.rooms.set(roomId, opts.token ? { token: opts.token } : {});
+  async subscribe(
+    roomId: string,
+    opts: { since?: number; token?: string; state?: boolean } = {},
+  ): Promise<Subscribed> {
+    this.rooms.set(roomId, {
+      ...(opts.token ? { token: opts.token } : {}),
+      ...(opts.state === false ? { state: false as const } : {}),
+    });
     if (opts.since !== undefined) this.live.setCursor(entryStream(roomId), opts.since);
     else this.live.forget(entryStream(roomId));
     this.live.forget(stateStream(roomId));
@@ -123,11 +130,12 @@ export class RoomSocket {
 
   private async subscribeOn(c: Connection<ServerMessage>, roomId: string): Promise<Subscribed> {
     const since = this.live.cursor(entryStream(roomId));
-    const token = this.rooms.get(roomId)?.token;
+    const { token, state } = this.rooms.get(roomId) ?? {};
     const m = await c.request('subscribe', {
       room_id: roomId,
       ...(since !== undefined ? { since } : {}),
       ...(token ? { token } : {}),
+      ...(state === false ? { state } : {}),
     });
     const p = (m as ServerMessageOf<'subscribed'>).payload;
     if (this.live.cursor(entryStream(roomId)) === undefined)
@@ -190,7 +198,10 @@ export class RoomSocket {
    * Subscribe and iterate one room's events; ends when the socket closes (throws its fatal error),
    * unsubscribes when the loop ends.
    */
-  async *follow(roomId: string, opts: { since?: number; token?: string } = {}): AsyncGenerator<RoomEvent> {
+  async *follow(
+    roomId: string,
+    opts: { since?: number; token?: string; state?: boolean } = {},
+  ): AsyncGenerator<RoomEvent> {
     const events = queueIterator<RoomEvent>((push, end) => {
       const off = this.on((id, ev) => id === roomId && push(ev));
       const offStatus = this.live.on('status', (s) => s === 'closed' && end(this.live.error ?? undefined));

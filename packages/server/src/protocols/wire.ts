@@ -61,7 +61,7 @@ export interface WireOpened {
 export type WireCommand =
   | { type: 'ping'; id?: string }
   | { type: 'hello'; id?: string; version: string; token?: string }
-  | { type: 'subscribe'; id?: string; roomId: string; since?: number; token?: string }
+  | { type: 'subscribe'; id?: string; roomId: string; since?: number; token?: string; state?: boolean }
   | { type: 'unsubscribe'; id?: string; roomId: string }
   | WireAction;
 

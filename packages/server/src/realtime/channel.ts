@@ -226,7 +226,10 @@ export class RoomChannel implements FeedSource {
     const seq = items.at(-1)?.entry.seq ?? -1;
     const order: Array<{ c: ViewerClass; state: Frame | null }> = [];
     for (const c of this.classes.values()) {
-      const state = this.stateNow(c, seq);
+      // No state is built for a class whose subscribers all follow entries only.
+      let wanted = false;
+      for (const s of c.subs) if (s.wantsState) wanted = true;
+      const state = wanted ? this.stateNow(c, seq) : null;
       if (state && isTurn(state)) order.unshift({ c, state });
       else order.push({ c, state });
     }

@@ -4,7 +4,8 @@ import type { Frame } from './frame.ts';
 /** Where a subscription's messages go (one WebSocket subscription or one SSE stream). */
 export interface FeedSink {
   entry(f: Frame): void;
-  state(f: Frame): void;
+  /** Absent: the subscriber follows entries only and is sent no state. */
+  state?(f: Frame): void;
   /** The feed failed (room vanished, store down); the transport reports it and drops the feed. */
   fail(err: unknown): void;
   /** Runs `fn`'s sends as one write (a corked socket): an append's entry and state go out together. */
@@ -34,7 +35,9 @@ export class Subscription {
   live = false;
   closed = false;
   /** Entries were sent past the last state (or none was ever sent): a state is owed. */
-  needState = true;
+  needState: boolean;
+  /** Follows the room's state too (else entries only: one frame per append). */
+  readonly wantsState: boolean;
   /** Seq of the last state sent (-1: none). A state can run ahead of the entries sent. */
   private stateSeq = -1;
   readonly key: string;
@@ -47,6 +50,8 @@ export class Subscription {
   ) {
     this.last = since;
     this.key = viewerKey(viewer);
+    this.wantsState = sink.state !== undefined;
+    this.needState = this.wantsState;
   }
 
   get lastSeq(): number {
@@ -68,12 +73,12 @@ export class Subscription {
     if (this.closed || f.seq !== this.last + 1) return;
     this.last = f.seq;
     // A state already sent at or past this entry covers it: the client gets no state twice.
-    if (f.seq > this.stateSeq) this.needState = true;
+    if (f.seq > this.stateSeq && this.wantsState) this.needState = true;
     this.sink.entry(f);
   }
 
   pushState(f: Frame): void {
-    if (this.closed) return;
+    if (this.closed || !this.sink.state) return;
     this.needState = false;
     if (f.seq <= this.stateSeq) return;
     this.stateSeq = f.seq;

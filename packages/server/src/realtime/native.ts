@@ -52,6 +52,7 @@ class NativeSession implements WireSession {
           roomId: m.payload.room_id,
           ...(m.payload.since !== undefined ? { since: m.payload.since } : {}),
           ...(m.payload.token !== undefined ? { token: m.payload.token } : {}),
+          ...(m.payload.state !== undefined ? { state: m.payload.state } : {}),
         };
       case 'unsubscribe':
         return { type: 'unsubscribe', ...id, roomId: m.payload.room_id };

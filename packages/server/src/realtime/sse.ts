@@ -5,6 +5,7 @@ import { viewerIn } from '../routes/access.ts';
 import type { AppContext } from '../routes/context.ts';
 import type { ZodTypeProvider } from '../routes/zod.ts';
 import { EventsQuerySchema, RoomParamsSchema } from '../schemas/rest.ts';
+import type { Frame } from './frame.ts';
 import type { RealtimeHub } from './hub.ts';
 
 const MAX_BUFFERED = 8 * 1024 * 1024;
@@ -80,7 +81,7 @@ export function sseRoutes(root: FastifyInstance, ctx: AppContext, hub: RealtimeH
 
       const sub = hub.subscribe(roomId, viewer, since, {
         entry: (f) => write(f.sse),
-        state: (f) => write(f.sse),
+        ...(req.query.state === '0' ? {} : { state: (f: Frame) => write(f.sse) }),
         fail: (err) => {
           const message = err instanceof Error ? err.message : 'feed failed';
           write(`event: error\ndata: ${JSON.stringify({ code: 'FEED_FAILED', message })}\n\n`);

@@ -8,6 +8,7 @@ import { actorFor, viewerIn } from '../routes/access.ts';
 import type { AppContext } from '../routes/context.ts';
 import { parseClientJson } from '../routes/strict-json.ts';
 import type { Subscription } from './feed.ts';
+import type { Frame } from './frame.ts';
 import type { RealtimeHub } from './hub.ts';
 import { nativeWire } from './native.ts';
 
@@ -321,7 +322,7 @@ class Connection {
   }
 
   private async subscribe(cmd: Extract<WireCommand, { type: 'subscribe' }>): Promise<void> {
-    const { roomId, since, token } = cmd;
+    const { roomId, since, token, state: wantsState = true } = cmd;
     const auth = token ? await this.bearer(token) : this.auth;
     if (!this.feeds.has(roomId) && this.feeds.size >= MAX_SUBSCRIPTIONS) {
       throw new ApiError(400, 'TOO_MANY_SUBSCRIPTIONS', `at most ${MAX_SUBSCRIPTIONS} rooms per connection`);
@@ -333,12 +334,16 @@ class Connection {
     const from = Math.min(since ?? room.seq, room.seq);
     const sub = this.hub.subscribe(roomId, viewer, from, {
       entry: (f) => this.sendAll(this.session.entry(f)),
-      state: (f) => {
-        const turn = (f.body as { turn_token?: string | null }).turn_token;
-        if (turn) this.turns.set(roomId, turn);
-        else this.turns.delete(roomId);
-        this.sendAll(this.session.state(f));
-      },
+      ...(wantsState
+        ? {
+            state: (f: Frame) => {
+              const turn = (f.body as { turn_token?: string | null }).turn_token;
+              if (turn) this.turns.set(roomId, turn);
+              else this.turns.delete(roomId);
+              this.sendAll(this.session.state(f));
+            },
+          }
+        : {}),
       fail: (err) => {
         this.sendError(roomId, undefined, err);
         if (this.feeds.get(roomId)?.sub === sub) this.feeds.delete(roomId);

@@ -307,4 +307,6 @@ export const EventsQuerySchema = z.object({
   /** Resume point when the client cannot send Last-Event-ID (browsers' EventSource can). */
   since: z.coerce.number().int().min(-1).max(Number.MAX_SAFE_INTEGER).optional(),
   token: Short(4096).optional(),
+  /** `0`: entries only, no `state` events (one event per append). */
+  state: z.enum(['0', '1']).optional(),
 });

@@ -30,6 +30,11 @@ export const SubscribeSchema = z.object({
     since: z.number().int().min(-1).max(Number.MAX_SAFE_INTEGER).optional(),
     /** A room-scoped session token for this subscription (seat view); defaults to the connection's. */
     token: Short(4096).optional(),
+    /**
+     * `false`: entries only, no `state` pushes — one frame per append, for followers that fold the
+     * log themselves or only record it. Default true.
+     */
+    state: z.boolean().optional(),
   }),
 });
 
