@@ -20,6 +20,7 @@ import type { RoomInfo } from '../../runtime/types.ts';
 import { isSupportedVersion } from '../../schemas/common.ts';
 import type { State } from '../../schemas/rest.ts';
 import type { WireCodec, WireCommand, WireOpened, WireReply, WireSession } from '../wire.ts';
+import { GameStateJson } from './game-state-json.ts';
 import { presenceOf } from './presence.ts';
 import { POKER, seatName, seatNumber } from './service.ts';
 
@@ -46,6 +47,15 @@ function envelope(
   msg.payload = payload;
   return JSON.stringify(msg);
 }
+
+/** `envelope` around a payload already in JSON. */
+function envelopeAround(type: string, tableId: string | null, seq: number, payloadJson: string, now: number) {
+  const head = JSON.stringify({ type, table_id: tableId, seq, ts: new Date(now).toISOString() });
+  return `${head.slice(0, -1)},"payload":${payloadJson}}`;
+}
+
+/** One per process: every table socket's `game_state` shares the parts common to its table's seats. */
+const gameStates = new GameStateJson();
 
 export function pokerSkillDocUrl(ctx: AppContext): string {
   return `${ctx.config.publicUrl}/v1/tables/skill.md`;
@@ -219,7 +229,8 @@ class PokerSession implements WireSession {
             }
           : undefined;
         const gs = gameStateOf(view, legal, s.deadline_ms);
-        return envelope('game_state', t, s.seq, this.format === 'compact' ? compactOf(gs) : gs, f.ts);
+        if (this.format === 'compact') return envelope('game_state', t, s.seq, compactOf(gs), f.ts);
+        return envelopeAround('game_state', t, s.seq, gameStates.payload(t ?? '', s.seq, gs), f.ts);
       }),
     );
     return out;

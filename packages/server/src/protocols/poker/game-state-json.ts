@@ -1,0 +1,53 @@
+import type { GameStatePayload } from '@db8/protocols/poker';
+
+/**
+ * `game_state` payloads as JSON, built once per table state and seat: every seat of a table gets
+ * its own payload after each append, and most of it — the seats rows and the hand's actions, the
+ * bulk of the bytes — is the same for all of them. Those parts are stringified once per table and
+ * seq and spliced into each seat's payload. A row is shared only with viewers that see the very
+ * same row (its hole cards are part of the key), so nothing one seat may see reaches another.
+ */
+export class GameStateJson {
+  private readonly tables = new Map<string, { seq: number; parts: Map<string, string> }>();
+
+  constructor(private readonly maxTables = 4096) {}
+
+  /** The payload's JSON; parses to the same value as `JSON.stringify(gs)`. */
+  payload(tableId: string, seq: number, gs: GameStatePayload): string {
+    const parts = this.partsOf(tableId, seq);
+    const { seats, actions, ...rest } = gs;
+    let seatsJson = '[';
+    for (let i = 0; i < seats.length; i++) {
+      const row = seats[i]!;
+      const key = `s${i}:${row.hole ? row.hole.join(',') : '-'}`;
+      let text = parts.get(key);
+      if (text === undefined) {
+        text = JSON.stringify(row);
+        parts.set(key, text);
+      }
+      seatsJson += i === 0 ? text : `,${text}`;
+    }
+    seatsJson += ']';
+    let actionsJson = parts.get('actions');
+    if (actionsJson === undefined) {
+      actionsJson = JSON.stringify(actions);
+      parts.set('actions', actionsJson);
+    }
+    const restJson = JSON.stringify(rest);
+    return `{"seats":${seatsJson},"actions":${actionsJson}${restJson === '{}' ? '}' : `,${restJson.slice(1)}`}`;
+  }
+
+  private partsOf(tableId: string, seq: number): Map<string, string> {
+    let t = this.tables.get(tableId);
+    if (!t || t.seq !== seq) {
+      if (!t && this.tables.size >= this.maxTables) {
+        const oldest = this.tables.keys().next().value;
+        if (oldest !== undefined) this.tables.delete(oldest);
+      }
+      t = { seq, parts: new Map() };
+      this.tables.delete(tableId); // re-inserted last: the map stays in order of use
+      this.tables.set(tableId, t);
+    }
+    return t.parts;
+  }
+}
