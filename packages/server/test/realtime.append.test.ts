@@ -58,6 +58,13 @@ class Client {
   lastState: State | null = null;
 }
 
+/** A hub over `api` (a runtime with counting wrappers), closed after the test. */
+function hubOver(api: RuntimeApi, bus: LocalBus): RealtimeHub {
+  const hub = new RealtimeHub({ runtime: api, store, bus, clock: Date.now } as unknown as AppContext, 60_000);
+  hubs.push(hub);
+  return hub;
+}
+
 async function until(cond: () => boolean, what: string): Promise<void> {
   for (let i = 0; !cond(); i++) {
     if (i > 2000) throw new Error(`never: ${what}`);
@@ -82,11 +89,7 @@ describe('realtime: an append goes out once, from the committed room', () => {
         return rt.stateFor(...a);
       },
     });
-    const hub = new RealtimeHub(
-      { runtime: api, store, bus, clock: Date.now } as unknown as AppContext,
-      60_000,
-    );
-    hubs.push(hub);
+    const hub = hubOver(api, bus);
     const order: string[] = [];
     // Subscribed observer first, then p1, then p2: delivery order must not follow this.
     const clients = [
@@ -141,11 +144,7 @@ describe('realtime: a subscriber may follow entries only', () => {
         return rt.stateNow(...a);
       },
     });
-    const hub = new RealtimeHub(
-      { runtime: api, store, bus, clock: Date.now } as unknown as AppContext,
-      60_000,
-    );
-    hubs.push(hub);
+    const hub = hubOver(api, bus);
     const order: string[] = [];
     const withState = new Client({ kind: 'observer' }, order, 'observer');
     const entriesOnly = new Client({ kind: 'observer' }, order, 'observer, entries only');

@@ -228,7 +228,12 @@ export class RoomChannel implements FeedSource {
     for (const c of this.classes.values()) {
       // No state is built for a class whose subscribers all follow entries only.
       let wanted = false;
-      for (const s of c.subs) if (s.wantsState) wanted = true;
+      for (const s of c.subs) {
+        if (s.wantsState) {
+          wanted = true;
+          break;
+        }
+      }
       const state = wanted ? this.stateNow(c, seq) : null;
       if (state && isTurn(state)) order.unshift({ c, state });
       else order.push({ c, state });

@@ -78,11 +78,11 @@ export class Subscription {
   }
 
   pushState(f: Frame): void {
-    if (this.closed || !this.sink.state) return;
+    if (this.closed || !this.wantsState) return;
     this.needState = false;
     if (f.seq <= this.stateSeq) return;
     this.stateSeq = f.seq;
-    this.sink.state(f);
+    this.sink.state?.(f);
   }
 
   fail(err: unknown): void {

@@ -58,8 +58,8 @@ export class EntriesRepo {
   ): Promise<void> {
     const only = rows.length === 1 && idem.length === 0 && checkpoints.length === 0 ? rows[0] : undefined;
     if (only) {
-      // One entry, no idempotency record (a turn-token action, a tick): plain VALUES plan and bind
-      // cheaper than unnest over arrays, which the embedded store pays on its event loop.
+      // One entry, no idempotency record (a turn-token action, a tick): plain VALUES binds and runs
+      // cheaper than unnest over arrays (prepared on PGlite: ~120 against ~180 µs).
       await this.db.query(
         `WITH e AS (
            INSERT INTO entries (${ENTRY_COLS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)

@@ -9,3 +9,4 @@ export interface PgliteSession extends PgliteRunner {
   close(): Promise<void>;
 }
 export function pgliteSession(db: PGlite): PgliteSession;
+export function openPgliteSession(dataDir: string | 'memory'): Promise<PgliteSession>;

@@ -4,14 +4,30 @@
 // text is parsed once as a named prepared statement and then only bound and executed — one round
 // trip, and Postgres switches to a cached generic plan. An append costs ~200 µs instead of ~750.
 // Plain JavaScript for the same reason as the worker: it loads without a TypeScript loader.
-import { protocol } from '@electric-sql/pglite';
+import { mkdirSync } from 'node:fs';
+import { PGlite, protocol } from '@electric-sql/pglite';
 
 const { serialize } = protocol;
 /** Prepared statements kept per connection; the oldest is closed beyond this. */
 const MAX_STATEMENTS = 200;
+const INT8 = 20;
+// int8 as a JS number, like the Postgres driver (our bigints are unix ms and counters, < 2^53).
+const parsers = { [INT8]: (v) => Number(v) };
 
-function concat(...parts) {
-  return Buffer.concat(parts);
+/**
+ * Opens PGlite in `dataDir` ('memory': nothing on disk) as a session. Nothing in memory outlives
+ * the process, so there a commit need not wait on its WAL write (~20% less per append). On disk
+ * the WAL is written at each commit: that is what makes an acknowledged entry survive a crash of
+ * the process.
+ */
+export async function openPgliteSession(dataDir) {
+  if (dataDir === 'memory') {
+    const db = await PGlite.create({ parsers });
+    await db.exec('SET synchronous_commit = off');
+    return pgliteSession(db);
+  }
+  mkdirSync(dataDir, { recursive: true });
+  return pgliteSession(await PGlite.create(dataDir, { parsers }));
 }
 
 /** One at a time, in call order (a promise chain). */
@@ -46,7 +62,11 @@ export function pgliteSession(db) {
     }
     const name = `db8_${nextName++}`;
     const { messages } = await db.execProtocol(
-      concat(serialize.parse({ name, text: sql }), serialize.describe({ type: 'S', name }), serialize.sync()),
+      Buffer.concat([
+        serialize.parse({ name, text: sql }),
+        serialize.describe({ type: 'S', name }),
+        serialize.sync(),
+      ]),
       { syncToFs: false },
     );
     const params = messages.find((m) => m.name === 'parameterDescription');
@@ -60,9 +80,12 @@ export function pgliteSession(db) {
     if (statements.size > MAX_STATEMENTS) {
       const [oldSql, old] = statements.entries().next().value;
       statements.delete(oldSql);
-      await db.execProtocol(concat(serialize.close({ type: 'S', name: old.name }), serialize.sync()), {
-        syncToFs: false,
-      });
+      await db.execProtocol(
+        Buffer.concat([serialize.close({ type: 'S', name: old.name }), serialize.sync()]),
+        {
+          syncToFs: false,
+        },
+      );
     }
     return st;
   }
@@ -75,7 +98,11 @@ export function pgliteSession(db) {
       return ser ? ser(v) : v.toString();
     });
     const { messages } = await db.execProtocol(
-      concat(serialize.bind({ statement: st.name, values }), serialize.execute({}), serialize.sync()),
+      Buffer.concat([
+        serialize.bind({ statement: st.name, values }),
+        serialize.execute({}),
+        serialize.sync(),
+      ]),
       { syncToFs: !inTx },
     );
     const rows = [];

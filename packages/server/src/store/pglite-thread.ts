@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import type { SqlDriver } from './driver.ts';
 
@@ -23,11 +22,11 @@ export class PgliteThreadError extends Error {
 /**
  * The on-disk embedded store in a worker thread (pglite-worker.mjs): every statement runs off the
  * server's event loop, so the wasm Postgres and the server's own work use both cores as with a
- * Postgres server. Same contract as the in-process driver: one connection, statements and
- * transactions serialised by PGlite; a transaction stays open in the worker while `fn` runs here.
+ * Postgres server. Same contract as the in-process driver: one connection whose statements and
+ * transactions run one at a time (pglite-session.mjs); a transaction stays open in the worker while
+ * `fn` runs here.
  */
 export async function pgliteThreadDriver(dataDir: string): Promise<SqlDriver> {
-  mkdirSync(dataDir, { recursive: true });
   const worker = new Worker(new URL('./pglite-worker.mjs', import.meta.url), { workerData: { dataDir } });
   const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   let nextId = 1;

@@ -3,12 +3,7 @@
 // instead of on it. Plain JavaScript on purpose: the same file loads under tsx, vitest and the
 // CLI's esbuild bundle (which keeps each module's own import.meta.url) without a TypeScript loader.
 import { parentPort, workerData } from 'node:worker_threads';
-import { PGlite } from '@electric-sql/pglite';
-import { pgliteSession } from './pglite-session.mjs';
-
-const INT8 = 20;
-// int8 as a JS number, like the Postgres driver (our bigints are unix ms and counters, < 2^53).
-const parsers = { [INT8]: (v) => Number(v) };
+import { openPgliteSession } from './pglite-session.mjs';
 
 /** The fields of a Postgres error the server reads (SQLSTATE, constraint), across the boundary. */
 function errorOf(err) {
@@ -20,7 +15,7 @@ function errorOf(err) {
   return out;
 }
 
-const db = pgliteSession(await PGlite.create(workerData.dataDir, { parsers }));
+const db = await openPgliteSession(workerData.dataDir);
 /** Open transactions: id → the queue of statements posted for it and a wake-up for the loop. */
 const txs = new Map();
 

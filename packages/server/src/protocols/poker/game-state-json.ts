@@ -33,8 +33,8 @@ export class GameStateJson {
       actionsJson = JSON.stringify(actions);
       parts.set('actions', actionsJson);
     }
-    const restJson = JSON.stringify(rest);
-    return `{"seats":${seatsJson},"actions":${actionsJson}${restJson === '{}' ? '}' : `,${restJson.slice(1)}`}`;
+    // `rest` always holds the versions and the rest of the head: splice its members in after these.
+    return `{"seats":${seatsJson},"actions":${actionsJson},${JSON.stringify(rest).slice(1)}`;
   }
 
   private partsOf(tableId: string, seq: number): Map<string, string> {
