@@ -11,6 +11,7 @@ import { startLocalPokerServer } from '../packages/server/src/protocols/poker/in
 import { migrate, openStore, postgresDriver, Store } from '../packages/server/src/store/index.ts';
 import { runChild } from './child.ts';
 import type { AgentsResult, AgentsSpec } from './poker-agents.ts';
+import { bareTables, type PeerResult } from './poker-server-peer.ts';
 import type { BenchRow } from './types.ts';
 
 const TABLES = 50;
@@ -18,6 +19,8 @@ const SEATS = 6;
 // Enough hands that the measure is the tables playing, not 300 agents registering and joining.
 const HANDS = 30;
 const BUDGET_MS = 25_000;
+const PEER_BUDGET_MS = 10_000;
+const AREA = 'poker-server';
 const MIX = ['tight', 'random', 'station', 'station', 'tight', 'random'];
 const AGENTS = new URL('./poker-agents.ts', import.meta.url);
 const PG_URL = process.env.DB8_BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -33,12 +36,12 @@ function runAgents(spec: AgentsSpec): Promise<AgentsResult> {
 }
 
 export async function run(): Promise<BenchRow[]> {
-  const rows: BenchRow[] = [];
   // The embedded default: PGlite on disk, in its own thread (an in-memory store runs on the event loop).
   const dir = mkdtempSync(join(tmpdir(), 'db8-bench-poker-'));
   const lite = await openStore({ dataDir: dir, env: false });
+  let embedded: Measured;
   try {
-    rows.push(...(await measure('PGlite on disk', lite)));
+    embedded = await measure('PGlite on disk', lite);
   } finally {
     await lite.close();
     rmSync(dir, { recursive: true, force: true });
@@ -47,12 +50,13 @@ export async function run(): Promise<BenchRow[]> {
   const schema = `db8_pokerbench_${process.pid}_${Date.now().toString(36)}`;
   const admin = postgresDriver(PG_URL, { max: 1 });
   await admin.exec(`CREATE SCHEMA ${schema}`);
+  let server: Measured;
   try {
     const db = postgresDriver(PG_URL, { schema, max: 10 });
     await migrate(db);
     const store = new Store(db);
     try {
-      rows.push(...(await measure('Postgres', store)));
+      server = await measure('Postgres', store);
     } finally {
       await store.close();
     }
@@ -60,10 +64,70 @@ export async function run(): Promise<BenchRow[]> {
     await admin.exec(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
     await admin.close();
   }
-  return rows;
+  // The peers: the same tables, seats and actions per hand with nothing of db8 in between, bare and
+  // with one Postgres INSERT per action (the same server, pool size and commit settings as db8's).
+  const perHand = Math.max(1, Math.round(server.actions / Math.max(1, server.played)));
+  const peer = { tables: TABLES, seats: SEATS, perHand, budgetMs: PEER_BUDGET_MS };
+  const bare = await bareTables(peer);
+  const withInsert = await bareTables({ ...peer, pgUrl: PG_URL });
+  return [
+    ...rowsOf(embedded, { label: 'bare Fastify+ws turn loop', result: bare }),
+    ...rowsOf(server, { label: 'bare loop + Postgres INSERT per action', result: withInsert }, '≥ 300'),
+    {
+      area: AREA,
+      name: `actions per hand (${SEATS} seats, db8's run; the peers play as many)`,
+      value: perHand,
+      unit: 'actions',
+    },
+  ];
 }
 
-async function measure(label: string, store: Store): Promise<BenchRow[]> {
+interface Measured {
+  label: string;
+  played: number;
+  seconds: number;
+  tables: number;
+  actions: number;
+  latencies: number[];
+}
+
+/** The rows of one store's run, each beside the peer's figure from the same bench run. */
+function rowsOf(m: Measured, peer: { label: string; result: PeerResult }, goal?: string): BenchRow[] {
+  const setup = `${TABLES} tables × ${SEATS} WS agents, ${m.label}, loopback`;
+  const p = peer.result;
+  return [
+    {
+      area: AREA,
+      name: `hands/s (${setup})`,
+      value: m.played / m.seconds,
+      unit: 'hands/s',
+      peer: peer.label,
+      peerValue: p.handsPerSec,
+      ...(goal ? { goal } : {}),
+    },
+    { area: AREA, name: `hands played in the run (${m.label})`, value: m.played, unit: 'hands' },
+    { area: AREA, name: `tables that played (${m.label})`, value: m.tables, unit: 'tables' },
+    {
+      area: AREA,
+      name: `action → ack latency p50 (${m.label})`,
+      value: quantile(m.latencies, 0.5),
+      unit: 'ms',
+      peer: peer.label,
+      peerValue: p.ackP50,
+    },
+    {
+      area: AREA,
+      name: `action → ack latency p99 (${m.label})`,
+      value: quantile(m.latencies, 0.99),
+      unit: 'ms',
+      peer: peer.label,
+      peerValue: p.ackP99,
+      ...(goal ? { goal: '< 50' } : {}),
+    },
+  ];
+}
+
+async function measure(label: string, store: Store): Promise<Measured> {
   const server = await startLocalPokerServer({ store, logLevel: 'error' });
   try {
     const { tables } = server.poker;
@@ -126,22 +190,14 @@ async function measure(label: string, store: Store): Promise<BenchRow[]> {
         `poker-server (${label}): ${failures.length} agents failed, e.g. ${failures[0]}\n`,
       );
     const played = [...hands.values()].reduce((a, b) => a + b, 0);
-    const seconds = (last - first) / 1000;
-    const area = 'poker-server';
-    const setup = `${TABLES} tables × ${SEATS} WS agents, ${label}, loopback`;
-    return [
-      { area, name: `hands/s (${setup})`, value: played / seconds, unit: 'hands/s' },
-      { area, name: `hands played in the run (${label})`, value: played, unit: 'hands' },
-      { area, name: `tables that played (${label})`, value: hands.size, unit: 'tables' },
-      { area, name: `action → ack latency p50 (${label})`, value: quantile(lat, 0.5), unit: 'ms' },
-      {
-        area,
-        name: `action → ack latency p99 (${label})`,
-        value: quantile(lat, 0.99),
-        unit: 'ms',
-        goal: 'well under the 8 s action timeout',
-      },
-    ];
+    return {
+      label,
+      played,
+      seconds: (last - first) / 1000,
+      tables: hands.size,
+      actions: lat.length,
+      latencies: lat,
+    };
   } finally {
     await server.close();
   }

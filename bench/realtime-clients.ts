@@ -2,6 +2,7 @@
 // Every timestamp is taken here, on one clock; the server under test runs in the parent process, so
 // the clients' own JSON parsing does not steal the server's event loop (both still share 2 cores).
 // Protocol (IPC): parent sends one RunSpec, the child answers with one RunResult and exits.
+import { WebSocket, type WsLike } from './ws.ts';
 
 export interface RunSpec {
   /** `db8`: hello + subscribe on /v1/ws, append = POST an action. `peer`: a bare `ws` server. */
@@ -36,20 +37,6 @@ export interface RunResult {
   /** Bytes of one pushed message (the last one seen). */
   pushBytes: number;
 }
-
-interface WsLike {
-  on(ev: 'open', fn: () => void): void;
-  on(ev: 'message', fn: (data: Buffer) => void): void;
-  on(ev: 'error', fn: (err: Error) => void): void;
-  on(ev: 'close', fn: () => void): void;
-  send(data: string): void;
-  close(): void;
-  terminate(): void;
-}
-type WsCtor = new (url: string, opts?: { perMessageDeflate?: boolean }) => WsLike;
-
-const wsName = 'ws'; // no @types/ws in the tree: typed above by the little we use
-const { WebSocket } = (await import(wsName)) as { WebSocket: WsCtor };
 
 const now = () => performance.now();
 

@@ -1,0 +1,138 @@
+// The peer of bench/poker-server.bench.ts: what the wire and the store allow at the least for the
+// same load on this machine. A bare Fastify + ws server runs a turn loop per table (no rules, no
+// signing, no views); every seat is a WebSocket client in a child process
+// (bench/poker-server-peer-agents.ts) that answers its turn at once. Per action: optionally one
+// Postgres INSERT (a row like db8's entry), an ack to the actor and the next turn to each of the
+// table's seats, a frame the size of db8's game_state. Hands/s over the budget, ack p50/p99 measured
+// by the agents, as in the db8 run.
+import websocket from '@fastify/websocket';
+import Fastify from 'fastify';
+import postgres from 'postgres';
+import { runChild } from './child.ts';
+import type { PeerAgentsResult, PeerAgentsSpec } from './poker-server-peer-agents.ts';
+
+export interface PeerSpec {
+  tables: number;
+  seats: number;
+  /** Actions per hand (db8's run measures its own). */
+  perHand: number;
+  budgetMs: number;
+  /** Postgres URL: one INSERT per action into a throwaway schema; absent, no store. */
+  pgUrl?: string;
+}
+
+export interface PeerResult {
+  handsPerSec: number;
+  ackP50: number;
+  ackP99: number;
+}
+
+const AGENTS = new URL('./poker-server-peer-agents.ts', import.meta.url);
+// About the size of a seat's game_state frame in the db8 run (~1.3 kB).
+const FILLER = 'x'.repeat(1200);
+
+function quantile(xs: number[], q: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))] ?? Number.NaN;
+}
+
+interface Table {
+  sockets: Array<{ send(s: string): void } | undefined>;
+  seq: number;
+  step: number;
+  hands: number;
+}
+
+export async function bareTables(spec: PeerSpec): Promise<PeerResult> {
+  const schema = `db8_pokerpeer_${process.pid}_${Date.now().toString(36)}`;
+  const sql = spec.pgUrl ? postgres(spec.pgUrl, { max: 10, onnotice: () => {} }) : null;
+  if (sql) {
+    await sql.unsafe(`CREATE SCHEMA ${schema}`);
+    await sql.unsafe(
+      `CREATE TABLE ${schema}.log (table_id text NOT NULL, seq int NOT NULL, ts bigint NOT NULL, body text NOT NULL, PRIMARY KEY (table_id, seq))`,
+    );
+  }
+  const tables: Table[] = Array.from({ length: spec.tables }, () => ({
+    sockets: [],
+    seq: 0,
+    step: 0,
+    hands: 0,
+  }));
+  let connected = 0;
+  let started = 0;
+  let playing = true;
+  const app = Fastify();
+  await app.register(websocket);
+  const turn = (t: number) => {
+    const table = tables[t]!;
+    const text = JSON.stringify({
+      type: 'turn',
+      table: t,
+      seat: table.step % spec.seats,
+      token: `${table.seq}`,
+      filler: FILLER,
+    });
+    for (const s of table.sockets) s?.send(text);
+  };
+  app.register(async (scope) => {
+    scope.get('/ws', { websocket: true }, (socket, req) => {
+      const q = req.query as { table: string; seat: string };
+      const t = Number(q.table);
+      const table = tables[t]!;
+      table.sockets[Number(q.seat)] = socket;
+      socket.on('message', async (d: Buffer) => {
+        const m = JSON.parse(String(d)) as { seat: number; token: string };
+        if (!playing || m.token !== `${table.seq}` || m.seat !== table.step % spec.seats) return;
+        const seq = table.seq++;
+        if (sql)
+          await sql.unsafe(`INSERT INTO ${schema}.log (table_id, seq, ts, body) VALUES ($1, $2, $3, $4)`, [
+            String(t),
+            seq,
+            Date.now(),
+            String(d),
+          ]);
+        socket.send(JSON.stringify({ type: 'ack', seq, token: m.token }));
+        if (++table.step === spec.perHand) {
+          table.step = 0;
+          table.hands++;
+        }
+        turn(t);
+      });
+      if (++connected === spec.tables * spec.seats) {
+        started = performance.now();
+        for (let i = 0; i < spec.tables; i++) turn(i);
+      }
+    });
+  });
+  const url = await app.listen({ port: 0, host: '127.0.0.1' });
+  try {
+    const stop = setTimeout(() => {
+      playing = false;
+    }, spec.budgetMs);
+    const agents = runChild<PeerAgentsSpec, PeerAgentsResult>(
+      AGENTS,
+      { wsUrl: `${url.replace('http', 'ws')}/ws`, tables: spec.tables, seats: spec.seats },
+      spec.budgetMs + 120_000,
+    );
+    // The agents run until told to stop: wait for the budget from the first turn, then count.
+    while (started === 0) await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, spec.budgetMs));
+    clearTimeout(stop);
+    playing = false;
+    const seconds = (performance.now() - started) / 1000;
+    const hands = tables.reduce((a, t) => a + t.hands, 0);
+    for (const t of tables) for (const s of t.sockets) s?.send('{"type":"stop"}');
+    const { latencies } = await agents;
+    return {
+      handsPerSec: hands / seconds,
+      ackP50: quantile(latencies, 0.5),
+      ackP99: quantile(latencies, 0.99),
+    };
+  } finally {
+    await app.close();
+    if (sql) {
+      await sql.unsafe(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await sql.end();
+    }
+  }
+}
