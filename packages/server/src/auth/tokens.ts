@@ -8,6 +8,8 @@ import type { SessionClaims } from './types.ts';
 const SESSION_AUD = 'db8:session';
 const INVITE_AUD = 'db8:invite';
 const ALG = 'EdDSA';
+/** Verified session tokens kept (a few hundred bytes each). */
+const MAX_VERIFIED = 4096;
 
 const b64url = (b: Uint8Array) => Buffer.from(b).toString('base64url');
 
@@ -56,6 +58,8 @@ export interface IssuedToken {
 export class TokenService {
   private readonly priv: KeyObject;
   private readonly pub: KeyObject;
+  /** Session tokens whose signature has been checked, oldest first (bounded by MAX_VERIFIED). */
+  private readonly verified = new Map<string, Readonly<SessionClaims & { exp: number }>>();
 
   constructor(
     key: { seed: Uint8Array; publicKey: Uint8Array },
@@ -114,17 +118,28 @@ export class TokenService {
     return this.sign(claims, c.sub, SESSION_AUD, ttlSec);
   }
 
-  async verifySession(token: string): Promise<SessionClaims & { exp: number }> {
+  async verifySession(token: string): Promise<Readonly<SessionClaims & { exp: number }>> {
+    // A client sends the same token with every request: its signature is checked once, its expiry
+    // every time (as jose does: expired once the current second reaches exp).
+    const hit = this.verified.get(token);
+    if (hit) {
+      if (Math.floor(this.clock() / 1000) < hit.exp) return hit;
+      this.verified.delete(token);
+      throw new ApiError(401, 'INVALID_TOKEN', 'token expired');
+    }
     const p = SessionPayload.safeParse(await this.verify(token, SESSION_AUD));
     if (!p.success) throw new ApiError(401, 'INVALID_TOKEN', 'invalid token');
     const { auth_time, iat, sid, ...rest } = p.data;
     // Tokens from before auth_time existed date from their own issue.
     const authTime = auth_time ?? iat;
-    return {
+    const claims = Object.freeze({
       ...rest,
       ...(authTime !== undefined ? { authTime } : {}),
       ...(sid !== undefined ? { sid } : {}),
-    };
+    });
+    if (this.verified.size >= MAX_VERIFIED) this.verified.delete(this.verified.keys().next().value!);
+    this.verified.set(token, claims);
+    return claims;
   }
 
   issueInvite(room: string, seat: string | undefined, ttlSec: number): Promise<IssuedToken> {
