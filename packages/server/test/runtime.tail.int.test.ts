@@ -2,30 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalBus } from '../src/bus/local.ts';
 import { NatsBus } from '../src/bus/nats.ts';
 import type { Runtime } from '../src/runtime/index.ts';
-import { type SqlDriver, Store } from '../src/store/index.ts';
+import { Store } from '../src/store/index.ts';
 import { fakeClock, makeRuntime } from './runtime.helpers.ts';
-import { createPgSchema, pgStoreIn } from './store.helpers.ts';
+import { counting, createPgSchema, pgStoreIn } from './store.helpers.ts';
 
 const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
-
-/** A driver that counts the statements it runs (transactions' statements included). */
-function counting(db: SqlDriver): { db: SqlDriver; count: () => number } {
-  let n = 0;
-  const wrap = (d: SqlDriver): SqlDriver => ({
-    kind: d.kind,
-    query: (sql, params) => {
-      n++;
-      return d.query(sql, params);
-    },
-    exec: (sql) => {
-      n++;
-      return d.exec(sql);
-    },
-    tx: (fn) => d.tx((q) => fn(wrap(q))),
-    close: () => d.close(),
-  });
-  return { db: wrap(db), count: () => n };
-}
 
 const READS = 20;
 const observer = { kind: 'observer' } as const;

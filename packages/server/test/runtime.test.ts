@@ -17,9 +17,10 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { type Runtime, RuntimeError } from '../src/runtime/index.ts';
 import { loadMemo } from '../src/runtime/load.ts';
 import { stateHash } from '../src/runtime/room.ts';
-import { openStore, type Store } from '../src/store/index.ts';
+import { openStore, Store } from '../src/store/index.ts';
 import { counterRegistry } from './fixtures/counter.ts';
 import { fakeClock, makeRuntime, recordingBus, TEST_KEY } from './runtime.helpers.ts';
+import { counting } from './store.helpers.ts';
 
 const ADMIN = { kind: 'admin' } as const;
 const OBSERVER = { kind: 'observer' } as const;
@@ -227,6 +228,37 @@ describe('runtime (PGlite)', () => {
     expect(twins[1]).toEqual({ ...twins[0], duplicate: true });
     expect((await all(id)).length).toBe(7);
     expect((await rt.stateFor(id, OBSERVER)).view).toMatchObject({ count: 1, notes: 3 });
+  });
+
+  it('a new client nonce costs no lookup: the append is the one statement; a reuse is still caught', async () => {
+    const c = counting(store.db);
+    const rt2 = makeRuntime(new Store(c.db), { clock, maxRetries: 0 });
+    const info = await rt2.createRoom({ protocol: 'counter', config: { target: 10 ** 6 }, title: 'N' });
+    await rt2.join(info.id, { principal: 'alice' });
+    const before = c.count();
+    const first = await rt2.act(info.id, {
+      seat: 'p1',
+      action: { type: 'note', text: 'a' },
+      clientNonce: 'k',
+    });
+    expect(c.count() - before).toBe(1);
+    // Planned as new, refused by the key's primary key at commit, planned again with the lookup:
+    // the first ack, even with no retries allowed for seq races.
+    const again = await rt2.act(info.id, {
+      seat: 'p1',
+      action: { type: 'note', text: 'a' },
+      clientNonce: 'k',
+    });
+    expect(again).toEqual({ ...first, duplicate: true });
+    await rejects(
+      rt2.act(info.id, { seat: 'p1', action: { type: 'note', text: 'b' }, clientNonce: 'k' }),
+      'IDEMPOTENCY_KEY_REUSED',
+    );
+    // Refused now (stale) but taken the first time: the first ack again.
+    const stale = { seat: 'p1', action: { type: 'note', text: 'a' }, clientNonce: 'k', expectedSeq: 0 };
+    expect(await rt2.act(info.id, stale)).toEqual({ ...first, duplicate: true });
+    expect((await rt2.entries(info.id, ADMIN, 0, 100)).length).toBe(first.seq + 1);
+    await rt2.drain();
   });
 
   it('a protocol that offers a used turn token again is refused (PROTOCOL_ERROR), nothing written', async () => {

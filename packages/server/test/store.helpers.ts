@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { migrate, openStore, postgresDriver, Store } from '../src/store/index.ts';
+import { migrate, openStore, postgresDriver, type SqlDriver, Store } from '../src/store/index.ts';
 
 export const PG_URL = process.env.DB8_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -71,3 +71,22 @@ export const postgresSchemaStore: StoreFactory = async () => {
     },
   };
 };
+
+/** A driver that counts the statements it runs (transactions' statements included). */
+export function counting(db: SqlDriver): { db: SqlDriver; count: () => number } {
+  let n = 0;
+  const wrap = (d: SqlDriver): SqlDriver => ({
+    kind: d.kind,
+    query: (sql, params) => {
+      n++;
+      return d.query(sql, params);
+    },
+    exec: (sql) => {
+      n++;
+      return d.exec(sql);
+    },
+    tx: (fn) => d.tx((q) => fn(wrap(q))),
+    close: () => d.close(),
+  });
+  return { db: wrap(db), count: () => n };
+}

@@ -30,51 +30,25 @@ function idempotencyKey(input: ActInput): string | null {
 const typeOf = (a: unknown): unknown =>
   a !== null && typeof a === 'object' && !Array.isArray(a) ? (a as { type?: unknown }).type : undefined;
 
-/** `byServer`: the server's own write (a join effect), which may carry the protocol's serverActions. */
-export async function planAct(work: Work, input: ActInput, byServer = false): Promise<Ack> {
+/** The first ack of a retried request, or IDEMPOTENCY_KEY_REUSED for another request under its key. */
+function priorAck(prior: { requestHash: string; seq: number; ts: number }, requestHash: string): Ack {
+  if (prior.requestHash !== requestHash) {
+    throw runtimeError(
+      'IDEMPOTENCY_KEY_REUSED',
+      'this client nonce / turn token was used for a different action',
+      {
+        seq: prior.seq,
+      },
+    );
+  }
+  return { seq: prior.seq, ts: prior.ts, duplicate: true };
+}
+
+/** Every check of an action against the room, then the protocol's apply: nothing is written here. */
+function checkedApply(work: Work, input: ActInput, offered: string | undefined) {
   const memo = work.memo;
   const p = memo.protocol;
   const { seat } = input;
-  const type = typeOf(input.action);
-  if (!byServer && typeof type === 'string' && (p.serverActions ?? []).includes(type))
-    throw runtimeError('ACTION_RESERVED', `${type} is written by the server, never sent by a seat`);
-  if (!memo.core.seats.some((s) => s.id === seat))
-    throw runtimeError('UNKNOWN_SEAT', `this room has no seat ${seat}`);
-
-  // The turn this seat is offered now (when the action claims one): checked below, and it spares
-  // the idempotency lookup.
-  const offered =
-    input.turnToken !== undefined && !memo.closed
-      ? protocolCall('legal', () => p.legal(memo.state, seat)).turnToken
-      : undefined;
-  const key = idempotencyKey(input);
-  let requestHash = '';
-  if (key !== null) {
-    try {
-      requestHash = hashCanonical({ seat, action: input.action });
-    } catch (err) {
-      throw runtimeError('BAD_ACTION', `action is not JSON: ${(err as Error).message}`);
-    }
-    // A turn token still offered to this seat names a turn nobody has taken (Legal's contract, which
-    // the apply below enforces): no earlier attempt can have used it, so the store is not asked.
-    const fresh = input.clientNonce === undefined && offered === input.turnToken;
-    const prior =
-      work.keys.get(`${seat}\u0000${key}`) ??
-      (fresh ? undefined : await work.store.idempotency.get(work.roomId, seat, key));
-    if (prior) {
-      if (prior.requestHash !== requestHash) {
-        throw runtimeError(
-          'IDEMPOTENCY_KEY_REUSED',
-          'this client nonce / turn token was used for a different action',
-          {
-            seq: prior.seq,
-          },
-        );
-      }
-      return { seq: prior.seq, ts: prior.ts, duplicate: true };
-    }
-  }
-
   if (memo.closed) throw runtimeError('ROOM_CLOSED', 'the room is closed');
   if (input.principal !== undefined && memo.holders[seat]?.principal !== input.principal) {
     throw runtimeError('SEAT_NOT_HELD', `you do not hold seat ${seat}`);
@@ -100,12 +74,9 @@ export async function planAct(work: Work, input: ActInput, byServer = false): Pr
   } catch (err) {
     throw runtimeError('BAD_ACTION', `action is not JSON: ${(err as Error).message}`);
   }
-  if (input.turnToken !== undefined) {
-    if (offered !== input.turnToken) {
-      throw runtimeError('STALE_TURN_TOKEN', 'the turn token is not the current one for this seat');
-    }
+  if (input.turnToken !== undefined && offered !== input.turnToken) {
+    throw runtimeError('STALE_TURN_TOKEN', 'the turn token is not the current one for this seat');
   }
-
   const ts = work.ts(input.now);
   const seq = memo.seq + 1;
   const r = protocolCall('apply', () => p.apply(memo.state, { seat, action: payload, now: ts, seq }));
@@ -116,6 +87,57 @@ export async function planAct(work: Work, input: ActInput, byServer = false): Pr
   ) {
     throw runtimeError('PROTOCOL_ERROR', 'the protocol offers a turn token again after its turn was taken');
   }
+  return { payload, ts, seq, r };
+}
+
+/** `byServer`: the server's own write (a join effect), which may carry the protocol's serverActions. */
+export async function planAct(work: Work, input: ActInput, byServer = false): Promise<Ack> {
+  const memo = work.memo;
+  const p = memo.protocol;
+  const { seat } = input;
+  const type = typeOf(input.action);
+  if (!byServer && typeof type === 'string' && (p.serverActions ?? []).includes(type))
+    throw runtimeError('ACTION_RESERVED', `${type} is written by the server, never sent by a seat`);
+  if (!memo.core.seats.some((s) => s.id === seat))
+    throw runtimeError('UNKNOWN_SEAT', `this room has no seat ${seat}`);
+
+  // The turn this seat is offered now (when the action claims one): checked below, and it spares
+  // the idempotency lookup.
+  const offered =
+    input.turnToken !== undefined && !memo.closed
+      ? protocolCall('legal', () => p.legal(memo.state, seat)).turnToken
+      : undefined;
+  const key = idempotencyKey(input);
+  let requestHash = '';
+  // Lazy lookup: the key is taken to be new and its row's primary key refuses a reuse at commit (the
+  // runtime then plans the batch again, looking keys up first); a refusal below asks the store first.
+  let deferred = false;
+  if (key !== null) {
+    try {
+      requestHash = hashCanonical({ seat, action: input.action });
+    } catch (err) {
+      throw runtimeError('BAD_ACTION', `action is not JSON: ${(err as Error).message}`);
+    }
+    // A turn token still offered to this seat names a turn nobody has taken (Legal's contract, which
+    // the apply below enforces): no earlier attempt can have used it, so the store is not asked.
+    const fresh = input.clientNonce === undefined && offered === input.turnToken;
+    const local = work.keys.get(`${seat}\u0000${key}`);
+    deferred = !local && !fresh && work.lazyKeys;
+    const prior =
+      local ?? (fresh || deferred ? undefined : await work.store.idempotency.get(work.roomId, seat, key));
+    if (prior) return priorAck(prior, requestHash);
+  }
+
+  let planned: ReturnType<typeof checkedApply>;
+  try {
+    planned = checkedApply(work, input, offered);
+  } catch (err) {
+    // A retry may be refused now (closed, stale) where its first attempt went through: its ack wins.
+    const prior = deferred ? await work.store.idempotency.get(work.roomId, seat, key!) : undefined;
+    if (prior) return priorAck(prior, requestHash);
+    throw err;
+  }
+  const { payload, ts, seq, r } = planned;
   await pushTransition(work, { kind: 'action', actor: seat, payload, ts }, r);
   if (key !== null) {
     const rec = { roomId: work.roomId, seat, key, requestHash, seq, ts };

@@ -348,6 +348,7 @@ export class Runtime {
    */
   private async runBatch(roomId: string, batch: QueuedWrite[]): Promise<void> {
     let fresh = !this.shared;
+    let lazy = true;
     for (let attempt = 0; ; attempt++) {
       const before = await this.rooms.load(
         roomId,
@@ -355,6 +356,8 @@ export class Runtime {
       );
       if (attempt > 0) fresh = true;
       const work = new Work(before.fork(), this.store, this.clock);
+      // First attempt: no idempotency lookup for new keys; after a unique violation, look them up.
+      work.lazyKeys = lazy && attempt === 0;
       const results: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
       let idle = false;
       for (const job of batch) {
@@ -384,6 +387,12 @@ export class Runtime {
           if (err instanceof TickLockBusy) {
             for (const j of batch) j.resolve(null);
             return;
+          }
+          // A client nonce used before (lazyKeys): plan again with lookups, at once — not a race.
+          if (work.lazyKeys && isUniqueViolation(err, 'idempotency_pkey')) {
+            attempt--;
+            lazy = false;
+            continue;
           }
           if (isUniqueViolation(err) || err instanceof RaceLost) {
             this.stats.conflicts++;

@@ -42,6 +42,11 @@ export class Work {
   readonly checkpoints: PlannedCheckpoint[] = [];
   /** Idempotency keys claimed in this batch: `${seat}\u0000${key}` → record. */
   readonly keys = new Map<string, IdempotencyRow>();
+  /**
+   * Client nonces are taken to be new unless the action is refused (ops.planAct): a reused one is
+   * caught by its row's primary key at commit, and the runtime plans the batch again with this off.
+   */
+  lazyKeys = false;
 
   constructor(
     public memo: RoomMemo,
