@@ -18,6 +18,8 @@ export interface RunSpec {
   state?: boolean;
   subscribers: number;
   appends: number;
+  /** Appends made first and not timed: the server's and the clients' JIT warm-up. */
+  warmup: number;
   /** Stop appending after this long even if fewer than `appends` went through. */
   budgetMs: number;
   /** Give up on one push after this long (counted as missed). */
@@ -115,7 +117,8 @@ async function run(spec: RunSpec): Promise<RunResult> {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (spec.token) headers.authorization = `Bearer ${spec.token}`;
   const start = now();
-  for (let i = 1; i <= spec.appends && now() - start < spec.budgetMs; i++) {
+  const total = spec.warmup + spec.appends;
+  for (let i = 1; i <= total && now() - start < spec.budgetMs; i++) {
     const sentAt = now();
     const r = await fetch(spec.appendUrl, {
       method: 'POST',
@@ -126,7 +129,7 @@ async function run(spec: RunSpec): Promise<RunResult> {
     const ackAt = now();
     if (!r.ok || typeof body.seq !== 'number') throw new Error(`append ${i}: ${JSON.stringify(body)}`);
     const seq = body.seq;
-    res.appendRtt.push(ackAt - sentAt);
+    if (i > spec.warmup) res.appendRtt.push(ackAt - sentAt);
     if ((arrivals.get(seq)?.length ?? 0) < spec.subscribers) {
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, spec.pushTimeoutMs);
@@ -141,13 +144,14 @@ async function run(spec: RunSpec): Promise<RunResult> {
       waiting = null;
     }
     const got = arrivals.get(seq) ?? [];
+    arrivals.delete(seq);
+    if (i <= spec.warmup) continue;
     res.missed += spec.subscribers - Math.min(got.length, spec.subscribers);
     for (const t of got) {
       res.fromSend.push(t - sentAt);
       res.fromAck.push(t - ackAt);
     }
-    arrivals.delete(seq);
-    res.appendsDone = i;
+    res.appendsDone = i - spec.warmup;
   }
   for (const s of sockets) s.terminate();
   return res;
