@@ -19,6 +19,8 @@ export interface PeerSpec {
   budgetMs: number;
   /** Postgres URL: one INSERT per action into a throwaway schema; absent, no store. */
   pgUrl?: string;
+  /** With pgUrl: the actions that arrive while a commit runs share the next one (group commit). */
+  group?: boolean;
 }
 
 export interface PeerResult {
@@ -58,6 +60,32 @@ export async function bareTables(spec: PeerSpec): Promise<PeerResult> {
     step: 0,
     hands: 0,
   }));
+  // Group commit: one multi-row INSERT at a time; rows that arrive meanwhile wait for the next.
+  const commit = (() => {
+    let queue: Array<{ row: unknown[]; done: () => void }> = [];
+    let running = false;
+    const flush = async (): Promise<void> => {
+      running = true;
+      while (queue.length > 0) {
+        const batch = queue;
+        queue = [];
+        const col = (i: number) => batch.map((b) => b.row[i]);
+        await sql!.unsafe(
+          `INSERT INTO ${schema}.log (table_id, seq, ts, body) SELECT * FROM unnest($1::text[], $2::int[], $3::bigint[], $4::text[])`,
+          [col(0), col(1), col(2), col(3)] as never,
+        );
+        for (const b of batch) b.done();
+      }
+      running = false;
+    };
+    return {
+      add: (row: unknown[]) =>
+        new Promise<void>((done) => {
+          queue.push({ row, done });
+          if (!running) void flush();
+        }),
+    };
+  })();
   let connected = 0;
   let started = 0;
   let playing = true;
@@ -84,7 +112,8 @@ export async function bareTables(spec: PeerSpec): Promise<PeerResult> {
         const m = JSON.parse(String(d)) as { seat: number; token: string };
         if (!playing || m.token !== `${table.seq}` || m.seat !== table.step % spec.seats) return;
         const seq = table.seq++;
-        if (sql)
+        if (sql && spec.group) await commit.add([String(t), seq, Date.now(), String(d)]);
+        else if (sql)
           await sql.unsafe(`INSERT INTO ${schema}.log (table_id, seq, ts, body) VALUES ($1, $2, $3, $4)`, [
             String(t),
             seq,

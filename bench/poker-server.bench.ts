@@ -64,15 +64,25 @@ export async function run(): Promise<BenchRow[]> {
     await admin.exec(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
     await admin.close();
   }
-  // The peers: the same tables, seats and actions per hand with nothing of db8 in between, bare and
-  // with one Postgres INSERT per action (the same server, pool size and commit settings as db8's).
+  // The peers: the same tables, seats and actions per hand with nothing of db8 in between: bare, with
+  // one Postgres INSERT per action (the same server, pool size and commit settings as db8's), and with
+  // the actions that arrive during a commit sharing the next one (what group commit would allow).
   const perHand = Math.max(1, Math.round(server.actions / Math.max(1, server.played)));
   const peer = { tables: TABLES, seats: SEATS, perHand, budgetMs: PEER_BUDGET_MS };
   const bare = await bareTables(peer);
   const withInsert = await bareTables({ ...peer, pgUrl: PG_URL });
+  const grouped = await bareTables({ ...peer, pgUrl: PG_URL, group: true });
   return [
     ...rowsOf(embedded, { label: 'bare Fastify+ws turn loop', result: bare }),
     ...rowsOf(server, { label: 'bare loop + Postgres INSERT per action', result: withInsert }, '≥ 300'),
+    {
+      area: AREA,
+      name: `hands/s (${TABLES} tables × ${SEATS} WS agents, Postgres, loopback)`,
+      value: server.played / server.seconds,
+      unit: 'hands/s',
+      peer: 'bare loop + Postgres group commit (one INSERT per commit round)',
+      peerValue: grouped.handsPerSec,
+    },
     {
       area: AREA,
       name: `actions per hand (${SEATS} seats, db8's run; the peers play as many)`,
