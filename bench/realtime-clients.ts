@@ -38,6 +38,8 @@ export interface RunResult {
   appendRtt: number[];
   /** Bytes of one pushed message (the last one seen). */
   pushBytes: number;
+  /** Bytes of one state message (the last one seen; 0 when none came). */
+  stateBytes: number;
 }
 
 const now = () => performance.now();
@@ -52,7 +54,11 @@ function fill(v: unknown, i: number): unknown {
 }
 
 /** One subscriber: resolves once it is subscribed (db8) or open (peer). */
-function connect(spec: RunSpec, onPush: (seq: number, bytes: number) => void): Promise<WsLike> {
+function connect(
+  spec: RunSpec,
+  onPush: (seq: number, bytes: number) => void,
+  onState: (bytes: number) => void,
+): Promise<WsLike> {
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(spec.wsUrl, { perMessageDeflate: false });
     const t = setTimeout(() => reject(new Error('subscriber did not get ready within 30 s')), 30_000);
@@ -72,6 +78,7 @@ function connect(spec: RunSpec, onPush: (seq: number, bytes: number) => void): P
       // A real client parses every message; so does this one.
       const m = JSON.parse(data.toString('utf8')) as { type: string; seq: number; id?: string };
       if (m.type === 'entry') onPush(m.seq, data.length);
+      else if (m.type === 'state') onState(data.length);
       else if (m.type === 'welcome') {
         const payload = { room_id: spec.roomId, ...(spec.state === false ? { state: false } : {}) };
         ws.send(JSON.stringify({ type: 'subscribe', id: 's', payload }));
@@ -90,6 +97,7 @@ async function run(spec: RunSpec): Promise<RunResult> {
     missed: 0,
     appendRtt: [],
     pushBytes: 0,
+    stateBytes: 0,
   };
   // Arrival times by seq: a push may beat the append's response, so record every one.
   const arrivals = new Map<number, number[]>();
@@ -110,7 +118,15 @@ async function run(spec: RunSpec): Promise<RunResult> {
   // Connect in waves: a thousand simultaneous handshakes measure the accept queue, not fan-out.
   for (let i = 0; i < spec.subscribers; i += 50) {
     const wave = Math.min(50, spec.subscribers - i);
-    sockets.push(...(await Promise.all(Array.from({ length: wave }, () => connect(spec, onPush)))));
+    sockets.push(
+      ...(await Promise.all(
+        Array.from({ length: wave }, () =>
+          connect(spec, onPush, (bytes) => {
+            res.stateBytes = bytes;
+          }),
+        ),
+      )),
+    );
   }
   res.connectMs = now() - t0;
 

@@ -5,8 +5,9 @@
 // after each entry. The subscribers and the appender run in a child process
 // (bench/realtime-clients.ts) so one clock times both ends and the clients' JSON parsing is not
 // charged to the server's event loop. Peer: the same push, same size, broadcast by a bare `ws`
-// server to 1,000 sockets with no db8 in between, measured three times between the db8 runs and
-// pooled (the machine drifts over a run). Figures only; nothing asserts.
+// server to 1,000 sockets with no db8 in between; beside default subscribers, that push and a second
+// message the size of db8's state. Each peer runs after each db8 run and is pooled (the machine
+// drifts over a run). Figures only; nothing asserts.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -39,12 +40,17 @@ function runClients(spec: RunSpec): Promise<RunResult> {
   return runChild<RunSpec, RunResult>(CLIENTS, spec, spec.budgetMs + 120_000);
 }
 
-function rows(label: string, r: RunResult, peer?: RunResult): BenchRow[] {
+function rows(label: string, r: RunResult, peer?: RunResult, withState = false): BenchRow[] {
   const send = [...r.fromSend].sort((a, b) => a - b);
   const ack = [...r.fromAck].sort((a, b) => a - b);
   const ps = peer ? [...peer.fromSend].sort((a, b) => a - b) : null;
   const withPeer = (p: number) =>
-    ps ? { peer: `bare ws broadcast (${SUBSCRIBERS} sockets)`, peerValue: percentile(ps, p) } : {};
+    ps
+      ? {
+          peer: `bare ws broadcast (${SUBSCRIBERS} sockets${withState ? ', entry + state-sized message' : ''})`,
+          peerValue: percentile(ps, p),
+        }
+      : {};
   const rtt = [...r.appendRtt].sort((a, b) => a - b);
   return [
     {
@@ -157,8 +163,11 @@ interface WsServerLike {
   close(cb?: () => void): void;
 }
 
-/** The floor: a bare `ws` server that broadcasts a push of the same size on each POST. */
-async function measurePeer(pushBytes: number): Promise<RunResult> {
+/**
+ * The floor: a bare `ws` server that broadcasts a push of the same size on each POST — and, when
+ * `stateBytes` is set, a second message of that size after it, as db8 sends a default subscriber.
+ */
+async function measurePeer(pushBytes: number, stateBytes = 0): Promise<RunResult> {
   const wsName = 'ws';
   const { WebSocketServer } = (await import(wsName)) as {
     WebSocketServer: new (o: { server: unknown; perMessageDeflate: boolean }) => WsServerLike;
@@ -178,7 +187,19 @@ async function measurePeer(pushBytes: number): Promise<RunResult> {
       const pad = Math.max(0, pushBytes - JSON.stringify(base).length);
       base.payload.pad = 'x'.repeat(pad);
       const text = JSON.stringify(base);
-      for (const c of wss.clients) if (c.readyState === 1) c.send(text);
+      const state =
+        stateBytes > 0
+          ? JSON.stringify({
+              ...base,
+              type: 'state',
+              payload: { pad: 'x'.repeat(Math.max(0, stateBytes - text.length + pad)) },
+            })
+          : null;
+      for (const c of wss.clients) {
+        if (c.readyState !== 1) continue;
+        c.send(text);
+        if (state !== null) c.send(state);
+      }
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ seq }));
     });
   });
@@ -221,12 +242,14 @@ export async function run(): Promise<BenchRow[]> {
   const dir = mkdtempSync(join(tmpdir(), 'db8-bench-rt-'));
   let pglite: RunResult;
   let pgliteState: RunResult;
+  // The machine drifts over a run: each kind of peer is measured beside each db8 run, and pooled.
   const peers: RunResult[] = [];
+  const statePeers: RunResult[] = [];
   try {
     pglite = await measureDb8('pglite', { dataDir: dir }, false);
-    // The machine drifts over a run: the peer is measured between the db8 runs, and pooled.
     peers.push(await measurePeer(pglite.pushBytes));
     pgliteState = await measureDb8('pglite', { dataDir: dir }, true);
+    statePeers.push(await measurePeer(pgliteState.pushBytes, pgliteState.stateBytes));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -238,20 +261,21 @@ export async function run(): Promise<BenchRow[]> {
   let postgresState: RunResult;
   try {
     const pg = { dataDir: keyDir, databaseUrl: PG_URL, pgSchema: schema };
-    peers.push(await measurePeer(pglite.pushBytes));
     postgres = await measureDb8('postgres', pg, false);
-    peers.push(await measurePeer(pglite.pushBytes));
+    peers.push(await measurePeer(postgres.pushBytes));
     postgresState = await measureDb8('postgres', pg, true);
+    statePeers.push(await measurePeer(postgresState.pushBytes, postgresState.stateBytes));
   } finally {
     rmSync(keyDir, { recursive: true, force: true });
     await admin.exec(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
     await admin.close();
   }
   const peer = pooled(peers);
+  const statePeer = pooled(statePeers);
   return [
     ...rows('pglite', pglite, peer),
-    ...rows('pglite, entry + state', pgliteState, peer),
+    ...rows('pglite, entry + state', pgliteState, statePeer, true),
     ...rows('postgres', postgres, peer),
-    ...rows('postgres, entry + state', postgresState, peer),
+    ...rows('postgres, entry + state', postgresState, statePeer, true),
   ];
 }
