@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashApiKey, isUniqueViolation, migrate, type Store } from '../src/store/index.ts';
+import { hashApiKey, isUniqueViolation, migrate, Store } from '../src/store/index.ts';
 import type { EntryRow } from '../src/store/schemas.ts';
-import type { StoreFactory, TestStore } from './store.helpers.ts';
+import { counting, type StoreFactory, type TestStore } from './store.helpers.ts';
 
 /**
  * The storage contract, written once and run on every driver (store.test.ts: PGlite in memory;
@@ -237,6 +237,63 @@ export function storeContract(driverName: string, factory: StoreFactory): void {
         [1, 'note-1'],
         [2, 'note-2'],
       ]);
+    });
+
+    it('group commit: appends made while one is written share the next statement, a room once in each', async () => {
+      const c = counting(store.db);
+      const grouped = new Store(c.db);
+      const [a, b, d] = [await makeRoom(), await makeRoom(), await makeRoom()];
+      const head = (roomId: string, headSeq: number) => ({
+        roomId,
+        headSeq,
+        deadlineAt: 100 + headSeq,
+        status: 'open' as const,
+        updatedAt: 10 + headSeq,
+      });
+      const rec = { roomId: b, seat: 'p1', key: 'n:g', requestHash: 'h', seq: 0, ts: 1 };
+      const before = c.count();
+      await Promise.all([
+        grouped.entries.appendWithHead([entry(a, 0)], [], head(a, 0)), // written at once, alone
+        grouped.entries.appendWithHead([entry(b, 0)], [rec], head(b, 0)),
+        grouped.entries.appendWithHead([entry(d, 0), entry(d, 1)], [], head(d, 1)),
+        grouped.entries.appendWithHead([entry(a, 1)], [], head(a, 1)),
+        grouped.entries.appendWithHead([entry(a, 2)], [], head(a, 2)), // a again: the next statement
+      ]);
+      expect(c.count() - before).toBe(3);
+      for (const [id, seqs] of [
+        [a, [0, 1, 2]],
+        [b, [0]],
+        [d, [0, 1]],
+      ] as const) {
+        expect((await store.entries.range(id, 0)).map((e) => e.seq)).toEqual(seqs);
+        const last = seqs.at(-1)!;
+        expect(await store.rooms.get(id)).toMatchObject({ headSeq: last, deadlineAt: 100 + last });
+      }
+      expect(await store.idempotency.get(b, 'p1', 'n:g')).toEqual(rec);
+    });
+
+    it('group commit: when a group clashes, each append gets its own answer', async () => {
+      const grouped = new Store(store.db);
+      const [a, b, x, d] = [await makeRoom(), await makeRoom(), await makeRoom(), await makeRoom()];
+      await store.entries.append([entry(x, 0)]);
+      const head = (roomId: string) => ({
+        roomId,
+        headSeq: 0,
+        deadlineAt: null,
+        status: 'open' as const,
+        updatedAt: 1,
+      });
+      const results = await Promise.allSettled([
+        grouped.entries.appendWithHead([entry(a, 0)], [], head(a)),
+        grouped.entries.appendWithHead([entry(b, 0)], [], head(b)),
+        grouped.entries.appendWithHead([entry(x, 0, { kind: 'other' })], [], head(x)), // seq 0 is taken
+        grouped.entries.appendWithHead([entry(d, 0)], [], head(d)),
+      ]);
+      expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+      expect(isUniqueViolation((results[2] as PromiseRejectedResult).reason, 'entries_pkey')).toBe(true);
+      for (const id of [a, b, d]) expect((await store.entries.range(id, 0)).length).toBe(1);
+      expect((await store.entries.range(x, 0))[0]?.kind).toBe('action');
+      expect(await store.rooms.get(x)).toMatchObject({ headSeq: -1 });
     });
 
     it('a transaction that throws rolls back every write', async () => {

@@ -13,9 +13,35 @@ import {
 
 const ENTRY_COLS = 'room_id, seq, ts, kind, actor, public_json, sealed_json, leaf_hash';
 
+/** A room's head as written with its entries. */
+export interface RoomHead {
+  roomId: string;
+  headSeq: number;
+  deadlineAt: number | null;
+  status: 'open' | 'closed';
+  updatedAt: number;
+}
+
+interface Append {
+  rows: readonly EntryRow[];
+  idem: readonly IdempotencyRow[];
+  head: RoomHead;
+  checkpoints: readonly CheckpointRow[];
+}
+
+/** Appends (rooms) written in one group-commit statement at most. */
+const MAX_GROUP = 64;
+
 /** The append-only log: entries keyed (room_id, seq). */
 export class EntriesRepo {
-  constructor(private readonly db: SqlDriver) {}
+  private readonly waiting: Array<{ append: Append; resolve: () => void; reject: (e: unknown) => void }> = [];
+  private flushing = false;
+
+  /** `group`: group-commit appendWithHead (never inside a transaction, whose statements are its own). */
+  constructor(
+    private readonly db: SqlDriver,
+    private readonly group = false,
+  ) {}
 
   /**
    * Inserts entries (one statement, any count). Throws a unique violation (isUniqueViolation)
@@ -43,21 +69,59 @@ export class EntriesRepo {
    * The whole of an ordinary append as ONE statement (so no BEGIN/COMMIT round trips): entries,
    * their idempotency records, signed checkpoints (a milestone: each poker hand's end) and the room
    * head. A statement is atomic, so a unique violation on either insert writes nothing at all.
+   *
+   * Group commit (outside a transaction): an append made while another is being written waits for
+   * it and then goes out with every other append that waited, in one statement for all their rooms
+   * (one commit, one round trip). A lone append goes at once. When a group's statement fails (one
+   * room lost a seq race, a reused key), each of its appends is written alone for its own answer.
    */
-  async appendWithHead(
+  appendWithHead(
     rows: readonly EntryRow[],
     idem: readonly IdempotencyRow[],
-    head: {
-      roomId: string;
-      headSeq: number;
-      deadlineAt: number | null;
-      status: 'open' | 'closed';
-      updatedAt: number;
-    },
+    head: RoomHead,
     checkpoints: readonly CheckpointRow[] = [],
   ): Promise<void> {
-    const only = rows.length === 1 && idem.length === 0 && checkpoints.length === 0 ? rows[0] : undefined;
-    if (only) {
+    const append = { rows, idem, head, checkpoints };
+    if (!this.group) return this.write([append]);
+    return new Promise<void>((resolve, reject) => {
+      this.waiting.push({ append, resolve, reject });
+      if (!this.flushing) void this.flush();
+    });
+  }
+
+  private async flush(): Promise<void> {
+    this.flushing = true;
+    try {
+      while (this.waiting.length > 0) {
+        // A room once per statement (its head is one row of the UPDATE); its next append waits.
+        const rooms = new Set<string>();
+        let n = 0;
+        while (n < this.waiting.length && n < MAX_GROUP && !rooms.has(this.waiting[n]!.append.head.roomId)) {
+          rooms.add(this.waiting[n]!.append.head.roomId);
+          n++;
+        }
+        const group = this.waiting.splice(0, n);
+        try {
+          await this.write(group.map((g) => g.append));
+          for (const g of group) g.resolve();
+        } catch (err) {
+          if (group.length === 1) group[0]!.reject(err);
+          else for (const g of group) await this.write([g.append]).then(g.resolve, g.reject);
+        }
+      }
+    } finally {
+      this.flushing = false;
+    }
+  }
+
+  private async write(appends: readonly Append[]): Promise<void> {
+    const one = appends.length === 1 ? appends[0]! : undefined;
+    const only =
+      one && one.rows.length === 1 && one.idem.length === 0 && one.checkpoints.length === 0
+        ? one.rows[0]
+        : undefined;
+    if (one && only) {
+      const head = one.head;
       // One entry, no idempotency record (a turn-token action, a tick): plain VALUES binds and runs
       // cheaper than unnest over arrays (prepared on PGlite: ~120 against ~180 µs).
       await this.db.query(
@@ -86,6 +150,10 @@ export class EntriesRepo {
       );
       return;
     }
+    const rows = appends.flatMap((a) => a.rows);
+    const idem = appends.flatMap((a) => a.idem);
+    const checkpoints = appends.flatMap((a) => a.checkpoints);
+    const heads = appends.map((a) => a.head);
     await this.db.query(
       `WITH e AS (
          INSERT INTO entries (${ENTRY_COLS})
@@ -101,9 +169,12 @@ export class EntriesRepo {
          ON CONFLICT (room_id, size) DO NOTHING
          RETURNING 1
        )
-       UPDATE rooms SET head_seq = $16, deadline_at = $17, status = $18, updated_at = $19,
-         closed_at = CASE WHEN $18 = 'closed' THEN COALESCE(closed_at, $19) ELSE NULL END
-       WHERE id = $15`,
+       UPDATE rooms r SET head_seq = h.head_seq, deadline_at = h.deadline_at, status = h.status,
+         updated_at = h.updated_at,
+         closed_at = CASE WHEN h.status = 'closed' THEN COALESCE(r.closed_at, h.updated_at) ELSE NULL END
+       FROM unnest($15::text[], $16::int[], $17::bigint[], $18::text[], $19::bigint[])
+         AS h(id, head_seq, deadline_at, status, updated_at)
+       WHERE r.id = h.id`,
       [
         rows.map((r) => r.roomId),
         rows.map((r) => r.seq),
@@ -119,11 +190,11 @@ export class EntriesRepo {
         idem.map((r) => r.requestHash),
         idem.map((r) => r.seq),
         idem.map((r) => r.ts),
-        head.roomId,
-        head.headSeq,
-        head.deadlineAt,
-        head.status,
-        head.updatedAt,
+        heads.map((h) => h.roomId),
+        heads.map((h) => h.headSeq),
+        heads.map((h) => h.deadlineAt),
+        heads.map((h) => h.status),
+        heads.map((h) => h.updatedAt),
         checkpoints.map((c) => c.roomId),
         checkpoints.map((c) => c.size),
         checkpoints.map((c) => c.rootHash),

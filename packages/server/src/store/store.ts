@@ -22,9 +22,13 @@ export class Store {
   readonly invites: InvitesRepo;
   readonly revokedSessions: RevokedSessionsRepo;
 
-  constructor(readonly db: SqlDriver) {
+  /** `inTx`: bound to one transaction, whose appends are not group-committed (store/log.ts). */
+  constructor(
+    readonly db: SqlDriver,
+    inTx = false,
+  ) {
     this.rooms = new RoomsRepo(db);
-    this.entries = new EntriesRepo(db);
+    this.entries = new EntriesRepo(db, !inTx);
     this.snapshots = new SnapshotsRepo(db);
     this.checkpoints = new CheckpointsRepo(db);
     this.idempotency = new IdempotencyRepo(db);
@@ -41,7 +45,7 @@ export class Store {
 
   /** Runs fn with a Store bound to one transaction. */
   tx<T>(fn: (s: Store) => Promise<T>): Promise<T> {
-    return this.db.tx((q) => fn(new Store(q)));
+    return this.db.tx((q) => fn(new Store(q, true)));
   }
 
   close(): Promise<void> {
