@@ -1,7 +1,9 @@
 // The poker table server under load, on loopback: 50 tables × 6 agents, each agent its own
 // WebSocket client (in a child process, bench/poker-agents.ts) doing exactly what an outside agent
 // does — register, join over REST, answer game_state with actions. Measures hands/s across all
-// tables (from the first deal to the last hand's end) and the action → ack round trip at p50/p99.
+// tables (from the first deal to the last hand's end) and the action → ack round trip at p50/p99,
+// beside peers playing the same tables, seats and actions per hand (bench/poker-server-peer.ts): a
+// bare Fastify+ws turn loop, that loop with one Postgres INSERT per action, and with group commit.
 // Bounded: tables are stopped by the house after BUDGET_MS whatever they have played; each store
 // (PGlite on disk, then Postgres) takes < 60 s.
 import { mkdtempSync, rmSync } from 'node:fs';
