@@ -1,12 +1,15 @@
-import type { ReactNode } from 'react';
+import { type ReactNode, Suspense } from 'react';
 import { Link, match, useLocation } from './lib/router.tsx';
 import { getSession, setSession, useCredentials } from './lib/session.ts';
-import { Journal } from './pages/Journal.tsx';
-import { Lobby } from './pages/Lobby.tsx';
 import { Login } from './pages/Login.tsx';
-import { RoomPage } from './pages/RoomPage.tsx';
-import { ModuleScope } from './protocols/module.tsx';
+import { lazyPage, ModuleScope } from './protocols/module.tsx';
 import { modules } from './protocols/registry.ts';
+
+// Pages load with their route, not with the shell: the lobby's create form carries every protocol's
+// rules (their config schemas and validators), which the top bar and the other pages do not need.
+const Lobby = lazyPage(() => import('./pages/Lobby.tsx').then((m) => m.Lobby));
+const RoomPage = lazyPage(() => import('./pages/RoomPage.tsx').then((m) => m.RoomPage));
+const Journal = lazyPage(() => import('./pages/Journal.tsx').then((m) => m.Journal));
 
 // The shell: top bar and the page for the path. Protocol modules add their pages and nav links
 // through the registry; the shell never names a protocol.
@@ -84,7 +87,9 @@ export function App() {
         </div>
       </header>
       <main id="main">
-        <Page path={path} />
+        <Suspense fallback={<p className="muted">Loading…</p>}>
+          <Page path={path} />
+        </Suspense>
       </main>
     </>
   );
