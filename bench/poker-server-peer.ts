@@ -135,18 +135,19 @@ export async function bareTables(spec: PeerSpec): Promise<PeerResult> {
   });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   try {
-    const stop = setTimeout(() => {
-      playing = false;
-    }, spec.budgetMs);
     const agents = runChild<PeerAgentsSpec, PeerAgentsResult>(
       AGENTS,
       { wsUrl: `${url.replace('http', 'ws')}/ws`, tables: spec.tables, seats: spec.seats },
       spec.budgetMs + 120_000,
     );
-    // The agents run until told to stop: wait for the budget from the first turn, then count.
-    while (started === 0) await new Promise((r) => setTimeout(r, 20));
+    // The agents play until told to stop: the budget runs from the first turn (every seat connected).
+    const connectBy = performance.now() + 60_000;
+    while (started === 0) {
+      if (performance.now() > connectBy)
+        throw new Error(`peer: ${connected} of ${spec.tables * spec.seats} seats connected`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
     await new Promise((r) => setTimeout(r, spec.budgetMs));
-    clearTimeout(stop);
     playing = false;
     const seconds = (performance.now() - started) / 1000;
     const hands = tables.reduce((a, t) => a + t.hands, 0);
