@@ -10,6 +10,7 @@ import Fastify from 'fastify';
 import postgres from 'postgres';
 import { runChild } from './child.ts';
 import type { PeerAgentsResult, PeerAgentsSpec } from './poker-server-peer-agents.ts';
+import { quantile } from './stats.ts';
 
 export interface PeerSpec {
   tables: number;
@@ -32,11 +33,6 @@ export interface PeerResult {
 const AGENTS = new URL('./poker-server-peer-agents.ts', import.meta.url);
 // About the size of a seat's game_state frame in the db8 run (~1.3 kB).
 const FILLER = 'x'.repeat(1200);
-
-function quantile(xs: number[], q: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))] ?? Number.NaN;
-}
 
 interface Table {
   sockets: Array<{ send(s: string): void } | undefined>;

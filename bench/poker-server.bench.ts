@@ -14,6 +14,7 @@ import { migrate, openStore, postgresDriver, Store } from '../packages/server/sr
 import { runChild } from './child.ts';
 import type { AgentsResult, AgentsSpec } from './poker-agents.ts';
 import { bareTables, type PeerResult } from './poker-server-peer.ts';
+import { quantile } from './stats.ts';
 import type { BenchRow } from './types.ts';
 
 const TABLES = 50;
@@ -26,11 +27,6 @@ const AREA = 'poker-server';
 const MIX = ['tight', 'random', 'station', 'station', 'tight', 'random'];
 const AGENTS = new URL('./poker-agents.ts', import.meta.url);
 const PG_URL = process.env.DB8_BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-
-function quantile(xs: number[], q: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))] ?? Number.NaN;
-}
 
 /** Every table's agents in a child process (bench/poker-agents.ts); resolves with their figures. */
 function runAgents(spec: AgentsSpec): Promise<AgentsResult> {

@@ -4,3 +4,4 @@ export * as ed25519 from './ed25519.ts';
 export { Ed25519KeyError, type Ed25519KeyPair } from './ed25519.ts';
 export * from './ed25519-webcrypto.ts';
 export * from './hash.ts';
+export { BoundedCache } from './lru.ts';

@@ -1,4 +1,5 @@
 import { createPrivateKey, createPublicKey, type KeyObject, randomBytes } from 'node:crypto';
+import { BoundedCache } from '@db8/core';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { z } from 'zod';
 import { ApiError } from '../errors.ts';
@@ -58,8 +59,10 @@ export interface IssuedToken {
 export class TokenService {
   private readonly priv: KeyObject;
   private readonly pub: KeyObject;
-  /** Session tokens whose signature has been checked, oldest first (bounded by MAX_VERIFIED). */
-  private readonly verified = new Map<string, Readonly<SessionClaims & { exp: number }>>();
+  /** Session tokens whose signature has been checked, least recently used dropped first. */
+  private readonly verified = new BoundedCache<string, Readonly<SessionClaims & { exp: number }>>(
+    MAX_VERIFIED,
+  );
 
   constructor(
     key: { seed: Uint8Array; publicKey: Uint8Array },
@@ -124,7 +127,6 @@ export class TokenService {
     const hit = this.verified.get(token);
     if (hit) {
       if (Math.floor(this.clock() / 1000) < hit.exp) return hit;
-      this.verified.delete(token);
       throw new ApiError(401, 'INVALID_TOKEN', 'token expired');
     }
     const p = SessionPayload.safeParse(await this.verify(token, SESSION_AUD));
@@ -137,7 +139,6 @@ export class TokenService {
       ...(authTime !== undefined ? { authTime } : {}),
       ...(sid !== undefined ? { sid } : {}),
     });
-    if (this.verified.size >= MAX_VERIFIED) this.verified.delete(this.verified.keys().next().value!);
     this.verified.set(token, claims);
     return claims;
   }

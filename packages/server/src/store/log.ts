@@ -115,13 +115,10 @@ export class EntriesRepo {
   }
 
   private async write(appends: readonly Append[]): Promise<void> {
-    const one = appends.length === 1 ? appends[0]! : undefined;
-    const only =
-      one && one.rows.length === 1 && one.idem.length === 0 && one.checkpoints.length === 0
-        ? one.rows[0]
-        : undefined;
-    if (one && only) {
-      const head = one.head;
+    const a = appends.length === 1 ? appends[0] : undefined;
+    if (a && a.rows.length === 1 && a.idem.length === 0 && a.checkpoints.length === 0) {
+      const only = a.rows[0]!;
+      const head = a.head;
       // One entry, no idempotency record (a turn-token action, a tick): plain VALUES binds and runs
       // cheaper than unnest over arrays (prepared on PGlite: ~120 against ~180 µs).
       await this.db.query(

@@ -1,3 +1,4 @@
+import { BoundedCache } from '@db8/core';
 import type { GameStatePayload } from '@db8/protocols/poker';
 
 /**
@@ -8,9 +9,12 @@ import type { GameStatePayload } from '@db8/protocols/poker';
  * same row (its hole cards are part of the key), so nothing one seat may see reaches another.
  */
 export class GameStateJson {
-  private readonly tables = new Map<string, { seq: number; parts: Map<string, string> }>();
+  /** Per table, the parts of its newest state; the least recently played tables dropped first. */
+  private readonly tables: BoundedCache<string, { seq: number; parts: Map<string, string> }>;
 
-  constructor(private readonly maxTables = 4096) {}
+  constructor(maxTables = 4096) {
+    this.tables = new BoundedCache(maxTables);
+  }
 
   /** The payload's JSON; parses to the same value as `JSON.stringify(gs)`. */
   payload(tableId: string, seq: number, gs: GameStatePayload): string {
@@ -40,12 +44,7 @@ export class GameStateJson {
   private partsOf(tableId: string, seq: number): Map<string, string> {
     let t = this.tables.get(tableId);
     if (!t || t.seq !== seq) {
-      if (!t && this.tables.size >= this.maxTables) {
-        const oldest = this.tables.keys().next().value;
-        if (oldest !== undefined) this.tables.delete(oldest);
-      }
       t = { seq, parts: new Map() };
-      this.tables.delete(tableId); // re-inserted last: the map stays in order of use
       this.tables.set(tableId, t);
     }
     return t.parts;
