@@ -199,14 +199,19 @@ export function storeContract(driverName: string, factory: StoreFactory): void {
       expect((await store.entries.range(id, 0)).map((e) => e.seq)).toEqual([0, 1]);
       expect(await store.idempotency.get(id, 'p1', 'n:2')).toBeNull();
       expect(await store.rooms.get(id)).toMatchObject({ headSeq: 1, status: 'open', closedAt: null });
+      // One entry with one record (an action: the plain-VALUES statement) writes all three.
+      const rec3 = { ...rec, key: 'n:3', seq: 2 };
+      await store.entries.appendWithHead([entry(id, 2)], [rec3], { ...head, headSeq: 2, deadlineAt: 700 });
+      expect(await store.idempotency.get(id, 'p1', 'n:3')).toEqual(rec3);
+      expect(await store.rooms.get(id)).toMatchObject({ headSeq: 2, deadlineAt: 700, status: 'open' });
       // With no idempotency records it still works, and closing stamps closed_at.
-      await store.entries.appendWithHead([entry(id, 2)], [], {
+      await store.entries.appendWithHead([entry(id, 3)], [], {
         ...head,
-        headSeq: 2,
+        headSeq: 3,
         status: 'closed',
         updatedAt: 50,
       });
-      expect(await store.rooms.get(id)).toMatchObject({ headSeq: 2, status: 'closed', closedAt: 50 });
+      expect(await store.rooms.get(id)).toMatchObject({ headSeq: 3, status: 'closed', closedAt: 50 });
     });
 
     it('appendWithHead writes signed checkpoints in the same statement: all of it, or none when the seq clashes', async () => {

@@ -29,6 +29,21 @@ interface Append {
   checkpoints: readonly CheckpointRow[];
 }
 
+// The common append, one entry ($1–$8) and its room's head ($9–$13), in plain VALUES (not arrays),
+// with or without one idempotency record ($14–$19: an action's turn token or client nonce).
+const ENTRY_VALUES = `e AS (
+    INSERT INTO entries (${ENTRY_COLS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING 1
+  )`;
+const KEY_VALUES = `i AS (
+    INSERT INTO idempotency (room_id, seat, key, request_hash, seq, ts) VALUES ($14, $15, $16, $17, $18, $19)
+    RETURNING 1
+  )`;
+const HEAD_UPDATE = `UPDATE rooms SET head_seq = $9, deadline_at = $10, status = $11, updated_at = $12,
+    closed_at = CASE WHEN $11 = 'closed' THEN COALESCE(closed_at, $12) ELSE NULL END
+  WHERE id = $13`;
+const LONE_APPEND = `WITH ${ENTRY_VALUES} ${HEAD_UPDATE}`;
+const LONE_APPEND_WITH_KEY = `WITH ${ENTRY_VALUES}, ${KEY_VALUES} ${HEAD_UPDATE}`;
+
 /** Appends (rooms) written in one group-commit statement at most. */
 const MAX_GROUP = 64;
 
@@ -116,35 +131,16 @@ export class EntriesRepo {
 
   private async write(appends: readonly Append[]): Promise<void> {
     const a = appends.length === 1 ? appends[0] : undefined;
-    if (a && a.rows.length === 1 && a.idem.length === 0 && a.checkpoints.length === 0) {
-      const only = a.rows[0]!;
-      const head = a.head;
-      // One entry, no idempotency record (a turn-token action, a tick): plain VALUES binds and runs
-      // cheaper than unnest over arrays (prepared on PGlite: ~120 against ~180 µs).
-      await this.db.query(
-        `WITH e AS (
-           INSERT INTO entries (${ENTRY_COLS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-           RETURNING 1
-         )
-         UPDATE rooms SET head_seq = $9, deadline_at = $10, status = $11, updated_at = $12,
-           closed_at = CASE WHEN $11 = 'closed' THEN COALESCE(closed_at, $12) ELSE NULL END
-         WHERE id = $13`,
-        [
-          only.roomId,
-          only.seq,
-          only.ts,
-          only.kind,
-          only.actor,
-          only.publicJson,
-          only.sealedJson,
-          only.leafHash,
-          head.headSeq,
-          head.deadlineAt,
-          head.status,
-          head.updatedAt,
-          head.roomId,
-        ],
-      );
+    if (a && a.rows.length === 1 && a.idem.length <= 1 && a.checkpoints.length === 0) {
+      // One entry and at most one idempotency record (an action, a tick): plain VALUES bind and run
+      // far cheaper than unnest over arrays (prepared on PGlite, a poker action: ~310 against ~400 µs).
+      const e = a.rows[0]!;
+      const h = a.head;
+      const rec = a.idem[0];
+      const params = [e.roomId, e.seq, e.ts, e.kind, e.actor, e.publicJson, e.sealedJson, e.leafHash];
+      params.push(h.headSeq, h.deadlineAt, h.status, h.updatedAt, h.roomId);
+      if (rec) params.push(rec.roomId, rec.seat, rec.key, rec.requestHash, rec.seq, rec.ts);
+      await this.db.query(rec ? LONE_APPEND_WITH_KEY : LONE_APPEND, params);
       return;
     }
     const rows = appends.flatMap((a) => a.rows);
