@@ -220,11 +220,12 @@ export class RoomChannel implements FeedSource {
   /**
    * One delivery per subscriber for new entries: the entries and the class's state after them, in
    * one transport batch (one socket write). States come from the committed room, built once per
-   * class before anything is sent, and the class whose turn it now is goes first.
+   * class; the class whose turn it now is goes out as soon as its state is built, before the other
+   * classes' states are (its seat answers while the rest are served).
    */
   private deliver(items: Item[]): void {
     const seq = items.at(-1)?.entry.seq ?? -1;
-    const order: Array<{ c: ViewerClass; state: Frame | null }> = [];
+    const later: Array<{ c: ViewerClass; state: Frame | null }> = [];
     for (const c of this.classes.values()) {
       // No state is built for a class whose subscribers all follow entries only.
       let wanted = false;
@@ -235,24 +236,27 @@ export class RoomChannel implements FeedSource {
         }
       }
       const state = wanted ? this.stateNow(c, seq) : null;
-      if (state && isTurn(state)) order.unshift({ c, state });
-      else order.push({ c, state });
+      if (state && isTurn(state)) this.deliverTo(c, items, state);
+      else later.push({ c, state });
     }
-    for (const { c, state } of order) {
-      const frames = items.map((item) => this.frameFor(item, c.viewer));
-      for (const s of [...c.subs]) {
-        if (!s.live || s.last >= seq) continue;
-        if (s.last < items[0]!.entry.seq - 1) {
-          // Cannot happen while live (it moves with the channel); if it does, it reads its own way back.
-          s.live = false;
-          void this.start(s);
-          continue;
-        }
-        s.batch(() => {
-          for (const f of frames) s.pushEntry(f);
-          if (state && s.needState && state.seq >= s.last) s.pushState(state);
-        });
+    for (const { c, state } of later) this.deliverTo(c, items, state);
+  }
+
+  private deliverTo(c: ViewerClass, items: Item[], state: Frame | null): void {
+    const seq = items.at(-1)?.entry.seq ?? -1;
+    const frames = items.map((item) => this.frameFor(item, c.viewer));
+    for (const s of [...c.subs]) {
+      if (!s.live || s.last >= seq) continue;
+      if (s.last < items[0]!.entry.seq - 1) {
+        // Cannot happen while live (it moves with the channel); if it does, it reads its own way back.
+        s.live = false;
+        void this.start(s);
+        continue;
       }
+      s.batch(() => {
+        for (const f of frames) s.pushEntry(f);
+        if (state && s.needState && state.seq >= s.last) s.pushState(state);
+      });
     }
   }
 
