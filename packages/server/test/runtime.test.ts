@@ -285,6 +285,48 @@ describe('runtime (PGlite)', () => {
     await rt2.drain();
   });
 
+  it('tickWithAction: a deadline the action made due is ticked in its append; without it, left to the scheduler', async () => {
+    // `hasty`: an inc leaves the next seat no time at all (its deadline is the action's own time).
+    const counter = counterRegistry.get('counter')!;
+    const apply = (st: Parameters<typeof counter.apply>[0], a: Parameters<typeof counter.apply>[1]) => {
+      const r = counter.apply(st, a);
+      return r.ok && a.action.type === 'inc' ? { ...r, state: { ...r.state, turnDeadline: a.now } } : r;
+    };
+    const hasty = { ...counter, name: 'hasty', apply, tickWithAction: true };
+    const patient = { ...counter, name: 'patient', apply };
+    const protocols = new Map([
+      ['hasty', hasty],
+      ['patient', patient],
+    ]);
+    const rt2 = makeRuntime(store, { clock, bus, protocols: protocols as never });
+    for (const name of ['hasty', 'patient']) {
+      const info = await rt2.createRoom({ protocol: name, config: { players: 2 }, title: 'H' });
+      await rt2.join(info.id, { principal: 'alice' });
+      await rt2.join(info.id, { principal: 'bob' });
+      const published = bus.published.length;
+      const ack = await rt2.act(info.id, { seat: 'p1', action: { type: 'inc', by: 1 } });
+      // No scheduler runs here: a tick that skipped p2 came with the action, in its append.
+      const kinds = (await rt2.entries(info.id, ADMIN, ack.seq, 10)).map((e) => [e.seq, e.kind]);
+      const seqs = bus.published.slice(published).map((p) => p.entry.seq);
+      const st = await rt2.stateFor(info.id, seat('p1'));
+      if (name === 'hasty') {
+        expect(kinds).toEqual([
+          [ack.seq, 'action'],
+          [ack.seq + 1, 'tick'],
+        ]);
+        expect(seqs).toEqual([ack.seq, ack.seq + 1]);
+        expect(st.view).toMatchObject({ count: 1, turn: 'p1' });
+        expect(st.legal?.turnToken).toEqual(expect.any(String));
+      } else {
+        expect(kinds).toEqual([[ack.seq, 'action']]);
+        expect(seqs).toEqual([ack.seq]);
+        expect(st.view).toMatchObject({ count: 1, turn: 'p2' });
+        expect(await rt2.tick(info.id)).toBe(ack.seq + 1); // the scheduler's tick, due already
+      }
+    }
+    await rt2.drain();
+  });
+
   it('sealed entries: committed publicly, readable by their seat, revealed later against the commitment', async () => {
     const id = await room();
     const { seq } = await rt.act(id, { seat: 'p2', action: { type: 'secret', value: 'rosebud' } });

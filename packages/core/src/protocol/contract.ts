@@ -103,6 +103,13 @@ export interface Protocol<
    * sending one — over REST, WebSocket, MCP or as a driver — is refused (ACTION_RESERVED, 403).
    */
   serverActions?: readonly string[];
+  /**
+   * A deadline an action makes due at once (`deadline` ≤ the action's time) is ticked in that
+   * action's own append rather than by the scheduler a moment later (poker's next deal with no pause
+   * between hands). Off by default: a protocol whose state between the two is worth a frame of its
+   * own (sealed-bid's "every bid is in", before the reveal) keeps it.
+   */
+  tickWithAction?: boolean;
   setup(config: Config, ctx: SetupContext): State;
   /**
    * `seq` is the position this input will take in the log, so protocols can refer to sealed

@@ -145,6 +145,8 @@ export async function planAct(work: Work, input: ActInput, byServer = false): Pr
     work.keys.set(`${seat}\u0000${key}`, rec);
   }
   await closeIfOver(work, ts);
+  // A deadline the action made due at once is ticked in the same append, if the protocol says so.
+  if (p.tickWithAction) await planTick(work, ts);
   return { seq, ts, duplicate: false };
 }
 

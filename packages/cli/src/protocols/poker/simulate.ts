@@ -86,7 +86,7 @@ export function tableConfig(opts: SimulateOptions) {
     ante: 0,
     starting_stack: opts.stack ?? 100 * bb,
     action_timeout_ms: opts.actionTimeoutMs ?? 5000,
-    hand_interval_ms: 1,
+    hand_interval_ms: 0,
     max_hands: opts.hands,
     min_players: opts.agents.length,
     max_consecutive_timeouts: null,

@@ -22,8 +22,8 @@ export const TableConfigSchema = z
     startingStack: chips.min(1),
     /** How long the seat to act has; then the table checks for it if free, else folds. */
     actionTimeoutMs: z.number().int().min(100).max(DAY_MS).default(8000),
-    /** Pause between a hand's end and the next deal (≥ 1 ms: one tick settles each instant). */
-    handIntervalMs: z.number().int().min(1).max(DAY_MS).default(1000),
+    /** Pause between a hand's end and the next deal (0: dealt in the same append as the hand's last action). */
+    handIntervalMs: z.number().int().min(0).max(DAY_MS).default(1000),
     /** Stop after this many hands (null: play until the house stops the table). */
     maxHands: z.number().int().min(1).max(1e9).nullable().default(null),
     /** Deal only while at least this many seats can play (a simulation waits for every agent). */

@@ -27,6 +27,8 @@ export const poker: Protocol<TableConfig, TableState, TableAction, TableView, Ta
   seats: tableSeats,
   // The server holds the house seat (top-ups, stop); no client may join it.
   reservedRoles: [HOUSE_ROLE],
+  // With no pause between hands the next deal is due with the action that ends a hand: same append.
+  tickWithAction: true,
 
   setup(config, ctx) {
     return {

@@ -30,7 +30,7 @@ export const CreateTableBodySchema = z
     ante: chips.default(0),
     starting_stack: chips.min(1),
     action_timeout_ms: int.min(100).max(86_400_000).default(8000),
-    hand_interval_ms: int.min(1).max(86_400_000).default(1000),
+    hand_interval_ms: int.min(0).max(86_400_000).default(1000),
     max_hands: int.min(1).nullable().default(null),
     /** Deal only while at least this many seats can play. */
     min_players: int.min(2).max(10).default(2),
