@@ -149,7 +149,7 @@ async function measure(label: string, store: Store): Promise<Measured> {
           ante: 0,
           starting_stack: 100_000,
           action_timeout_ms: 10_000,
-          hand_interval_ms: 1,
+          hand_interval_ms: 0,
           max_hands: HANDS,
           min_players: SEATS,
           max_consecutive_timeouts: null,
