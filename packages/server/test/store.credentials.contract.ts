@@ -33,13 +33,31 @@ export function credentialsContract(driverName: string, factory: StoreFactory): 
 
     it('a revoked session stays revoked (idempotently) until purged after its expiry', async () => {
       const sid = `s_${driverName}`;
-      expect(await store.revokedSessions.isRevoked(sid)).toBe(false);
+      const mine = async (since: number | null, now: number) =>
+        (await store.revokedSessions.inForce(since, now))
+          .filter((r) => r.sid.endsWith(driverName))
+          .sort((a, b) => a.sid.localeCompare(b.sid));
+      expect(await mine(null, 0)).toEqual([]);
       await store.revokedSessions.revoke({ sid, principalId: 'agt_1', revokedAt: 1000, expiresAt: 9000 });
       await store.revokedSessions.revoke({ sid, principalId: 'agt_1', revokedAt: 2000, expiresAt: 9000 });
-      expect(await store.revokedSessions.isRevoked(sid)).toBe(true);
-      expect(await store.revokedSessions.purge(8999)).toBe(0);
-      expect(await store.revokedSessions.purge(9000)).toBe(1);
-      expect(await store.revokedSessions.isRevoked(sid)).toBe(false);
+      await store.revokedSessions.revoke({
+        sid: `t_${driverName}`,
+        principalId: 'agt_1',
+        revokedAt: 3000,
+        expiresAt: 5000,
+      });
+      // All in force, or those revoked since a time (the first record of a session is kept: 1000).
+      expect(await mine(null, 4000)).toEqual([
+        { sid, expiresAt: 9000 },
+        { sid: `t_${driverName}`, expiresAt: 5000 },
+      ]);
+      expect(await mine(1000, 4000)).toHaveLength(2);
+      expect(await mine(1001, 4000)).toEqual([{ sid: `t_${driverName}`, expiresAt: 5000 }]);
+      expect(await mine(null, 5000)).toEqual([{ sid, expiresAt: 9000 }]); // t's tokens are dead anyway
+      expect(await store.revokedSessions.purge(8999)).toBeGreaterThanOrEqual(1);
+      expect(await mine(null, 0)).toEqual([{ sid, expiresAt: 9000 }]);
+      expect(await store.revokedSessions.purge(9000)).toBeGreaterThanOrEqual(1);
+      expect(await mine(null, 0)).toEqual([]);
     });
   });
 }

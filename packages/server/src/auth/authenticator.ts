@@ -5,9 +5,17 @@ import type { OidcVerifier } from './oidc.ts';
 import type { TokenService } from './tokens.ts';
 import type { AuthContext, AuthStore } from './types.ts';
 
-/** How long a session, once found live, is taken as live without reading the store. */
+/**
+ * How stale this node's list of logged-out sessions may be: it reads what is new from the store at
+ * most this often (once for all its sessions), so a logout through another node of a cluster takes
+ * effect here within this time; through this node, at once.
+ */
 export const SESSION_LIVE_CACHE_MS = 1000;
-const MAX_LIVE_CACHED = 100_000;
+/**
+ * Each read of the list looks back this far before the last one: a revocation is stamped with its
+ * node's clock and commits a moment later, so clocks a little apart or a slow commit lose none.
+ */
+const REVOCATION_OVERLAP_MS = 5 * 60_000;
 
 const invalid = () => new ApiError(401, 'INVALID_TOKEN', 'invalid token');
 
@@ -25,15 +33,17 @@ export class Authenticator {
     private readonly clock: () => number = Date.now,
   ) {}
 
-  /** Sessions found live, and when: each is re-read from the store at most this often. */
-  private readonly liveAt = new Map<string, number>();
-  /** Sessions logged out through this node: refused at once, without a read. */
-  private readonly revokedHere = new Set<string>();
+  /** Sessions logged out (sid → when its tokens stop verifying anyway), as of `syncedAt`. */
+  private readonly revoked = new Map<string, number>();
+  /** When the list was last read from the store (the read's start). */
+  private syncedAt = Number.NEGATIVE_INFINITY;
+  private syncing: Promise<void> | null = null;
 
   /**
    * Is this session still live (not logged out)? Sockets ask before each action, REST with each
-   * request. A live answer is kept for SESSION_LIVE_CACHE_MS, so an agent acting hundreds of times
-   * a second does not read the store each time: a logout through this node takes effect at once
+   * request. The answer comes from this node's list of logged-out sessions, brought up to date from
+   * the store at most every SESSION_LIVE_CACHE_MS in one read for every session, so agents acting
+   * hundreds of times a second cost no read each: a logout through this node takes effect at once
    * (markRevoked), one through another node of a cluster within that time.
    */
   async sessionLive(auth: AuthContext): Promise<boolean> {
@@ -41,24 +51,36 @@ export class Authenticator {
   }
 
   private async sidLive(sid: string): Promise<boolean> {
-    if (this.revokedHere.has(sid)) return false;
-    const now = this.clock();
-    const at = this.liveAt.get(sid);
-    if (at !== undefined && now - at < SESSION_LIVE_CACHE_MS) return true;
-    if (await this.store.isSessionRevoked(sid)) {
-      this.liveAt.delete(sid);
-      return false;
-    }
-    if (this.liveAt.size >= MAX_LIVE_CACHED) this.liveAt.clear();
-    this.liveAt.set(sid, now);
-    return true;
+    if (this.isRevoked(sid)) return false;
+    if (this.clock() - this.syncedAt >= SESSION_LIVE_CACHE_MS) await this.sync();
+    return !this.isRevoked(sid);
   }
 
-  /** A session logged out through this node: its sockets here stop acting at once. */
-  markRevoked(sid: string): void {
-    this.liveAt.delete(sid);
-    if (this.revokedHere.size >= MAX_LIVE_CACHED) this.revokedHere.clear(); // the store still says so
-    this.revokedHere.add(sid);
+  private isRevoked(sid: string): boolean {
+    const until = this.revoked.get(sid);
+    return until !== undefined && until > this.clock();
+  }
+
+  /** Reads the revocations made since the last read (all in force, the first time); one at a time. */
+  private sync(): Promise<void> {
+    this.syncing ??= (async () => {
+      const start = this.clock();
+      try {
+        const first = this.syncedAt === Number.NEGATIVE_INFINITY;
+        const since = first ? null : this.syncedAt - REVOCATION_OVERLAP_MS;
+        for (const r of await this.store.revokedSessions(since, start)) this.revoked.set(r.sid, r.expiresAt);
+        for (const [sid, expiresAt] of this.revoked) if (expiresAt <= start) this.revoked.delete(sid);
+        this.syncedAt = start;
+      } finally {
+        this.syncing = null;
+      }
+    })();
+    return this.syncing;
+  }
+
+  /** A session logged out through this node (its tokens die at `expiresAt`): refused here at once. */
+  markRevoked(sid: string, expiresAt: number): void {
+    this.revoked.set(sid, expiresAt);
   }
 
   async fromBearer(token: string): Promise<AuthContext> {
@@ -69,8 +91,8 @@ export class Authenticator {
     }
     if (this.tokens.isOwnToken(token)) {
       const c = await this.tokens.verifySession(token);
-      // A logged-out session is dead on every node: the store holds its revocation (read at most
-      // once a second per session, as for sockets; at once on the node that logged it out).
+      // A logged-out session is dead on every node: the store holds its revocation (this node's list
+      // is read at most once a second, as for sockets; at once on the node that logged it out).
       if (c.sid !== undefined && !(await this.sidLive(c.sid)))
         throw new ApiError(401, 'SESSION_REVOKED', 'this session was logged out: log in again');
       return {

@@ -23,12 +23,17 @@ export class MemoryAuthStore implements AuthStore {
   async putNonce(n: { nonce: string; audience: string; expiresAt: number }): Promise<void> {
     this.nonces.set(n.nonce, { audience: n.audience, expiresAt: n.expiresAt, used: false });
   }
-  readonly revoked = new Set<string>();
-  async revokeSession(r: { sid: string }): Promise<void> {
-    this.revoked.add(r.sid);
+  readonly revoked = new Map<string, { revokedAt: number; expiresAt: number }>();
+  async revokeSession(r: Parameters<AuthStore['revokeSession']>[0]): Promise<void> {
+    if (!this.revoked.has(r.sid)) this.revoked.set(r.sid, { revokedAt: r.revokedAt, expiresAt: r.expiresAt });
   }
-  async isSessionRevoked(sid: string): Promise<boolean> {
-    return this.revoked.has(sid);
+  async revokedSessions(
+    since: number | null,
+    now: number,
+  ): Promise<Array<{ sid: string; expiresAt: number }>> {
+    return [...this.revoked]
+      .filter(([, r]) => r.expiresAt > now && (since === null || r.revokedAt >= since))
+      .map(([sid, r]) => ({ sid, expiresAt: r.expiresAt }));
   }
   async consumeNonce(nonce: string, audience: string, now: number): Promise<boolean> {
     const n = this.nonces.get(nonce);

@@ -54,8 +54,8 @@ export function storeAuth(store: Store): AuthStore {
     revokeSession(r) {
       return store.revokedSessions.revoke(r);
     },
-    isSessionRevoked(sid) {
-      return store.revokedSessions.isRevoked(sid);
+    revokedSessions(since, now) {
+      return store.revokedSessions.inForce(since, now);
     },
   };
 }

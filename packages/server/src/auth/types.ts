@@ -56,5 +56,9 @@ export interface AuthStore {
   consumeNonce(nonce: string, audience: string, now: number): Promise<boolean>;
   /** Ends a session (logout) until `expiresAt`, when none of its tokens could verify anyway. */
   revokeSession(r: { sid: string; principalId: string; revokedAt: number; expiresAt: number }): Promise<void>;
-  isSessionRevoked(sid: string): Promise<boolean>;
+  /**
+   * Revocations still in force at `now` (unexpired), all of them or only those revoked at or after
+   * `since`: a node keeps the list and reads what is new, once for all its sessions.
+   */
+  revokedSessions(since: number | null, now: number): Promise<Array<{ sid: string; expiresAt: number }>>;
 }

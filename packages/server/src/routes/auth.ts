@@ -274,7 +274,7 @@ export function authRoutes(root: FastifyInstance, ctx: AppContext): void {
         revokedAt: ctx.clock(),
         expiresAt,
       });
-      ctx.authn.markRevoked(a.sessionId);
+      ctx.authn.markRevoked(a.sessionId, expiresAt);
       return { revoked: true as const };
     },
   );

@@ -22,6 +22,10 @@ const InviteRowSchema = z
   }));
 export type InviteRow = z.output<typeof InviteRowSchema>;
 
+const RevocationRowSchema = z
+  .object({ sid: z.string(), expires_at: ms })
+  .transform((r) => ({ sid: r.sid, expiresAt: r.expires_at }));
+
 /** Why an invite could not be used: gone for good, or never issued here. */
 export type InviteRefusal = 'expired' | 'used_up' | 'unknown';
 
@@ -90,8 +94,13 @@ export class RevokedSessionsRepo {
     );
   }
 
-  async isRevoked(sid: string): Promise<boolean> {
-    return (await this.db.query('SELECT 1 AS x FROM revoked_sessions WHERE sid = $1', [sid])).length > 0;
+  /** Unexpired revocations, all or those revoked at or after `since`. */
+  async inForce(since: number | null, now: number): Promise<Array<{ sid: string; expiresAt: number }>> {
+    const rows = await this.db.query(
+      'SELECT sid, expires_at FROM revoked_sessions WHERE expires_at > $1 AND revoked_at >= $2',
+      [now, since ?? Number.MIN_SAFE_INTEGER],
+    );
+    return rows.map((r) => RevocationRowSchema.parse(r));
   }
 
   /** Deletes records whose sessions could no longer verify at `now`; returns how many. */
