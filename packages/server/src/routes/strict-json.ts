@@ -56,7 +56,9 @@ export function parseClientJson(input: Buffer | string): unknown {
     if (!(e instanceof JsonError)) throw new ApiError(400, 'INVALID_JSON', 'invalid JSON');
     throw new ApiError(400, 'INVALID_JSON', e.message, { reason: e.code, path: e.path });
   }
-  const at = nulPath(value);
+  // A NUL can only come from a `\u0000` escape (JSON forbids a raw one; the parser refuses it): text
+  // without one needs no walk over the value.
+  const at = text.includes('\\u0000') ? nulPath(value) : null;
   if (at !== null) throw nulError(at);
   return value;
 }
