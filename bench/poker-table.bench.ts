@@ -114,6 +114,16 @@ export async function run(): Promise<BenchRow[]> {
       peer: 'bare loop + PGlite INSERT per action',
       peerValue: withInsert,
     },
+    // Hands take 9–12 actions from run to run (each table deals from its own random seed): actions/s
+    // is the steadier figure of the two.
+    {
+      area,
+      name: 'actions/s, one table (db8 vs the bare loop at the same actions per hand)',
+      value: sim.latencyMs.samples / sim.playSeconds,
+      unit: 'actions/s',
+      peer: 'bare Fastify+ws turn loop',
+      peerValue: bare * perHand,
+    },
     { area, name: 'db8 / bare turn loop', value: db8 / bare, unit: '×', goal: '≥ 0.35' },
     { area, name: 'action → ack p50 (db8)', value: sim.latencyMs.p50, unit: 'ms' },
     { area, name: 'action → ack p99 (db8)', value: sim.latencyMs.p99, unit: 'ms' },
