@@ -236,14 +236,14 @@ export class RoomChannel implements FeedSource {
         }
       }
       const state = wanted ? this.stateNow(c, seq) : null;
-      if (state && isTurn(state)) this.deliverTo(c, items, state);
+      if (state && isTurn(state)) this.deliverTo(c, items, seq, state);
       else later.push({ c, state });
     }
-    for (const { c, state } of later) this.deliverTo(c, items, state);
+    for (const { c, state } of later) this.deliverTo(c, items, seq, state);
   }
 
-  private deliverTo(c: ViewerClass, items: Item[], state: Frame | null): void {
-    const seq = items.at(-1)?.entry.seq ?? -1;
+  /** `items` (ending at `seq`) and `state` to each live subscriber of `c`, one batch each. */
+  private deliverTo(c: ViewerClass, items: Item[], seq: number, state: Frame | null): void {
     const frames = items.map((item) => this.frameFor(item, c.viewer));
     for (const s of [...c.subs]) {
       if (!s.live || s.last >= seq) continue;
