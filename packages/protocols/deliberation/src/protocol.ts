@@ -4,6 +4,7 @@ import { type DeliberationConfig, DeliberationConfigSchema, deliberationSeats, O
 import { openPhase } from './phases.ts';
 import { type DeliberationState, isOver, type Outcome } from './state.ts';
 import { buildLayout } from './topology.ts';
+import { sealAction, sealTick } from './audience.ts';
 import { applyAction, deadlineOf, tickAt } from './transitions.ts';
 import { type DeliberationView, legalFor, viewOf } from './view.ts';
 
@@ -65,13 +66,14 @@ export const deliberation: Protocol<
       codeVersions: [],
       failure: null,
       cancellation: null,
+      sealedSeqs: [],
       counter: 0,
     };
     return openPhase(empty, 'dehallucination', ctx.now);
   },
 
-  apply: (state, input) => applyAction(state, input),
-  tick: tickAt,
+  apply: (state, input) => sealAction(state, input, applyAction(state, input)),
+  tick: (state, now, seq) => sealTick(state, tickAt(state, now, seq)),
   deadline: deadlineOf,
   view: viewOf,
   legal: legalFor,
