@@ -140,23 +140,31 @@ function Gate({ roomId, view }: { roomId: string; view: DeliberationView }) {
         Reviewers: {view.config.gates.reviewers.join(', ')} · on timeout: {view.config.gates.onTimeout}
         {gate.deadline ? ` at ${new Date(gate.deadline).toLocaleTimeString()}` : ''}
       </p>
-      {mayDecide ? null : (
+      {mayDecide ? (
+        <>
+          <div className="field">
+            <label htmlFor="gate-reason">reason (required to reject)</label>
+            <input
+              id="gate-reason"
+              value={reason}
+              onChange={(e) => setReason(e.target.value)}
+              maxLength={2000}
+            />
+          </div>
+          <p className="row">
+            <button type="button" className="primary" disabled={busy} onClick={() => void decide('approve')}>
+              Approve
+            </button>
+            <button type="button" className="ghost" disabled={busy} onClick={() => void decide('reject')}>
+              Reject
+            </button>
+          </p>
+        </>
+      ) : (
         <p className="muted" data-testid="gate-waiting">
           A reviewer decides this gate.
         </p>
       )}
-      <div className="field" hidden={!mayDecide}>
-        <label htmlFor="gate-reason">reason (required to reject)</label>
-        <input id="gate-reason" value={reason} onChange={(e) => setReason(e.target.value)} maxLength={2000} />
-      </div>
-      <p className="row" hidden={!mayDecide}>
-        <button type="button" className="primary" disabled={busy} onClick={() => void decide('approve')}>
-          Approve
-        </button>
-        <button type="button" className="ghost" disabled={busy} onClick={() => void decide('reject')}>
-          Reject
-        </button>
-      </p>
       {error ? (
         <p className="error" role="alert">
           {error}
