@@ -4,7 +4,7 @@ import { requireAuth } from '../../routes/context.ts';
 import type { ModuleContext, ProtocolModule } from '../module.ts';
 import { deliberationAgent } from './agent.ts';
 import { deliberationRestRoutes } from './routes.ts';
-import { sandboxLimitsFromEnv } from './sandbox.ts';
+import { sandboxOptionsFromEnv } from './sandbox.ts';
 import { deliberationScript } from './scripted.ts';
 import { deliberationSkillDoc } from './skill.ts';
 import { applyEntry, deliberationStorageRoutes } from './storage/index.ts';
@@ -40,7 +40,7 @@ export interface DeliberationPlugin {
  * upstream-shaped REST (/v1/debates…) and the storage routes (/v1/deliberation/…).
  */
 export function registerDeliberation(app: FastifyInstance, ctx: ModuleContext): DeliberationPlugin {
-  const worker = new DeliberationWorker(ctx.runtime, app.log, { limits: sandboxLimitsFromEnv(ctx.env) });
+  const worker = new DeliberationWorker(ctx.runtime, app.log, sandboxOptionsFromEnv(ctx.env));
   const db = ctx.app.store.db;
   if (ctx.env.DB8_DELIBERATION_PROJECTION !== 'off')
     worker.onCommitted(async (e, state) => {
