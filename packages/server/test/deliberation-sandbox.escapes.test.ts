@@ -20,7 +20,7 @@ let unixServer: Server;
 let abstractServer: Server;
 let tcpServer: HttpServer;
 let socketPath = '';
-const abstractName = `db8-sandbox-escape-${process.pid}`;
+const abstractName = `db8-escape-${process.pid}`;
 let tcpPort = 0;
 let reached = 0;
 let victim: ChildProcess;
@@ -30,7 +30,7 @@ beforeAll(async () => {
   const count = () => {
     reached++;
   };
-  socketPath = join(tmpdir(), `db8-sandbox-escape-${process.pid}.sock`);
+  socketPath = join(tmpdir(), `db8-escape-${process.pid}.sock`);
   await rm(socketPath, { force: true });
   unixServer = createServer((s) => {
     count();

@@ -11,7 +11,7 @@ import { ADD_TESTS } from './deliberation-sandbox.helpers.ts';
 // process, an infinite loop, a memory bomb (heap and Buffer) — holds. The review's escapes are in
 // deliberation-sandbox.escapes.test.ts, the forged results in deliberation-sandbox.forgery.test.ts.
 
-const outside = join(tmpdir(), `db8-sandbox-escape-${process.pid}.txt`);
+const outside = join(tmpdir(), `db8-escape-${process.pid}.txt`);
 
 afterAll(async () => {
   await rm(outside, { force: true });

@@ -156,6 +156,27 @@ function compileFailed(what: string, err: unknown, started: number): SandboxResu
   };
 }
 
+/**
+ * A run that never finished because the server stopped during it (worker.ts): a failed
+ * measurement, recorded once instead of running the version again.
+ */
+export function interruptedResult(startedAt: number): SandboxResult {
+  return {
+    status: 'crashed',
+    passed: 0,
+    failed: 0,
+    total: 0,
+    passRate: 0,
+    failures: [],
+    durationMs: 0,
+    exitCode: null,
+    signal: null,
+    peakRssKb: 0,
+    isolation: null,
+    output: `crashed: 0/0 passed\ninterrupted: the run that started at ${new Date(startedAt).toISOString()} never finished (the server stopped during it); recorded as failed, not run again`,
+  };
+}
+
 /** Run `tests` against one code version in the sandbox. Never throws for the code's faults. */
 export async function runSandboxed(input: SandboxInput, opts: SandboxOptions = {}): Promise<SandboxResult> {
   const started = Date.now();
