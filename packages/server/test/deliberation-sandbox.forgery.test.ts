@@ -87,6 +87,30 @@ describe('sandbox results cannot be forged by the code under test', () => {
     expect(r).toMatchObject({ total: 4, passed: 0, passRate: 0 });
   });
 
+  it('cannot replace the globals the tests judge with', async () => {
+    // Tests that judge through globals, and a wrong `add` that knows them (it can read them).
+    const tests = `import assert from 'node:assert/strict';
+      import { add } from './solution.mjs';
+      export default {
+        'by JSON': () => assert.equal(JSON.stringify({ v: add(1, 2) }), '{"v":3}'),
+        'by Math': () => assert.equal(Math.abs(add(-2, -3)), 5),
+        'by Number': () => assert.ok(Number.isInteger(add(0.25, 0.75))),
+      };`;
+    const r = await runSandboxed({
+      language: 'javascript',
+      source: `${WRONG_ADD}
+        const tries = [
+          () => { globalThis.JSON = { stringify: () => '{"v":3}', parse: JSON.parse }; },
+          () => { globalThis.Math = { ...Math, abs: () => 5 }; },
+          () => { globalThis.Number = { isInteger: () => true }; },
+          () => { Object.defineProperty(globalThis, 'Math', { value: { abs: () => 5 } }); },
+        ];
+        for (const t of tries) { try { t(); } catch {} }`,
+      tests,
+    });
+    expect(r).toMatchObject({ total: 3, passed: 0, passRate: 0 });
+  });
+
   it('cannot reach the tests through an import cycle and replace them', async () => {
     for (const name of ['./tests.mjs', './suite.mjs', './runner.mjs']) {
       const r = await wrong(`
