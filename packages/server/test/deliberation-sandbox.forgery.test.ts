@@ -119,8 +119,10 @@ describe('sandbox results cannot be forged by the code under test', () => {
         const rewrite = () => {
           for (const o of [T.default, T.tests, T.cases]) {
             if (!o || typeof o !== 'object') continue;
-            for (const k of Object.keys(o)) { try { o[k] = Array.isArray(o[k]) ? [o[k][0], pass] : pass; } catch {} }
-            if (Array.isArray(o)) try { o.length = 0; } catch {}
+            for (const k of Object.keys(o)) {
+              try { o[k] = Array.isArray(o[k]) ? [o[k][0], pass] : pass; } catch {}
+              try { if (Array.isArray(o[k])) o[k][1] = pass; } catch {}
+            }
           }
         };
         try { rewrite(); } catch {}
