@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
+import { NOBODY } from '../src/protocols/deliberation/sandbox-host.ts';
 
 // Shared by the sandbox suites: the tests of an `add` task and tests that pass only when an escape
 // worked.
@@ -24,9 +25,17 @@ export function escapeTests(body: string): string {
   return `export default { 'escape': async () => { ${body} } };`;
 }
 
-/** A process of this machine's that the sandboxed code must not reach (a stand-in for the server). */
+/**
+ * A process of this machine's that the sandboxed code must not reach (a stand-in for the server),
+ * under the uid the sandbox runs as (nobody when this is root), so only the sandbox's namespaces
+ * keep them apart — not the uid.
+ */
 export async function sacrificialProcess(env: Record<string, string> = {}): Promise<ChildProcess> {
-  const child = spawn('sleep', ['300'], { stdio: 'ignore', env: { ...env, PATH: process.env.PATH ?? '' } });
+  const child = spawn('sleep', ['300'], {
+    stdio: 'ignore',
+    env: { ...env, PATH: process.env.PATH ?? '' },
+    ...(process.getuid?.() === 0 ? { uid: NOBODY, gid: NOBODY } : {}),
+  });
   await once(child, 'spawn');
   return child;
 }
