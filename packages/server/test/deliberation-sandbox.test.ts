@@ -1,9 +1,13 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { measurementOf, runSandboxed, sandboxSupport } from '../src/protocols/deliberation/sandbox.ts';
+import { NOBODY } from '../src/protocols/deliberation/sandbox-host.ts';
 import { ADD_TESTS } from './deliberation-sandbox.helpers.ts';
 
 // The deliberation sandbox: a code version's tests run in a bubblewrap sandbox; it measures pass
@@ -23,6 +27,32 @@ describe('deliberation sandbox', () => {
     expect(s).toMatchObject({ ok: true });
     if (s.ok && process.getuid?.() === 0) expect(s.host.runAs).toBe('nobody');
   });
+
+  it('holds under an ordinary user too (an unprivileged user namespace)', async () => {
+    if (process.getuid?.() !== 0) {
+      // This suite already runs as an ordinary user: every other case here is that case.
+      expect(sandboxSupport()).toMatchObject({ ok: true, host: { runAs: 'server' } });
+      return;
+    }
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', fileURLToPath(new URL('./fixtures/sandbox-as-user.ts', import.meta.url))],
+      {
+        uid: NOBODY,
+        gid: NOBODY,
+        cwd: fileURLToPath(new URL('../../..', import.meta.url)),
+        env: { PATH: process.env.PATH ?? '', HOME: tmpdir() },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err += d));
+    const [code] = await once(child, 'close');
+    expect(code, err).toBe(0);
+    expect(JSON.parse(out)).toEqual({ uid: NOBODY, runAs: 'server', status: 'ok', passRate: 1 });
+  }, 60_000);
 
   it('refuses, never runs unsandboxed, where bubblewrap cannot start', async () => {
     const opts = { bwrapPath: '/nonexistent/bwrap' };
