@@ -168,6 +168,24 @@ describe('sandbox results cannot be forged by the code under test', () => {
     expect(r).toMatchObject({ total: 4, passed: 0, passRate: 0 });
   });
 
+  it('cannot take fd 3 over to read the verdicts (and the nonce) the harness writes', async () => {
+    const r = await runSandboxed({
+      language: 'javascript',
+      source: `import fs from 'node:fs';
+        const grab = new URL('./grab', import.meta.url);
+        fs.closeSync(3);
+        fs.openSync(grab, 'w+'); // the lowest free descriptor: 3
+        export const add = (a, b) => {
+          try { process.stdout.write('GRAB[' + fs.readFileSync(grab, 'latin1') + ']'); } catch {}
+          return a - b;
+        };`,
+      tests: ADD_TESTS,
+    });
+    expect(r).toMatchObject({ passed: 0, passRate: 0 });
+    expect(r.output).toContain('GRAB[');
+    expect(r.output).not.toMatch(/[0-9a-f]{64} \{/);
+  });
+
   it('cannot start the inspector with SIGUSR1 and connect to it', async () => {
     const r = await runSandboxed({
       language: 'javascript',
