@@ -141,26 +141,29 @@ describe.each([
     expect(r.output).not.toContain(SECRET);
   });
 
-  it('cannot fill the disk: its writable space has a cap', async () => {
+  it('cannot fill the disk: its work dir has a cap and nothing else is writable', async () => {
     const r = await tryEscape(
       `
       const fs = await import('node:fs');
       const mib = Buffer.alloc(1024 * 1024, 7);
       let total = 0;
-      try {
-        for (let f = 0; total < 256 * mib.length; f++) {
-          const fd = fs.openSync(new URL('./fill-' + f, import.meta.url), 'w');
-          try { for (let i = 0; i < 4; i++) { fs.writeSync(fd, mib); total += mib.length; } }
-          finally { fs.closeSync(fd); }
-        }
-      } catch (e) {
-        throw new Error('stopped after ' + (total >> 20) + ' MiB: ' + e.code);
-      }`,
+      const stops = [];
+      for (const dir of [new URL('.', import.meta.url).pathname, '/', '/dev/shm', '/dev', '/usr', '/tmp']) {
+        try {
+          for (let f = 0; total < 256 * mib.length; f++) {
+            const fd = fs.openSync(dir + '/fill-' + f, 'w');
+            try { for (let i = 0; i < 4; i++) { fs.writeSync(fd, mib); total += mib.length; } }
+            finally { fs.closeSync(fd); }
+          }
+        } catch (e) { stops.push(dir + ' ' + e.code); }
+      }
+      throw new Error('wrote ' + (total >> 20) + ' MiB; ' + stops.join(', '));`,
       { limits: { diskBytes: 16 * 1024 * 1024, timeoutMs: 20_000 } },
     );
     expect(r).toMatchObject({ status: 'ok', total: 1, passed: 0 });
-    const mib = Number(/stopped after (\d+) MiB: (ENOSPC|EFBIG|EDQUOT)/.exec(r.failures[0]!.message)?.[1]);
-    expect(mib).toBeLessThanOrEqual(16);
+    const msg = r.failures[0]!.message;
+    expect(Number(/wrote (\d+) MiB/.exec(msg)?.[1])).toBeLessThanOrEqual(16);
+    expect(msg).toMatch(/\/sandbox\/ (ENOSPC|EFBIG|EDQUOT)/);
   }, 60_000);
 
   it('cannot fork-bomb: child processes are refused or capped', async () => {

@@ -85,8 +85,8 @@ function bindsFor(binaries: string[]): [string, string][] {
 /**
  * The sandbox's command line: bwrap with every namespace new (user, pid, mount, ipc, uts, network,
  * cgroup), no further user namespaces, a new session, dies with its parent, no capabilities, an
- * empty environment, a root holding only the binaries and their libraries (read-only), a fresh
- * minimal /dev, no /proc, and one writable tmpfs of `diskBytes`; then prlimit (set inside, so
+ * empty environment, a read-only root holding only the binaries and their libraries, a fresh
+ * minimal read-only /dev, no /proc, and one writable tmpfs of `diskBytes`; then prlimit (set inside, so
  * RLIMIT_NPROC counts the sandbox's own processes only) and node.
  */
 export function bwrapArgs(
@@ -122,6 +122,12 @@ export function bwrapArgs(
     '--tmpfs',
     WORK_DIR,
     ...extra,
+    // bwrap's root and /dev are tmpfs mounts of their own, writable and without a size: read-only
+    // once everything is in place (not recursive, so /sandbox stays writable).
+    '--remount-ro',
+    '/dev',
+    '--remount-ro',
+    '/',
     '--chdir',
     WORK_DIR,
     '--',
