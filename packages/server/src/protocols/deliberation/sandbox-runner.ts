@@ -24,6 +24,7 @@ const fs = require('node:fs');
 const { Buffer } = require('node:buffer');
 const writeSync = fs.writeSync;
 const readSync = fs.readSync;
+const fstatSync = fs.fstatSync;
 const stringify = JSON.stringify;
 const toText = String;
 const entries = Object.entries;
@@ -98,7 +99,19 @@ const ascii = (s) => {
   }
   return out;
 };
+// fd 3 as the server gave it: if the code closes it and opens a file in its place, the verdicts
+// (and the nonce) must not land in that file — they are lost instead.
+const channel = fstatSync(3);
+const sameChannel = () => {
+  try {
+    const now = fstatSync(3);
+    return now.dev === channel.dev && now.ino === channel.ino;
+  } catch {
+    return false;
+  }
+};
 const say = (o) => {
+  if (!sameChannel()) return;
   let line = nonce + ' ' + ascii(stringify(o)) + '\n';
   while (line.length > 0) {
     let n = 0;
