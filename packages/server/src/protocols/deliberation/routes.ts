@@ -17,6 +17,7 @@ import { requireAdmin, requireAuth } from '../../routes/context.ts';
 import type { ZodTypeProvider } from '../../routes/zod.ts';
 import type { DriverSpec } from '../../schemas/drivers.ts';
 import type { ModuleContext } from '../module.ts';
+import { assertSandboxFor, sandboxOptionsFromEnv } from './sandbox.ts';
 import { deleteSession } from './storage/index.ts';
 import type { DeliberationWorker } from './worker.ts';
 
@@ -243,6 +244,7 @@ export function deliberationRestRoutes(
       } catch (err) {
         throw new ApiError(400, 'BAD_PARTICIPANTS', (err as Error).message);
       }
+      assertSandboxFor(mapped.config, sandboxOptionsFromEnv(ctx.env));
       const driven = Object.keys(mapped.drivers).length > 0;
       const hosts = ctx.app.drivers;
       if (driven) {
