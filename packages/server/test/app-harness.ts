@@ -8,6 +8,7 @@ import { LocalBus } from '../src/bus/local.ts';
 import type { Bus } from '../src/bus/types.ts';
 import type { ServerConfigInput } from '../src/config.ts';
 import { type ServerKey, serverKeyFromSeed } from '../src/keys/index.ts';
+import { mountModules } from '../src/protocols/mount.ts';
 import { joinEffectsOf } from '../src/protocols/registry.ts';
 import type { RuntimeApi } from '../src/routes/runtime-api.ts';
 import { Runtime } from '../src/runtime/index.ts';
@@ -43,9 +44,14 @@ export interface Harness {
 }
 
 export async function makeApp(
-  opts: { config?: ServerConfigInput; runtime?: RuntimeApi; store?: Store; serverKey?: ServerKey } & Partial<
-    Omit<AppDeps, 'serverKey'>
-  > = {},
+  opts: {
+    config?: ServerConfigInput;
+    runtime?: RuntimeApi;
+    store?: Store;
+    serverKey?: ServerKey;
+    /** Mount the protocol modules' routes and the driver host too (as startServer does). */
+    mount?: boolean;
+  } & Partial<Omit<AppDeps, 'serverKey'>> = {},
 ): Promise<Harness> {
   const ownStore = !opts.store;
   const store = opts.store ?? (await openStore({ memory: true }));
@@ -80,6 +86,7 @@ export async function makeApp(
     logStream,
     config: { logLevel: 'info', ...opts.config },
   });
+  if (opts.mount) await mountModules(app, { runtime, store, bus });
   await app.ready();
   return {
     app,
