@@ -31,6 +31,7 @@ import { docsRoutes } from './routes/docs.ts';
 import { healthRoutes } from './routes/health.ts';
 import { keysRoutes } from './routes/keys.ts';
 import { DebugRequestLog, loggerOptions, resolveLogFormat } from './routes/logging.ts';
+import { pathParamError } from './routes/path-params.ts';
 import { roomRoutes } from './routes/rooms.ts';
 import type { RuntimeApi } from './routes/runtime-api.ts';
 import { parseClientJson } from './routes/strict-json.ts';
@@ -129,6 +130,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
   });
   app.decorate('db8', ctx);
+  // Every route as registered, modules' included: what the fuzz suite walks, path parameter by
+  // path parameter (the check itself is the onRequest hook below, for all routes at once).
+  const routeTable: RouteEntry[] = [];
+  app.decorate('routeTable', routeTable);
+  app.addHook('onRoute', (r) => {
+    for (const method of [r.method].flat()) routeTable.push({ method, url: r.url });
+  });
   app.decorateRequest('auth', null);
   app.setValidatorCompiler(zodValidatorCompiler);
   app.setSerializerCompiler(plainSerializerCompiler);
@@ -171,9 +179,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return reply.code(404).send({ error: { code: 'NOT_FOUND', message: `no route ${req.method} ${path}` } });
   });
 
-  // Credentials first, so the limit can key on the principal; an address that keeps failing them
-  // is refused before the lookup. One bucket per principal, shared with its WebSockets.
+  // Path parameters first (one check for every route: routes/path-params.ts), then credentials, so
+  // the limit can key on the principal; an address that keeps failing them is refused before the
+  // lookup. One bucket per principal, shared with its WebSockets.
   app.addHook('onRequest', async (req) => {
+    const badParam = pathParamError(req.params);
+    if (badParam) throw badParam;
     const header = req.headers.authorization;
     const value = Array.isArray(header) ? header[0] : header;
     req.auth = value
@@ -245,8 +256,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   return app;
 }
 
+/** One method and path of the route table (`/v1/rooms/:id/...`). */
+export interface RouteEntry {
+  method: string;
+  url: string;
+}
+
 declare module 'fastify' {
   interface FastifyInstance {
     db8: AppContext;
+    routeTable: readonly RouteEntry[];
   }
 }
