@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { formatSshPublicKey } from '@db8/core';
 import rateLimit from '@fastify/rate-limit';
@@ -10,7 +10,7 @@ import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { AdminLinks } from './auth/admin-link.ts';
 import { apiKeyPepper } from './auth/api-keys.ts';
 import { Authenticator } from './auth/authenticator.ts';
-import { checkedCredential, limitKey, RateLimiter, rateLimited } from './auth/limits.ts';
+import { checkedCredential, IN_PROCESS_HEADER, limitKey, RateLimiter, rateLimited } from './auth/limits.ts';
 import { OidcVerifier } from './auth/oidc.ts';
 import { SshLogin } from './auth/ssh-login.ts';
 import { storeAuth } from './auth/store-adapter.ts';
@@ -89,6 +89,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     limits: {
       requests: new RateLimiter(config.rateLimit.max, config.rateLimit.windowMs, clock),
       authFailures: new RateLimiter(config.authFailureLimit.max, config.authFailureLimit.windowMs, clock),
+      inProcess: randomBytes(16).toString('hex'),
     },
     ssh: new SshLogin({
       store: authStore,
@@ -191,6 +192,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       ? await checkedCredential(ctx.limits, req.ip, value, () => ctx.authn.fromHeader(value))
       : null;
     if ((req.routeOptions.config as { rateLimit?: unknown } | undefined)?.rateLimit === false) return;
+    if (req.headers[IN_PROCESS_HEADER] === ctx.limits.inProcess) return;
     const wait = ctx.limits.requests.take(limitKey(req.auth, req.ip));
     if (wait !== null) throw rateLimited(wait);
   });

@@ -1,7 +1,13 @@
 import { ApiError } from '../errors.ts';
 
 /** C0 controls (NUL included) and DEL: never part of an id, a seq or a name in a path. */
-const CONTROL = /[\u0000-\u001f\u007f]/;
+function hasControl(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x20 || c === 0x7f) return true;
+  }
+  return false;
+}
 
 /**
  * Every route's path parameters, checked once for all before any handler, credential lookup or
@@ -11,7 +17,7 @@ const CONTROL = /[\u0000-\u001f\u007f]/;
 export function pathParamError(params: unknown): ApiError | null {
   if (!params || typeof params !== 'object') return null;
   for (const [name, value] of Object.entries(params as Record<string, unknown>)) {
-    if (typeof value === 'string' && CONTROL.test(value)) {
+    if (typeof value === 'string' && hasControl(value)) {
       return new ApiError(400, 'VALIDATION_FAILED', 'request does not match the schema', [
         {
           path: name,
