@@ -18,6 +18,7 @@ import { TokenService } from './auth/tokens.ts';
 import type { AuthStore } from './auth/types.ts';
 import type { Bus } from './bus/types.ts';
 import { resolveConfig, type ServerConfig, type ServerConfigInput } from './config.ts';
+import { type ConnectionCounts, limitConnections } from './connections.ts';
 import { toHttpError } from './errors.ts';
 import { mcpRoutes } from './mcp/index.ts';
 import type { ProtocolModule } from './protocols/module.ts';
@@ -120,8 +121,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // One line per request, at debug (LOG_LEVEL=debug shows them): not hundreds of lines a minute at info.
     logController: new DebugRequestLog(),
     bodyLimit: config.bodyLimit,
-    // Long enough for real clients, short enough that a slow-loris does not hold sockets forever.
-    requestTimeout: 30_000,
+    // Long enough for real clients, short enough that a slow-loris does not hold sockets: the
+    // headers within headersTimeoutMs, the whole request within requestTimeoutMs (checked every
+    // second, not Node's default 30 s), an idle keep-alive socket closed after keepAliveTimeoutMs.
+    // A response being streamed (SSE, an export) is not a request being received: it is not cut.
+    requestTimeout: config.requestTimeoutMs,
+    keepAliveTimeout: config.keepAliveTimeoutMs,
+    http: {
+      headersTimeout: Math.min(config.headersTimeoutMs, config.requestTimeoutMs),
+      connectionsCheckingInterval: 1_000,
+    },
     routerOptions: { maxParamLength: 200 },
     return503OnClosing: true,
     // Bad URLs, over-long params, constraint failures: answered before routing, in our error shape.
@@ -130,6 +139,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       void reply.code(status >= 500 ? 400 : status).send(body);
     },
   });
+  // Before anything else sees a socket: over the cap, one clear answer and closed (connections.ts).
+  const connections = limitConnections(app.server, config.connectionLimit);
+  app.decorate('connections', connections);
   app.decorate('db8', ctx);
   // Every route as registered, modules' included: what the fuzz suite walks, path parameter by
   // path parameter (the check itself is the onRequest hook below, for all routes at once).
@@ -268,5 +280,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     db8: AppContext;
     routeTable: readonly RouteEntry[];
+    /** Open connections now, by client address (connections.ts). */
+    connections: ConnectionCounts;
   }
 }
