@@ -35,6 +35,7 @@ import { DebugRequestLog, loggerOptions, resolveLogFormat } from './routes/loggi
 import { pathParamError } from './routes/path-params.ts';
 import { roomRoutes } from './routes/rooms.ts';
 import type { RuntimeApi } from './routes/runtime-api.ts';
+import { allowInlineStyles, securityHeaders } from './routes/security-headers.ts';
 import { parseClientJson } from './routes/strict-json.ts';
 import { plainSerializerCompiler, swaggerTransform, zodValidatorCompiler } from './routes/zod.ts';
 import { PROTOCOL_VERSION } from './schemas/common.ts';
@@ -192,6 +193,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return reply.code(404).send({ error: { code: 'NOT_FOUND', message: `no route ${req.method} ${path}` } });
   });
 
+  // First of all hooks, so even a refusal by the next one carries them: CSP, nosniff, no framing,
+  // no referrer on every answer (security-headers.ts).
+  await securityHeaders(app);
+
   // Path parameters first (one check for every route: routes/path-params.ts), then credentials, so
   // the limit can key on the principal; an address that keeps failing them is refused before the
   // lookup. One bucket per principal, shared with its WebSockets.
@@ -228,7 +233,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     transform: swaggerTransform,
   });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    // Swagger UI adds a <style> element at run time: its pages alone may use inline styles (never scripts).
+    transformStaticCSP: allowInlineStyles,
+  });
   await app.register(websocket, { options: { maxPayload: config.bodyLimit } });
 
   healthRoutes(app, ctx);
