@@ -33,3 +33,4 @@ export function protocolByName(name: string): AnyProtocol | undefined {
 }
 
 export { council, debate, deliberation, poker, question, sealedBid };
+export { builtinCasts, createCastRegistry } from './casts.ts';

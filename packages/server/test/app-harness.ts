@@ -8,6 +8,7 @@ import { LocalBus } from '../src/bus/local.ts';
 import type { Bus } from '../src/bus/types.ts';
 import type { ServerConfigInput } from '../src/config.ts';
 import { type ServerKey, serverKeyFromSeed } from '../src/keys/index.ts';
+import { type MountedModules, mountModules } from '../src/protocols/mount.ts';
 import { joinEffectsOf } from '../src/protocols/registry.ts';
 import type { RuntimeApi } from '../src/routes/runtime-api.ts';
 import { Runtime } from '../src/runtime/index.ts';
@@ -39,13 +40,20 @@ export interface Harness {
   runtime: Runtime;
   adminLinks: AdminLinks;
   logs: string[];
+  /** The protocol modules' routes and drivers, when made with `mount: true`. */
+  mounted?: MountedModules | null;
   close(): Promise<void>;
 }
 
 export async function makeApp(
-  opts: { config?: ServerConfigInput; runtime?: RuntimeApi; store?: Store; serverKey?: ServerKey } & Partial<
-    Omit<AppDeps, 'serverKey'>
-  > = {},
+  opts: {
+    config?: ServerConfigInput;
+    runtime?: RuntimeApi;
+    store?: Store;
+    serverKey?: ServerKey;
+    /** Mount the protocol modules (their routes, background work and drivers) as startServer does. */
+    mount?: boolean;
+  } & Partial<Omit<AppDeps, 'serverKey'>> = {},
 ): Promise<Harness> {
   const ownStore = !opts.store;
   const store = opts.store ?? (await openStore({ memory: true }));
@@ -80,6 +88,7 @@ export async function makeApp(
     logStream,
     config: { logLevel: 'info', ...opts.config },
   });
+  const mounted = opts.mount ? await mountModules(app, { runtime, store, bus }) : null;
   await app.ready();
   return {
     app,
@@ -90,6 +99,7 @@ export async function makeApp(
     runtime,
     adminLinks,
     logs,
+    mounted,
     async close() {
       await app.close();
       if (ownStore) await store.close();

@@ -12,3 +12,4 @@ export * from './state.ts';
 export * from './transitions.ts';
 export * from './turns.ts';
 export * from './view.ts';
+export { councilCast } from './cast.ts';

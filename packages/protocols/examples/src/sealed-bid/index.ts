@@ -4,3 +4,4 @@ export { sealedBid } from './protocol.ts';
 export * from './rules.ts';
 export * from './state.ts';
 export * from './view.ts';
+export { sealedBidCast } from './cast.ts';
