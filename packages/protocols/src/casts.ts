@@ -1,7 +1,10 @@
 import type { Cast } from '@db8/core';
 import { councilCast } from '../council/src/index.ts';
+import { debateCast } from '../debate/src/index.ts';
+import { deliberationCast } from '../deliberation/src/index.ts';
 import { sealedBidCast } from '../examples/src/index.ts';
 import { pokerCast } from '../poker/src/index.ts';
+import { questionCast } from '../question/src/index.ts';
 
 /**
  * Every built-in protocol's scripted cast (`Cast`, packages/core/src/protocol/cast.ts), each kept
@@ -9,7 +12,7 @@ import { pokerCast } from '../poker/src/index.ts';
  * each one and fails for a registered protocol without a cast: adding a protocol is one line in
  * `builtinProtocols` and one here.
  */
-export const builtinCasts: readonly Cast[] = [sealedBidCast, pokerCast, councilCast];
+export const builtinCasts: readonly Cast[] = [sealedBidCast, pokerCast, councilCast, debateCast, questionCast, deliberationCast];
 
 /** name → cast; two casts for one protocol is a programming error, so it throws. */
 export function createCastRegistry(casts: readonly Cast[] = builtinCasts): ReadonlyMap<string, Cast> {

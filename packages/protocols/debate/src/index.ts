@@ -13,3 +13,4 @@ export * from './scoring.ts';
 export * from './state.ts';
 export * from './submission.ts';
 export * from './view.ts';
+export { debateCast } from './cast.ts';

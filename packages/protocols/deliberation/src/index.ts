@@ -11,3 +11,4 @@ export * from './topology.ts';
 export * from './transitions.ts';
 export * from './view.ts';
 export * from './voting.ts';
+export { deliberationCast } from './cast.ts';

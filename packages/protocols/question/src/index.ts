@@ -14,3 +14,4 @@ export * from './upstream.ts';
 export * from './verify.ts';
 export * from './view.ts';
 export * from './wire.ts';
+export { questionCast } from './cast.ts';
