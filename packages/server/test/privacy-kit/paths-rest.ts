@@ -53,12 +53,15 @@ export const restPaths: readonly ReadPath[] = [
     probe: async (t) => [await get(t, `${room(t.roomId)}/drivers`, '/v1/rooms/:id/drivers')],
   },
   {
-    // The bundle as the token grants it, then as every class one may ask for (a class the token
-    // does not cover must be refused: a 200 there is caught by the entries' leak check).
+    // The bundle as the token grants it, then as the public, the admin, the viewer's own seat and
+    // one other seat (a class the token does not cover must be refused: a 200 there is caught by
+    // the entries' leak check; which other seat it is does not change the route's decision).
     covers: ['GET /v1/rooms/:id/export'],
     probe: async (t) => {
       const out: Delivery[] = [];
-      const classes = ['', 'public', 'admin', ...t.seats.map((s) => `seat:${s}`)];
+      const own = t.viewer.viewer.kind === 'seat' ? t.viewer.viewer.seat : null;
+      const other = t.seats.find((s) => s !== own);
+      const classes = ['', 'public', 'admin', ...[own, other].flatMap((s) => (s ? [`seat:${s}`] : []))];
       for (const cls of classes) {
         const q = cls ? `?as=${enc(cls)}` : '';
         const d = await get(t, `${room(t.roomId)}/export${q}`, `/v1/rooms/:id/export${cls ? `?as=${cls}` : ''}`);
