@@ -320,6 +320,22 @@ export default { 'answer is a number': () => assert.equal(typeof answer, 'number
     await page.goto(`${env.url}/rooms/${id}`);
     const gate = page.getByTestId('delib-gate');
     await gate.waitFor({ timeout: 60_000 });
+    // A signed-out visitor sees the gate but no buttons it could not press, and in the raw log
+    // every turn sealed to its audience (the hub and the spokes it heard), none readable.
+    const visitor = await newPage(env);
+    await visitor.goto(`${env.url}/rooms/${id}`);
+    const seen = visitor.getByTestId('delib-gate');
+    await seen.getByTestId('gate-waiting').waitFor();
+    expect(await seen.getByRole('button', { name: /Approve|Reject/ }).count()).toBe(0);
+    await visitor.goto(`${env.url}/rooms/${id}?raw=1`);
+    await visitor.getByTestId('entry').first().waitFor();
+    const actions = visitor.locator('[data-testid="entry"].kind-action');
+    await expect.poll(() => actions.count()).toBeGreaterThan(6);
+    const labels = await actions.locator('.badge').allTextContents();
+    expect(labels.every((l) => l.startsWith('sealed · '))).toBe(true);
+    expect(await actions.locator('code.payload:not(.muted)').count()).toBe(0);
+    await shot(visitor, 'deliberation-raw-log-visitor');
+    await visitor.context().close();
     expect(await gate.textContent()).toContain('after critique (round 1)');
     await gate.getByLabel('reason').fill('the critics found no durable option');
     await shot(page, 'deliberation-gate-390');

@@ -1,5 +1,6 @@
 import { createRng, type Protocol } from '@db8/core';
 import { type DeliberationAction, DeliberationActionSchema } from './actions.ts';
+import { sealAction, sealTick } from './audience.ts';
 import { type DeliberationConfig, DeliberationConfigSchema, deliberationSeats, OPERATOR } from './config.ts';
 import { openPhase } from './phases.ts';
 import { type DeliberationState, isOver, type Outcome } from './state.ts';
@@ -65,13 +66,14 @@ export const deliberation: Protocol<
       codeVersions: [],
       failure: null,
       cancellation: null,
+      sealedSeqs: [],
       counter: 0,
     };
     return openPhase(empty, 'dehallucination', ctx.now);
   },
 
-  apply: (state, input) => applyAction(state, input),
-  tick: tickAt,
+  apply: (state, input) => sealAction(state, input, applyAction(state, input)),
+  tick: (state, now, seq) => sealTick(state, tickAt(state, now, seq)),
   deadline: deadlineOf,
   view: viewOf,
   legal: legalFor,

@@ -99,6 +99,8 @@ export interface DeliberationState {
   codeVersions: CodeVersion[];
   failure: { code: string; message: string } | null;
   cancellation: { by: string; reason: string } | null;
+  /** Seqs of the entries sealed to an audience (turns, their measurements), revealed at the end. */
+  sealedSeqs: number[];
   counter: number;
 }
 

@@ -21,7 +21,8 @@ import { KIND_FOR_STEP, visibleCandidates, visibleFindings } from './transitions
  * topology when the turn was made) includes it — nothing else: not the turns, not code versions
  * from them, not diffs against them, not round summaries or dissents quoting them. The task plan,
  * the layout, phase timings and consensus numbers are coordination data and public. The operator
- * and admins see everything; observers see turns once the session is over.
+ * and admins see everything; everyone sees every turn once the session is over, when the log
+ * reveals them (audience.ts seals each turn to exactly the seats that see it here).
  */
 
 export interface DeliberationView {
@@ -68,7 +69,8 @@ function outcomeFor(o: Outcome, can: (seq: number) => boolean): Outcome {
 export function viewOf(state: DeliberationState, viewer: Viewer): DeliberationView {
   const seat = viewer.kind === 'seat' ? viewer.seat : null;
   const debater = seat !== null && state.config.seats.some((s) => s.id === seat);
-  const all = viewer.kind === 'admin' || seat === OPERATOR || (!debater && isOver(state));
+  // Once the session is over its end entry has revealed every turn to everyone (audience.ts).
+  const all = viewer.kind === 'admin' || seat === OPERATOR || isOver(state);
   const canTurn = (t: Turn) => all || (debater && (t.seat === seat || t.audience.includes(seat)));
   const turns = state.turns.filter(canTurn);
   const seqs = new Set(turns.map((t) => t.seq));

@@ -1,3 +1,4 @@
+import { VisibilitySchema } from '@db8/core';
 import { z } from 'zod';
 import {
   IdSchema,
@@ -16,7 +17,8 @@ const Short = (max: number) => z.string().min(1).max(max);
 
 // ---------- entries on the wire (core's StoredEntry; kept loose so newer fields pass through) ----------
 
-export const VisibilityWireSchema = z.object({ kind: z.string(), seat: z.string().optional() });
+// Who may read the entry: core's schema, so an audience (`seats`) is never stripped on the way out.
+export const VisibilityWireSchema = VisibilitySchema;
 export const EntryWireSchema = z.looseObject({
   v: z.number().int(),
   room: z.string(),

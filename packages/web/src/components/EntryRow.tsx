@@ -10,12 +10,18 @@ function summary(value: unknown, max = 160): string {
   return s.length > max ? `${s.slice(0, max - 1)}…` : s;
 }
 
+/** Who may read the entry; every kind but `public` is sealed to the rest until revealed. */
 export function visLabel(e: Entry): string {
-  return e.vis.kind === 'seat'
-    ? `sealed · ${e.vis.seat}`
-    : e.vis.kind === 'admin'
-      ? 'sealed · admin'
-      : 'public';
+  switch (e.vis.kind) {
+    case 'public':
+      return 'public';
+    case 'seat':
+      return `sealed · ${e.vis.seat}`;
+    case 'seats':
+      return `sealed · ${e.vis.seats.join(', ')}`;
+    case 'admin':
+      return 'sealed · admin';
+  }
 }
 
 export function EntryBody(props: { entry: Entry; revealed?: Revealed | undefined }) {

@@ -1,5 +1,5 @@
 import { resolveProvider } from '@db8/agents';
-import type { Viewer } from '@db8/core';
+import { entryPayload, type StoredEntry, type Viewer } from '@db8/core';
 import {
   CoordinationSchema,
   type DeliberationView,
@@ -481,7 +481,8 @@ export function deliberationRestRoutes(
       for (let from = 0; ; ) {
         const page = await rt.entries(req.params.id, viewer, from, 1000);
         for (const e of page) {
-          const payload = (e as { payload?: { type?: unknown } }).payload;
+          // A sealed turn the viewer may read carries its payload in `sealed` (entryPayload).
+          const payload = entryPayload(e as StoredEntry) as { type?: unknown } | undefined;
           events.push({
             seq: e.seq,
             type: e.kind === 'action' && typeof payload?.type === 'string' ? payload.type : e.kind,

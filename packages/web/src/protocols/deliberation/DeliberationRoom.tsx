@@ -106,6 +106,10 @@ function Gate({ roomId, view }: { roomId: string; view: DeliberationView }) {
   const [busy, setBusy] = useState(false);
   const gate = view.gates.at(-1);
   if (!gate || gate.decision !== null || view.status !== 'paused') return null;
+  // Only those the server lets decide see the buttons: an admin, or a reviewer seat held here.
+  const mayDecide =
+    view.you.kind === 'admin' ||
+    (view.you.seat !== null && view.config.gates.reviewers.includes(view.you.seat));
   // The seat's own session when this browser holds a seat (a reviewer), else the person's.
   const token = tokenFor(roomId);
   const decide = async (d: 'approve' | 'reject') => {
@@ -136,18 +140,31 @@ function Gate({ roomId, view }: { roomId: string; view: DeliberationView }) {
         Reviewers: {view.config.gates.reviewers.join(', ')} · on timeout: {view.config.gates.onTimeout}
         {gate.deadline ? ` at ${new Date(gate.deadline).toLocaleTimeString()}` : ''}
       </p>
-      <div className="field">
-        <label htmlFor="gate-reason">reason (required to reject)</label>
-        <input id="gate-reason" value={reason} onChange={(e) => setReason(e.target.value)} maxLength={2000} />
-      </div>
-      <p className="row">
-        <button type="button" className="primary" disabled={busy} onClick={() => void decide('approve')}>
-          Approve
-        </button>
-        <button type="button" className="ghost" disabled={busy} onClick={() => void decide('reject')}>
-          Reject
-        </button>
-      </p>
+      {mayDecide ? (
+        <>
+          <div className="field">
+            <label htmlFor="gate-reason">reason (required to reject)</label>
+            <input
+              id="gate-reason"
+              value={reason}
+              onChange={(e) => setReason(e.target.value)}
+              maxLength={2000}
+            />
+          </div>
+          <p className="row">
+            <button type="button" className="primary" disabled={busy} onClick={() => void decide('approve')}>
+              Approve
+            </button>
+            <button type="button" className="ghost" disabled={busy} onClick={() => void decide('reject')}>
+              Reject
+            </button>
+          </p>
+        </>
+      ) : (
+        <p className="muted" data-testid="gate-waiting">
+          A reviewer decides this gate.
+        </p>
+      )}
       {error ? (
         <p className="error" role="alert">
           {error}
