@@ -12,7 +12,14 @@ import { questionCast } from '../question/src/index.ts';
  * each one and fails for a registered protocol without a cast: adding a protocol is one line in
  * `builtinProtocols` and one here.
  */
-export const builtinCasts: readonly Cast[] = [sealedBidCast, pokerCast, councilCast, debateCast, questionCast, deliberationCast];
+export const builtinCasts: readonly Cast[] = [
+  sealedBidCast,
+  pokerCast,
+  councilCast,
+  debateCast,
+  questionCast,
+  deliberationCast,
+];
 
 /** name → cast; two casts for one protocol is a programming error, so it throws. */
 export function createCastRegistry(casts: readonly Cast[] = builtinCasts): ReadonlyMap<string, Cast> {

@@ -39,7 +39,7 @@ export interface CastSecret {
 
 export type CastStep =
   /** One action by one seat (a function of what that seat sees, when it needs its legal moves). */
-  | { kind: 'act'; seat: string; action: unknown | ((turn: CastTurn) => unknown) }
+  | { kind: 'act'; seat: string; action: { readonly [key: string]: unknown } | ((turn: CastTurn) => unknown) }
   /**
    * The seats act, each as `decide` says (null: nothing now), round after round, until `until`
    * holds on the admin view; when nobody acts and `advance` is set, time moves to the next deadline.

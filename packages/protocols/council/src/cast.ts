@@ -20,7 +20,13 @@ function turnFor(now: number) {
       case 'opening':
         return {
           type: 'opening',
-          payload: { claim: mark('claim'), rationale: mark('rationale'), risks: [], stance: 'support', confidence: 0.7 },
+          payload: {
+            claim: mark('claim'),
+            rationale: mark('rationale'),
+            risks: [],
+            stance: 'support',
+            confidence: 0.7,
+          },
           call: null,
         };
       case 'challenge':
@@ -66,7 +72,11 @@ function turnFor(now: number) {
           call: null,
         };
       case 'writeback':
-        return { type: 'writeback', recordPath: 'records/decisions/kit.json', packetSha256: wanted.packetSha256 };
+        return {
+          type: 'writeback',
+          recordPath: 'records/decisions/kit.json',
+          packetSha256: wanted.packetSha256,
+        };
       default:
         return null;
     }

@@ -1,5 +1,6 @@
 export * from './actions.ts';
 export * from './artifacts.ts';
+export { councilCast } from './cast.ts';
 export * from './config.ts';
 export * from './consensus.ts';
 export * from './markdown.ts';
@@ -12,4 +13,3 @@ export * from './state.ts';
 export * from './transitions.ts';
 export * from './turns.ts';
 export * from './view.ts';
-export { councilCast } from './cast.ts';

@@ -50,7 +50,10 @@ function decide({ seat, view, legal, marks }: CastTurn): unknown {
     if (l.type === 'final_vote' && !v.final_vote.voted.includes(seat))
       return { type: 'final_vote', approval: [l.candidates[0]!], ranking: l.candidates };
     if (l.type === 'score' && v.phase === 'final_vote' && !v.judging.scored.includes(seat))
-      return { type: 'score', cards: l.debaters.map((d) => ({ debater: d, e: 70, r: 60, c: 50, v: 80, y: 40 })) };
+      return {
+        type: 'score',
+        cards: l.debaters.map((d) => ({ debater: d, e: 70, r: 60, c: 50, v: 80, y: 40 })),
+      };
     if (l.type === 'stance' && !v.stances[l.when].includes(seat))
       return { type: 'stance', when: l.when, stances: l.debaters.map((d) => ({ debater: d, value: 50 })) };
   }
@@ -89,7 +92,8 @@ export const debateCast: Cast = {
         seats: SEATS,
         decide,
         advance: true,
-        until: (v) => debate(v).phase === 'verify' && debate(v).rounds[0]!.submissions.every((s) => s.verdict),
+        until: (v) =>
+          debate(v).phase === 'verify' && debate(v).rounds[0]!.submissions.every((s) => s.verdict),
       },
       { kind: 'checkpoint', name: 'verified, before the publish' },
       {

@@ -1,4 +1,5 @@
 export * from './actions.ts';
+export { deliberationCast } from './cast.ts';
 export * from './code.ts';
 export * from './config.ts';
 export * from './consensus.ts';
@@ -11,4 +12,3 @@ export * from './topology.ts';
 export * from './transitions.ts';
 export * from './view.ts';
 export * from './voting.ts';
-export { deliberationCast } from './cast.ts';

@@ -1,4 +1,5 @@
 export * from './admission.ts';
+export { questionCast } from './cast.ts';
 export * from './codes.ts';
 export * from './config.ts';
 export * from './didkey.ts';
@@ -14,4 +15,3 @@ export * from './upstream.ts';
 export * from './verify.ts';
 export * from './view.ts';
 export * from './wire.ts';
-export { questionCast } from './cast.ts';

@@ -65,10 +65,16 @@ export function forbiddenFor(truth: Truth, v: KitViewer, viewText: string): Secr
 const expected = new WeakMap<Truth, Map<string, string>>();
 function expectedEntry(truth: Truth, seq: number, as: Viewer): string {
   let m = expected.get(truth);
-  if (!m) expected.set(truth, (m = new Map()));
+  if (!m) {
+    m = new Map();
+    expected.set(truth, m);
+  }
   const key = `${seq} ${JSON.stringify(as)}`;
   let c = m.get(key);
-  if (c === undefined) m.set(key, (c = canonicalize(json(redactEntry(truth.stored[seq]!, as)) as never)));
+  if (c === undefined) {
+    c = canonicalize(json(redactEntry(truth.stored[seq]!, as)) as never);
+    m.set(key, c);
+  }
   return c;
 }
 
@@ -127,7 +133,8 @@ export function checkDelivery(
       problems.push(`entry ${e.seq} is not the stored entry as ${JSON.stringify(d.entries!.as)} may see it`);
   }
   for (const got of d.views ?? []) {
-    if (canonicalize(got as never) !== view.canonical) problems.push('a view that is not protocol.view(state, viewer)');
+    if (canonicalize(got as never) !== view.canonical)
+      problems.push('a view that is not protocol.view(state, viewer)');
   }
   if (d.bundle !== undefined) {
     const admin = d.entries?.as.kind === 'admin';

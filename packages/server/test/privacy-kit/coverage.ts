@@ -52,7 +52,8 @@ export const EXCLUDED: Readonly<Record<string, string>> = {
   'POST /v1/debates/:id/approve': "decides a gate (a reviewer): answers the gate's record",
   'POST /v1/debates/:id/reject': "decides a gate (a reviewer): answers the gate's record",
   'DELETE /v1/debates/:id': 'ends a deliberation (admin): answers its status',
-  'POST /v1/deliberation/lessons/:id/uses': 'records a use of a lesson: answers the lesson GET …/lessons/:id serves',
+  'POST /v1/deliberation/lessons/:id/uses':
+    'records a use of a lesson: answers the lesson GET …/lessons/:id serves',
   'POST /v1/swarm/questions': 'asks the swarm: answers the stream position',
   'POST /v1/swarm/questions/:qid/inputs': 'posts a signed room input: answers the stream position',
   'POST /v1/swarm/questions/:qid/model': "asks the node's model agent to post: answers the stream position",
@@ -82,7 +83,8 @@ export function uncovered(present: readonly string[], covered: ReadonlySet<strin
 export function stale(present: readonly string[], covered: ReadonlySet<string>): string[] {
   const all = new Set(present);
   const patterns = Object.keys(EXCLUDED).filter(
-    (pattern) => !present.some((p) => (pattern.endsWith('*') ? p.startsWith(pattern.slice(0, -1)) : p === pattern)),
+    (pattern) =>
+      !present.some((p) => (pattern.endsWith('*') ? p.startsWith(pattern.slice(0, -1)) : p === pattern)),
   );
   return [...[...covered].filter((c) => !all.has(c)), ...patterns];
 }

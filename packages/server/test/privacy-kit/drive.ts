@@ -64,8 +64,7 @@ export async function playCast(
     questionId: typeof env?.['question/id'] === 'string' ? env['question/id'] : roomId,
   };
   const bySeat = new Map(viewers.flatMap((v) => (v.viewer.kind === 'seat' ? [[v.viewer.seat, v]] : [])));
-  const reservedSeat = (seat: string) =>
-    reserved.includes(info.seats.find((s) => s.id === seat)?.role ?? '');
+  const reservedSeat = (seat: string) => reserved.includes(info.seats.find((s) => s.id === seat)?.role ?? '');
 
   const state = async (token: string | null) => {
     const r = await call(h, 'GET', `/v1/rooms/${roomId}/state`, { token: token ?? undefined });
@@ -122,7 +121,8 @@ export async function playCast(
         for (let round = 0; round < MAX_ROUNDS; round++) {
           const now = await state(admin);
           if (step.until(now.view)) return;
-          if (now.status === 'closed') throw new Error(`${cast.protocol}: the room closed before a play step ended`);
+          if (now.status === 'closed')
+            throw new Error(`${cast.protocol}: the room closed before a play step ended`);
           let acted = 0;
           for (const seat of step.seats) {
             const turn = await turnOf(seat);
@@ -132,7 +132,8 @@ export async function playCast(
             acted++;
           }
           if (acted === 0) {
-            if (!step.advance) throw new Error(`${cast.protocol}: no seat acts and the play step may not wait`);
+            if (!step.advance)
+              throw new Error(`${cast.protocol}: no seat acts and the play step may not wait`);
             await advance();
           }
         }

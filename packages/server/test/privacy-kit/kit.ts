@@ -96,7 +96,8 @@ export async function runCast(
         report.hidden += forbiddenFor(truth, viewer, viewText).length;
         const all: Delivery[] = [];
         for (const path of READ_PATHS) {
-          if (path.only !== undefined && path.only !== protocol.name && viewer.viewer.kind !== 'admin') continue;
+          if (path.only !== undefined && path.only !== protocol.name && viewer.viewer.kind !== 'admin')
+            continue;
           all.push(...(await path.probe(t)));
         }
         for (const d of all) {
@@ -112,7 +113,10 @@ export async function runCast(
           const log = all.find((d) => d.path === 'GET /v1/rooms/:id/entries')?.text ?? '';
           for (const s of room.secrets.planted())
             if (!s.forms.some((f) => occurs(log, f)))
-              report.problems.push({ ...at(checkpoint), what: `planted marker ${s.label} is not in the log` });
+              report.problems.push({
+                ...at(checkpoint),
+                what: `planted marker ${s.label} is not in the log`,
+              });
         }
       }),
     );

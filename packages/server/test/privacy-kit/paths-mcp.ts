@@ -1,6 +1,6 @@
+import { viewerOfClass } from '@db8/core';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { viewerOfClass } from '@db8/core';
 import type { Delivery, ProbeTarget, ReadPath } from './probe.ts';
 
 /**
@@ -55,7 +55,10 @@ async function resource(t: ProbeTarget, uri: string, label: string) {
   try {
     const r = await (await client(t)).readResource({ uri });
     const text = r.contents.map((c) => ('text' in c ? String(c.text) : '')).join('\n');
-    return { d: { path: `mcp resource ${label}`, status: 200, text: texts(r) } as Delivery, json: JSON.parse(text) };
+    return {
+      d: { path: `mcp resource ${label}`, status: 200, text: texts(r) } as Delivery,
+      json: JSON.parse(text),
+    };
   } catch (err) {
     return { d: { path: `mcp resource ${label}`, status: 400, text: String(err) } as Delivery, json: null };
   }
@@ -94,7 +97,12 @@ export const mcpPaths: readonly ReadPath[] = [
     return [{ ...d, views: out ? [out.view] : [] }];
   }),
   mcp(['mcp tool wait'], async (t) => {
-    const { d, out } = await tool(t, 'wait', { room_id: t.roomId, for: 'entry', since_seq: -1, timeout_ms: 0 });
+    const { d, out } = await tool(t, 'wait', {
+      room_id: t.roomId,
+      for: 'entry',
+      since_seq: -1,
+      timeout_ms: 0,
+    });
     const state = out?.state as { view?: unknown } | undefined;
     return [
       {
@@ -108,7 +116,12 @@ export const mcpPaths: readonly ReadPath[] = [
   mcp(['mcp tool export_room'], async (t) => {
     const out: Delivery[] = [];
     for (const cls of ['', 'public']) {
-      const { d, raw } = await tool(t, 'export_room', { room_id: t.roomId, ...(cls ? { as: cls } : {}) }, `export_room${cls ? ` as ${cls}` : ''}`);
+      const { d, raw } = await tool(
+        t,
+        'export_room',
+        { room_id: t.roomId, ...(cls ? { as: cls } : {}) },
+        `export_room${cls ? ` as ${cls}` : ''}`,
+      );
       if (d.status !== 200) {
         out.push(d);
         continue;
@@ -132,7 +145,12 @@ export const mcpPaths: readonly ReadPath[] = [
   }),
   mcp(['mcp resource room-log'], async (t) => {
     const { d, json } = await resource(t, `db8://rooms/${t.roomId}/log`, 'room-log');
-    return [{ ...d, entries: { as: t.viewer.viewer, list: (json as { entries?: unknown[] } | null)?.entries ?? [] } }];
+    return [
+      {
+        ...d,
+        entries: { as: t.viewer.viewer, list: (json as { entries?: unknown[] } | null)?.entries ?? [] },
+      },
+    ];
   }),
   mcp(['mcp resources/list'], async (t) => {
     const r = await (await client(t)).listResources();

@@ -14,7 +14,11 @@ const one = (only: string, url: (t: Target) => string, name: string): ReadPath =
 
 export const modulePaths: readonly ReadPath[] = [
   // council
-  one('council', (t) => `/v1/rooms/${enc(t.roomId)}/council/packet.json`, '/v1/rooms/:id/council/packet.json'),
+  one(
+    'council',
+    (t) => `/v1/rooms/${enc(t.roomId)}/council/packet.json`,
+    '/v1/rooms/:id/council/packet.json',
+  ),
   one('council', (t) => `/v1/rooms/${enc(t.roomId)}/council/packet.md`, '/v1/rooms/:id/council/packet.md'),
   // deliberation (upstream-shaped REST)
   one('deliberation', () => '/v1/debates?limit=500', '/v1/debates'),
@@ -32,11 +36,19 @@ export const modulePaths: readonly ReadPath[] = [
     probe: async (t) => {
       const list = await get(t, '/v1/deliberation/lessons?limit=100', '/v1/deliberation/lessons');
       // The ids as the admin lists them, each read as this viewer (a read counts a view).
-      const all = await get({ ...t, viewer: { ...t.viewer, token: t.admin } }, '/v1/deliberation/lessons?limit=100');
-      const hits = ((all.json as { hits?: Array<{ lesson: { id: string } }> } | null)?.hits ?? []).slice(0, 5);
+      const all = await get(
+        { ...t, viewer: { ...t.viewer, token: t.admin } },
+        '/v1/deliberation/lessons?limit=100',
+      );
+      const hits = ((all.json as { hits?: Array<{ lesson: { id: string } }> } | null)?.hits ?? []).slice(
+        0,
+        5,
+      );
       const each: Delivery[] = [];
       for (const hit of hits)
-        each.push(await get(t, `/v1/deliberation/lessons/${enc(hit.lesson.id)}`, '/v1/deliberation/lessons/:id'));
+        each.push(
+          await get(t, `/v1/deliberation/lessons/${enc(hit.lesson.id)}`, '/v1/deliberation/lessons/:id'),
+        );
       return [list, ...each];
     },
   },
@@ -49,7 +61,11 @@ export const modulePaths: readonly ReadPath[] = [
     covers: ['GET /v1/admin/tables/:id/events'],
     only: 'poker',
     probe: async (t) => {
-      const d = await get(t, `/v1/admin/tables/${enc(t.roomId)}/events?fromSeq=0&limit=1000`, '/v1/admin/tables/:id/events');
+      const d = await get(
+        t,
+        `/v1/admin/tables/${enc(t.roomId)}/events?fromSeq=0&limit=1000`,
+        '/v1/admin/tables/:id/events',
+      );
       const list = d.status === 200 ? ((d.json as { events: unknown[] }).events ?? []) : [];
       return [{ ...d, entries: { as: { kind: 'admin' }, list } }];
     },
@@ -59,14 +75,22 @@ export const modulePaths: readonly ReadPath[] = [
     only: 'poker',
     probe: async (t) => [
       await get(t, `/v1/admin/tables/${enc(t.roomId)}/export`, '/v1/admin/tables/:id/export'),
-      await get(t, `/v1/admin/tables/${enc(t.roomId)}/export?format=phh`, '/v1/admin/tables/:id/export?format=phh'),
+      await get(
+        t,
+        `/v1/admin/tables/${enc(t.roomId)}/export?format=phh`,
+        '/v1/admin/tables/:id/export?format=phh',
+      ),
     ],
   },
   // question (swarm)
   one('question', () => '/v1/swarm/node', '/v1/swarm/node'),
   one('question', () => '/v1/swarm/questions?status=all&limit=500', '/v1/swarm/questions'),
   one('question', (t) => `/v1/swarm/questions/${enc(t.questionId)}`, '/v1/swarm/questions/:qid'),
-  one('question', (t) => `/v1/swarm/questions/${enc(t.questionId)}/metadata`, '/v1/swarm/questions/:qid/metadata'),
+  one(
+    'question',
+    (t) => `/v1/swarm/questions/${enc(t.questionId)}/metadata`,
+    '/v1/swarm/questions/:qid/metadata',
+  ),
   one('question', () => '/v1/swarm/model-calls', '/v1/swarm/model-calls'),
   // debate (ratings of closed debates, and the names behind identities)
   {

@@ -136,18 +136,28 @@ async function db8Ws(t: ProbeTarget): Promise<Delivery> {
     payload: { client_protocol_version: '0.1', ...(t.viewer.token ? { token: t.viewer.token } : {}) },
   };
   const sub = { type: 'subscribe', id: 'kit', payload: { room_id: t.roomId, since: -1 } };
-  const r = await socket(`${t.base.replace('http', 'ws')}/v1/ws`, {}, [JSON.stringify(hello), JSON.stringify(sub)], (m) => {
-    if (m.type === 'entry' && m.seq === t.head) seenHead = true;
-    if (m.type === 'state') state = true;
-    // A refused subscription ends the read too.
-    return (seenHead && state) || (m.type === 'error' && (m as { id?: string }).id === 'kit');
-  });
-  const parsed = r.messages.map((m) => JSON.parse(m) as { type: string; payload: { entry?: unknown; view?: unknown } });
+  const r = await socket(
+    `${t.base.replace('http', 'ws')}/v1/ws`,
+    {},
+    [JSON.stringify(hello), JSON.stringify(sub)],
+    (m) => {
+      if (m.type === 'entry' && m.seq === t.head) seenHead = true;
+      if (m.type === 'state') state = true;
+      // A refused subscription ends the read too.
+      return (seenHead && state) || (m.type === 'error' && (m as { id?: string }).id === 'kit');
+    },
+  );
+  const parsed = r.messages.map(
+    (m) => JSON.parse(m) as { type: string; payload: { entry?: unknown; view?: unknown } },
+  );
   return {
     path,
     status: r.status,
     text: r.messages.join('\n'),
-    entries: { as: t.viewer.viewer, list: parsed.filter((m) => m.type === 'entry').map((m) => m.payload.entry) },
+    entries: {
+      as: t.viewer.viewer,
+      list: parsed.filter((m) => m.type === 'entry').map((m) => m.payload.entry),
+    },
     views: parsed.filter((m) => m.type === 'state').map((m) => m.payload.view),
   };
 }
@@ -157,7 +167,12 @@ async function pokerWs(t: ProbeTarget, format: 'full' | 'compact'): Promise<Deli
   const q = new URLSearchParams({ format, ...(t.viewer.token ? {} : { table_id: t.roomId }) });
   // A seat's session names its table; an admin or an agent without a seat watches by table_id.
   if (t.viewer.token && t.viewer.viewer.kind !== 'seat') q.set('table_id', t.roomId);
-  const r = await socket(`${t.base.replace('http', 'ws')}/v1/poker/ws?${q}`, auth(t), [], (m) => m.type === 'game_state');
+  const r = await socket(
+    `${t.base.replace('http', 'ws')}/v1/poker/ws?${q}`,
+    auth(t),
+    [],
+    (m) => m.type === 'game_state',
+  );
   return { path, status: r.status, text: r.messages.join('\n') };
 }
 

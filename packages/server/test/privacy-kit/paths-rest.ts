@@ -7,7 +7,9 @@ const room = (id: string) => `/v1/rooms/${enc(id)}`;
 
 /** A JSON body's field, when the status says it is there. */
 function field(d: Delivery & { json: unknown }, key: string): unknown {
-  return d.status === 200 && d.json && typeof d.json === 'object' ? (d.json as Record<string, unknown>)[key] : undefined;
+  return d.status === 200 && d.json && typeof d.json === 'object'
+    ? (d.json as Record<string, unknown>)[key]
+    : undefined;
 }
 
 export const restPaths: readonly ReadPath[] = [
@@ -64,7 +66,11 @@ export const restPaths: readonly ReadPath[] = [
       const classes = ['', 'public', 'admin', ...[own, other].flatMap((s) => (s ? [`seat:${s}`] : []))];
       for (const cls of classes) {
         const q = cls ? `?as=${enc(cls)}` : '';
-        const d = await get(t, `${room(t.roomId)}/export${q}`, `/v1/rooms/:id/export${cls ? `?as=${cls}` : ''}`);
+        const d = await get(
+          t,
+          `${room(t.roomId)}/export${q}`,
+          `/v1/rooms/:id/export${cls ? `?as=${cls}` : ''}`,
+        );
         if (d.status !== 200) {
           out.push(d);
           continue;

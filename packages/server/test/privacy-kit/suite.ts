@@ -67,7 +67,10 @@ export function privacyKitSuite(shard: number, shards: number): void {
       it('every read path the server has is read by the kit or excluded with a reason', async () => {
         const covered = new Set(READ_PATHS.flatMap((p) => p.covers));
         const viewer = { name: 'admin', viewer: { kind: 'admin' as const }, token: admin };
-        const present = [...registeredRoutes(h.app), ...(await mcpSurface({ h, base, admin, viewer } as never))];
+        const present = [
+          ...registeredRoutes(h.app),
+          ...(await mcpSurface({ h, base, admin, viewer } as never)),
+        ];
         expect(present).toContain('GET /v1/rooms/:id/entries');
         expect(present).toContain('mcp tool view_room');
         expect(
@@ -75,7 +78,9 @@ export function privacyKitSuite(shard: number, shards: number): void {
           'read paths the privacy kit does not read: add a probe in packages/server/test/privacy-kit/' +
             'paths-*.ts, or, if the path serves no room content, an entry with the reason in coverage.ts',
         ).toEqual([]);
-        expect(stale(present, covered), 'kit paths or exclusions that match nothing the server has').toEqual([]);
+        expect(stale(present, covered), 'kit paths or exclusions that match nothing the server has').toEqual(
+          [],
+        );
       });
     }
 

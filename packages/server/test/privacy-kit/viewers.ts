@@ -41,7 +41,10 @@ export async function seatEveryone(
     }
     const agent = await call(h, 'POST', '/v1/agents', { body: { name: `kit ${s.id}` } });
     expect(agent.status, JSON.stringify(agent.body)).toBe(201);
-    const invite = await call(h, 'POST', `/v1/rooms/${roomId}/invites`, { token: admin, body: { seat: s.id } });
+    const invite = await call(h, 'POST', `/v1/rooms/${roomId}/invites`, {
+      token: admin,
+      body: { seat: s.id },
+    });
     expect(invite.status, JSON.stringify(invite.body)).toBe(201);
     const j = await call(h, 'POST', `/v1/rooms/${roomId}/join`, {
       token: agent.body.api_key,

@@ -11,7 +11,12 @@ import type { LegalTableAction, TableView } from './view.ts';
 const holeCards = (adminView: unknown): CastSecret[] =>
   (adminView as TableView).seats.flatMap((s) =>
     s.hole && !s.hole.includes('??')
-      ? [{ label: `seat_${s.seat}'s hole cards`, forms: [...s.hole.map((c) => `"${c}"`), `"${s.hole.join('')}"`] }]
+      ? [
+          {
+            label: `seat_${s.seat}'s hole cards`,
+            forms: [...s.hole.map((c) => `"${c}"`), `"${s.hole.join('')}"`],
+          },
+        ]
       : [],
   );
 
@@ -45,7 +50,12 @@ export const pokerCast: Cast = {
       { kind: 'checkpoint', name: 'preflop', secrets: holeCards },
       { kind: 'play', seats: SEATS, decide: checkOrCall, until: (v) => street(v) !== 'preflop' },
       { kind: 'checkpoint', name: 'flop', secrets: holeCards },
-      { kind: 'play', seats: SEATS, decide: checkOrCall, until: (v) => (v as TableView).status === 'stopped' },
+      {
+        kind: 'play',
+        seats: SEATS,
+        decide: checkOrCall,
+        until: (v) => (v as TableView).status === 'stopped',
+      },
     ],
   }),
 };
