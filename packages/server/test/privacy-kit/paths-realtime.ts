@@ -7,7 +7,7 @@ import { type Delivery, enc, type ProbeTarget, type ReadPath } from './probe.ts'
  * the kit reads it); a stream that never gets there fails the probe.
  */
 
-const WAIT_MS = 10_000;
+const WAIT_MS = 30_000;
 
 interface WsLike {
   on(ev: 'open' | 'close', fn: () => void): void;
