@@ -32,4 +32,5 @@ export function protocolByName(name: string): AnyProtocol | undefined {
   return builtinProtocols.find((p) => p.name === name);
 }
 
+export { builtinCasts, createCastRegistry } from './casts.ts';
 export { council, debate, deliberation, poker, question, sealedBid };

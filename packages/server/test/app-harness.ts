@@ -8,7 +8,7 @@ import { LocalBus } from '../src/bus/local.ts';
 import type { Bus } from '../src/bus/types.ts';
 import type { ServerConfigInput } from '../src/config.ts';
 import { type ServerKey, serverKeyFromSeed } from '../src/keys/index.ts';
-import { mountModules } from '../src/protocols/mount.ts';
+import { type MountedModules, mountModules } from '../src/protocols/mount.ts';
 import { joinEffectsOf } from '../src/protocols/registry.ts';
 import type { RuntimeApi } from '../src/routes/runtime-api.ts';
 import { Runtime } from '../src/runtime/index.ts';
@@ -40,6 +40,8 @@ export interface Harness {
   runtime: Runtime;
   adminLinks: AdminLinks;
   logs: string[];
+  /** The protocol modules' routes and drivers, when made with `mountModules: true`. */
+  mounted?: MountedModules | null;
   close(): Promise<void>;
 }
 
@@ -86,7 +88,7 @@ export async function makeApp(
     logStream,
     config: { logLevel: 'info', ...opts.config },
   });
-  if (opts.mountModules) await mountModules(app, { runtime, store, bus });
+  const mounted = opts.mountModules ? await mountModules(app, { runtime, store, bus }) : null;
   await app.ready();
   return {
     app,
@@ -97,6 +99,7 @@ export async function makeApp(
     runtime,
     adminLinks,
     logs,
+    mounted,
     async close() {
       await app.close();
       if (ownStore) await store.close();

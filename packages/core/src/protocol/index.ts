@@ -1,1 +1,2 @@
+export * from './cast.ts';
 export * from './contract.ts';

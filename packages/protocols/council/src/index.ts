@@ -1,5 +1,6 @@
 export * from './actions.ts';
 export * from './artifacts.ts';
+export { councilCast } from './cast.ts';
 export * from './config.ts';
 export * from './consensus.ts';
 export * from './markdown.ts';

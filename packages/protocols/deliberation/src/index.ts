@@ -1,4 +1,5 @@
 export * from './actions.ts';
+export { deliberationCast } from './cast.ts';
 export * from './code.ts';
 export * from './config.ts';
 export * from './consensus.ts';

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { builtinProtocols, createProtocolRegistry, protocolByName, sealedBid } from '../../src/index.ts';
+import {
+  builtinCasts,
+  builtinProtocols,
+  createCastRegistry,
+  createProtocolRegistry,
+  protocolByName,
+  sealedBid,
+} from '../../src/index.ts';
+import { sealedBidCast } from '../src/index.ts';
 
 describe('@db8/protocols registry', () => {
   it('lists sealed-bid among the builtins and finds it by name', () => {
@@ -33,6 +41,15 @@ describe('@db8/protocols registry', () => {
     expect(createProtocolRegistry().get('sealed-bid')).toBe(sealedBid);
     expect(() => createProtocolRegistry([sealedBid, { ...sealedBid }])).toThrow(
       /duplicate protocol name: sealed-bid/,
+    );
+  });
+
+  it('every builtin protocol has a scripted cast for the privacy kit, and one only', () => {
+    const casts = createCastRegistry();
+    expect(builtinProtocols.map((p) => p.name).filter((n) => !casts.has(n))).toEqual([]);
+    expect(builtinCasts.map((c) => c.protocol).filter((n) => !protocolByName(n))).toEqual([]);
+    expect(() => createCastRegistry([sealedBidCast, { ...sealedBidCast }])).toThrow(
+      /duplicate cast for protocol sealed-bid/,
     );
   });
 });

@@ -1,4 +1,5 @@
 export * from './admission.ts';
+export { questionCast } from './cast.ts';
 export * from './codes.ts';
 export * from './config.ts';
 export * from './didkey.ts';

@@ -1,4 +1,5 @@
 export * from './actions.ts';
+export { sealedBidCast } from './cast.ts';
 export * from './config.ts';
 export { sealedBid } from './protocol.ts';
 export * from './rules.ts';

@@ -1,5 +1,6 @@
 // The `poker` table protocol: the engine (../) dealt hand after hand at a table of seats.
 export * from './actions.ts';
+export { pokerCast } from './cast.ts';
 export * from './config.ts';
 export * from './export.ts';
 export { chipsBought, eligibleSeats, seatToAct, tableChips, turnDeadline } from './hand.ts';

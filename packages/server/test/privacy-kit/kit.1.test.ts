@@ -1,0 +1,4 @@
+import { privacyKitSuite } from './suite.ts';
+
+// The privacy conformance kit, shard 1 of 2 (suite.ts deals the protocols round-robin).
+privacyKitSuite(0, 2);
