@@ -71,6 +71,9 @@ describe('db8 council (spawned, local model server)', () => {
           'gpt-test',
           '--base-url',
           server.openaiBaseUrl,
+          // The local server is not OpenAI's endpoint: the key goes there only when named for it.
+          '--api-key-env',
+          'OPENAI_API_KEY',
           '--json',
         ],
         { OPENAI_API_KEY: KEY },
