@@ -24,6 +24,8 @@ function provider(wire: Wire, extra: Partial<CreateProviderOptions> = {}) {
     model: 'test-model',
     baseUrl: wire === 'openai' ? server.openaiBaseUrl : server.anthropicBaseUrl,
     env: { OPENAI_API_KEY: KEY, ANTHROPIC_API_KEY: KEY },
+    // The local server is not the profile's own endpoint: its key is named explicitly.
+    apiKeyEnv: wire === 'openai' ? 'OPENAI_API_KEY' : 'ANTHROPIC_API_KEY',
     config: {
       // Room for a loaded CI machine's first request; the timeout tests set their own or wait it out.
       timeoutMs: 2000,

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { formatSshPublicKey } from '@db8/core';
 import rateLimit from '@fastify/rate-limit';
@@ -10,7 +10,7 @@ import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { AdminLinks } from './auth/admin-link.ts';
 import { apiKeyPepper } from './auth/api-keys.ts';
 import { Authenticator } from './auth/authenticator.ts';
-import { checkedCredential, limitKey, RateLimiter, rateLimited } from './auth/limits.ts';
+import { checkedCredential, IN_PROCESS_HEADER, limitKey, RateLimiter, rateLimited } from './auth/limits.ts';
 import { OidcVerifier } from './auth/oidc.ts';
 import { SshLogin } from './auth/ssh-login.ts';
 import { storeAuth } from './auth/store-adapter.ts';
@@ -18,6 +18,7 @@ import { TokenService } from './auth/tokens.ts';
 import type { AuthStore } from './auth/types.ts';
 import type { Bus } from './bus/types.ts';
 import { resolveConfig, type ServerConfig, type ServerConfigInput } from './config.ts';
+import { type ConnectionCounts, limitConnections } from './connections.ts';
 import { toHttpError } from './errors.ts';
 import { mcpRoutes } from './mcp/index.ts';
 import type { ProtocolModule } from './protocols/module.ts';
@@ -31,8 +32,10 @@ import { docsRoutes } from './routes/docs.ts';
 import { healthRoutes } from './routes/health.ts';
 import { keysRoutes } from './routes/keys.ts';
 import { DebugRequestLog, loggerOptions, resolveLogFormat } from './routes/logging.ts';
+import { pathParamError } from './routes/path-params.ts';
 import { roomRoutes } from './routes/rooms.ts';
 import type { RuntimeApi } from './routes/runtime-api.ts';
+import { allowInlineStyles, securityHeaders } from './routes/security-headers.ts';
 import { parseClientJson } from './routes/strict-json.ts';
 import { plainSerializerCompiler, swaggerTransform, zodValidatorCompiler } from './routes/zod.ts';
 import { PROTOCOL_VERSION } from './schemas/common.ts';
@@ -88,6 +91,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     limits: {
       requests: new RateLimiter(config.rateLimit.max, config.rateLimit.windowMs, clock),
       authFailures: new RateLimiter(config.authFailureLimit.max, config.authFailureLimit.windowMs, clock),
+      inProcess: randomBytes(16).toString('hex'),
     },
     ssh: new SshLogin({
       store: authStore,
@@ -118,8 +122,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // One line per request, at debug (LOG_LEVEL=debug shows them): not hundreds of lines a minute at info.
     logController: new DebugRequestLog(),
     bodyLimit: config.bodyLimit,
-    // Long enough for real clients, short enough that a slow-loris does not hold sockets forever.
-    requestTimeout: 30_000,
+    // Long enough for real clients, short enough that a slow-loris does not hold sockets: the
+    // headers within headersTimeoutMs, the whole request within requestTimeoutMs (checked every
+    // second, not Node's default 30 s), an idle keep-alive socket closed after keepAliveTimeoutMs.
+    // A response being streamed (SSE, an export) is not a request being received: it is not cut.
+    requestTimeout: config.requestTimeoutMs,
+    keepAliveTimeout: config.keepAliveTimeoutMs,
+    http: {
+      headersTimeout: Math.min(config.headersTimeoutMs, config.requestTimeoutMs),
+      connectionsCheckingInterval: 1_000,
+    },
     routerOptions: { maxParamLength: 200 },
     return503OnClosing: true,
     // Bad URLs, over-long params, constraint failures: answered before routing, in our error shape.
@@ -128,7 +140,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       void reply.code(status >= 500 ? 400 : status).send(body);
     },
   });
+  // Before anything else sees a socket: over the cap, one clear answer and closed (connections.ts).
+  const connections = limitConnections(app.server, config.connectionLimit);
+  app.decorate('connections', connections);
   app.decorate('db8', ctx);
+  // Every route as registered, modules' included: what the fuzz suite walks, path parameter by
+  // path parameter (the check itself is the onRequest hook below, for all routes at once).
+  const routeTable: RouteEntry[] = [];
+  app.decorate('routeTable', routeTable);
+  app.addHook('onRoute', (r) => {
+    for (const method of [r.method].flat()) routeTable.push({ method, url: r.url });
+  });
   app.decorateRequest('auth', null);
   app.setValidatorCompiler(zodValidatorCompiler);
   app.setSerializerCompiler(plainSerializerCompiler);
@@ -171,15 +193,23 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return reply.code(404).send({ error: { code: 'NOT_FOUND', message: `no route ${req.method} ${path}` } });
   });
 
-  // Credentials first, so the limit can key on the principal; an address that keeps failing them
-  // is refused before the lookup. One bucket per principal, shared with its WebSockets.
+  // First of all hooks, so even a refusal by the next one carries them: CSP, nosniff, no framing,
+  // no referrer on every answer (security-headers.ts).
+  await securityHeaders(app);
+
+  // Path parameters first (one check for every route: routes/path-params.ts), then credentials, so
+  // the limit can key on the principal; an address that keeps failing them is refused before the
+  // lookup. One bucket per principal, shared with its WebSockets.
   app.addHook('onRequest', async (req) => {
+    const badParam = pathParamError(req.params);
+    if (badParam) throw badParam;
     const header = req.headers.authorization;
     const value = Array.isArray(header) ? header[0] : header;
     req.auth = value
       ? await checkedCredential(ctx.limits, req.ip, value, () => ctx.authn.fromHeader(value))
       : null;
     if ((req.routeOptions.config as { rateLimit?: unknown } | undefined)?.rateLimit === false) return;
+    if (req.headers[IN_PROCESS_HEADER] === ctx.limits.inProcess) return;
     const wait = ctx.limits.requests.take(limitKey(req.auth, req.ip));
     if (wait !== null) throw rateLimited(wait);
   });
@@ -203,7 +233,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     transform: swaggerTransform,
   });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    // Swagger UI adds a <style> element at run time: its pages alone may use inline styles (never scripts).
+    transformStaticCSP: allowInlineStyles,
+  });
   await app.register(websocket, { options: { maxPayload: config.bodyLimit } });
 
   healthRoutes(app, ctx);
@@ -245,8 +279,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   return app;
 }
 
+/** One method and path of the route table (`/v1/rooms/:id/...`). */
+export interface RouteEntry {
+  method: string;
+  url: string;
+}
+
 declare module 'fastify' {
   interface FastifyInstance {
     db8: AppContext;
+    routeTable: readonly RouteEntry[];
+    /** Open connections now, by client address (connections.ts). */
+    connections: ConnectionCounts;
   }
 }

@@ -87,6 +87,21 @@ export const ServerConfigSchema = z.object({
   authFailureLimit: z
     .object({ max: z.number().int().positive(), windowMs: z.number().int().positive() })
     .default({ max: 60, windowMs: 60_000 }),
+  /**
+   * Open connections (HTTP keep-alive, SSE, WebSocket), per client address and in total; one over
+   * is answered 429 (address) or 503 (total) and closed. Behind a reverse proxy every connection
+   * has the proxy's address: raise perAddress to total there. DB8_MAX_CONNECTIONS_PER_ADDRESS,
+   * DB8_MAX_CONNECTIONS.
+   */
+  connectionLimit: z
+    .object({ perAddress: z.number().int().positive(), total: z.number().int().positive() })
+    .default({ perAddress: 2_048, total: 16_384 }),
+  /** A client must finish its request headers within this (half-open sockets are closed). */
+  headersTimeoutMs: z.number().int().positive().default(10_000),
+  /** …and its whole request, body included, within this. */
+  requestTimeoutMs: z.number().int().positive().default(30_000),
+  /** An idle keep-alive connection is closed after this. */
+  keepAliveTimeoutMs: z.number().int().positive().default(5_000),
   /** Seconds a WebSocket that must say hello first may stay silent before it is closed. */
   wsHelloTimeoutSec: z.number().positive().default(10),
   /** Seconds between server WS pings; a socket that misses two is closed. */
@@ -129,6 +144,13 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
   if (env.DB8_LOG_FORMAT === 'json' || env.DB8_LOG_FORMAT === 'pretty') out.logFormat = env.DB8_LOG_FORMAT;
   if (env.LOG_LEVEL) out.logLevel = env.LOG_LEVEL as ServerConfigInput['logLevel'];
   if (env.ADMIN_EMAILS) out.adminEmails = list(env.ADMIN_EMAILS);
+  if (env.DB8_MAX_CONNECTIONS_PER_ADDRESS || env.DB8_MAX_CONNECTIONS) {
+    const d = ServerConfigSchema.shape.connectionLimit.parse(undefined);
+    out.connectionLimit = {
+      perAddress: Number(env.DB8_MAX_CONNECTIONS_PER_ADDRESS ?? d.perAddress),
+      total: Number(env.DB8_MAX_CONNECTIONS ?? d.total),
+    };
+  }
   const algorithms = env.OIDC_ALGORITHMS
     ? (list(env.OIDC_ALGORITHMS) as OidcConfig['algorithms'])
     : undefined;

@@ -40,7 +40,7 @@ export interface Harness {
   runtime: Runtime;
   adminLinks: AdminLinks;
   logs: string[];
-  /** The protocol modules' routes and drivers, when made with `mount: true`. */
+  /** The protocol modules' routes and drivers, when made with `mountModules: true`. */
   mounted?: MountedModules | null;
   close(): Promise<void>;
 }
@@ -51,8 +51,8 @@ export async function makeApp(
     runtime?: RuntimeApi;
     store?: Store;
     serverKey?: ServerKey;
-    /** Mount the protocol modules (their routes, background work and drivers) as startServer does. */
-    mount?: boolean;
+    /** Mount the protocol modules' routes and background work (as main.ts does) before ready. */
+    mountModules?: boolean;
   } & Partial<Omit<AppDeps, 'serverKey'>> = {},
 ): Promise<Harness> {
   const ownStore = !opts.store;
@@ -88,7 +88,7 @@ export async function makeApp(
     logStream,
     config: { logLevel: 'info', ...opts.config },
   });
-  const mounted = opts.mount ? await mountModules(app, { runtime, store, bus }) : null;
+  const mounted = opts.mountModules ? await mountModules(app, { runtime, store, bus }) : null;
   await app.ready();
   return {
     app,

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ActionBodySchema, CreateRoomBodySchema } from '../src/schemas/rest.ts';
 import type { Store } from '../src/store/index.ts';
 import { type Harness, listen, makeApp, sharedStore } from './app-harness.ts';
-import { auctionWithBidders, call } from './routes-fixtures.ts';
+import { adminToken, auctionWithBidders, call } from './routes-fixtures.ts';
 
 /**
  * Hostile input at every route and at the WebSocket: the server never answers 5xx, never writes
@@ -294,6 +294,60 @@ describe('fuzz: hostile requests', () => {
     expect(statuses.size).toBeGreaterThan(5);
     expect((await h.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
     expect((await h.app.inject({ method: 'GET', url: `/v1/rooms/${room}/state` })).statusCode).toBe(200);
+  });
+});
+
+describe('fuzz: control characters in every path parameter of every route', () => {
+  it('each param of each route (modules mounted) answers 400 VALIDATION_FAILED, never 5xx', async () => {
+    const full = await makeApp({
+      store,
+      mountModules: true,
+      config: { logLevel: 'silent', rateLimit: { max: 1_000_000, windowMs: 60_000 } },
+    });
+    try {
+      const admin = await adminToken(full);
+      const before = await logState();
+      const routes = full.app.routeTable.filter((r) => r.url.includes(':'));
+      // All of them: the core rooms routes and every module's (drivers, council, poker, debates…).
+      for (const must of [
+        '/v1/rooms/:id/drivers',
+        '/v1/rooms/:id/council/packet.json',
+        '/v1/rooms/:id/council/packet.md',
+      ])
+        expect(routes.map((r) => r.url)).toContain(must);
+      expect(routes.length).toBeGreaterThan(30);
+      const bad = ['\u0000', '\u0001', '\n', '\r', '\u001b', '\u001f', '\u007f'];
+      let tried = 0;
+      for (const r of routes) {
+        const names = [...r.url.matchAll(/:([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => m[1]!);
+        for (const name of names) {
+          for (const c of bad) {
+            // The other params are plausible (the real room, seq 0), so only the hostile one is wrong.
+            const url = r.url.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, (_m, n: string) =>
+              n === name ? encodeURIComponent(`x${c}y`) : n === 'id' ? room : n === 'seq' ? '0' : 'x',
+            );
+            const res = await full.app.inject({
+              method: r.method as 'GET',
+              url,
+              headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
+              ...(r.method === 'GET' || r.method === 'HEAD' ? {} : { payload: '{}' }),
+            });
+            const what = `${r.method} ${r.url} with ${JSON.stringify(c)} in :${name} -> ${res.statusCode} ${res.body.slice(0, 200)}`;
+            expect(res.statusCode, what).toBe(400);
+            if (r.method !== 'HEAD')
+              expect(JSON.parse(res.body).error, what).toMatchObject({
+                code: 'VALIDATION_FAILED',
+                details: [{ path: name }],
+              });
+            tried++;
+          }
+        }
+      }
+      expect(tried).toBeGreaterThan(200);
+      expect(await logState()).toEqual(before);
+    } finally {
+      await full.close();
+    }
   });
 });
 

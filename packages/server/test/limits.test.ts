@@ -155,6 +155,14 @@ describe('rate limits per principal, across connections', () => {
     await s.until(1);
     expect(s.replies[0]?.payload.code).toBe('RATE_LIMITED');
     expect(lookups).toBe(5);
+    // And over SSE: EventSource's ?token= meets the same limiter.
+    const sse = await a.app.inject({
+      method: 'GET',
+      url: `/v1/rooms/some-room/events?token=db8k_${'z'.repeat(40)}`,
+    });
+    expect(sse.statusCode).toBe(429);
+    expect(sse.json().error.code).toBe('RATE_LIMITED');
+    expect(lookups).toBe(5);
     // A session token from the same address is checked by signature and still works.
     const me = await a.app.inject({ method: 'GET', url: '/v1/auth/me', headers: bearer(admin) });
     expect(me.statusCode).toBe(200);

@@ -104,15 +104,32 @@ export async function startEnv(opts: { env?: Record<string, string> } = {}): Pro
 /** Pages still open, so a failing test can photograph them (see shootOpenPages). */
 const open = new Set<Page>();
 
+/**
+ * Every Content-Security-Policy violation a page of this process reported: the page's own
+ * `securitypolicyviolation` events and Chromium's console errors that name the policy. A suite
+ * asserts it stays empty (web.int.test.ts), so the server's policy and the app cannot drift apart.
+ */
+export const cspViolations: string[] = [];
+const CSP_MARK = '[csp violation]';
+
 /** A fresh browser profile (its own localStorage, so its own credentials). */
 export async function newPage(env: Env, scheme: 'light' | 'dark' = 'light'): Promise<Page> {
   const ctx = await env.browser.newContext({ viewport: { width: 1280, height: 860 }, colorScheme: scheme });
+  await ctx.addInitScript((mark: string) => {
+    document.addEventListener('securitypolicyviolation', (e) =>
+      console.error(
+        `${mark} ${e.violatedDirective} ${e.blockedURI || 'inline'} at ${e.documentURI} (${e.sourceFile}:${e.lineNumber}:${e.columnNumber})`,
+      ),
+    );
+  }, CSP_MARK);
   const page = await ctx.newPage();
   open.add(page);
   page.on('close', () => open.delete(page));
   page.on('pageerror', (e) => console.error('[page error]', e.message));
   page.on('console', (m) => {
-    if (m.type() === 'error' || m.type() === 'warning') console.error(`[page ${m.type()}]`, m.text());
+    const text = m.text();
+    if (text.startsWith(CSP_MARK) || /Content Security Policy/i.test(text)) cspViolations.push(text);
+    if (m.type() === 'error' || m.type() === 'warning') console.error(`[page ${m.type()}]`, text);
   });
   return page;
 }

@@ -5,6 +5,7 @@ import {
   buildWeb,
   bundle,
   client,
+  cspViolations,
   type Env,
   newPage,
   shootOpenPages,
@@ -29,6 +30,8 @@ beforeAll(async () => {
 
 afterEach(async (ctx) => {
   if (ctx.task.result?.state === 'fail') await shootOpenPages(ctx.task.name);
+  // The server's Content-Security-Policy and the app agree: no page of any test broke it.
+  expect(cspViolations.splice(0)).toEqual([]);
 });
 
 afterAll(async () => {
@@ -41,6 +44,34 @@ describe('the built bundle', () => {
     expect(js).not.toMatch(/node:crypto|require\(["']crypto["']\)|from\s*["']crypto["']/);
     expect(sources.some((s) => s.endsWith('core/src/platform/sha256.browser.ts'))).toBe(true);
     expect(sources.some((s) => s.endsWith('sha256.node.ts') || s.endsWith('ed25519.node.ts'))).toBe(false);
+  });
+});
+
+describe('the security headers, in the browser', () => {
+  it('the app and the API docs load under the policy; an inline script is refused and reported', async () => {
+    const page = await newPage(env);
+    const res = await page.goto(`${env.url}/`);
+    const csp = (await res!.allHeaders())['content-security-policy'] ?? '';
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    // The app rendered (its scripts and styles loaded under the policy).
+    await page.locator('#root *').first().waitFor();
+    expect(await page.evaluate(() => getComputedStyle(document.body).margin)).toBeDefined();
+    await page.goto(`${env.url}/docs`);
+    await page.locator('.swagger-ui .opblock').first().waitFor();
+    expect(cspViolations).toEqual([]);
+    // The detector detects: an inline script is blocked and shows up as a violation.
+    const ran = await page.evaluate(async () => {
+      const s = document.createElement('script');
+      s.textContent = 'window.__inlineRan = true';
+      document.head.append(s);
+      await new Promise((r) => setTimeout(r, 50));
+      return (window as unknown as { __inlineRan?: boolean }).__inlineRan === true;
+    });
+    expect(ran).toBe(false);
+    await expect.poll(() => cspViolations.some((v) => v.includes('script-src'))).toBe(true);
+    cspViolations.splice(0);
+    await page.context().close();
   });
 });
 

@@ -7,7 +7,7 @@ import type { CallSettings, Transport } from './call.ts';
 import { OpenAITransport } from './openai.ts';
 import { PriceTableSchema } from './pricing.ts';
 import { ModelProvider } from './provider.ts';
-import { Redactor, safeEndpoint } from './redact.ts';
+import { Redactor, safeEndpoint, urlSecrets } from './redact.ts';
 import { RetryPolicySchema } from './retry.ts';
 import { type Script, ScriptedTransport } from './scripted.ts';
 import { ProviderKindSchema } from './types.ts';
@@ -120,6 +120,12 @@ export interface ProviderChoice {
   provider?: string;
   model?: string;
   baseUrl?: string;
+  /**
+   * The environment variable holding the key for `baseUrl`. A profile's own key (its `apiKeyEnv`,
+   * or DB8_API_KEY) goes only to the endpoint it was configured for; a `baseUrl` on another origin
+   * gets no key unless this names one.
+   */
+  apiKeyEnv?: string;
 }
 
 export interface CreateProviderOptions extends ProviderChoice {
@@ -152,6 +158,18 @@ function envInt(env: CreateProviderOptions['env'], name: string): number | undef
   return n;
 }
 
+const ENV_NAME = /^[A-Z_][A-Z0-9_]*$/;
+
+/** Whether two endpoints are one server (scheme, host, port): a key for one is not sent to another. */
+export function sameOrigin(a: string | null, b: string | null): boolean {
+  if (a === null || b === null) return a === b;
+  try {
+    return new URL(a).origin === new URL(b).origin;
+  } catch {
+    return false;
+  }
+}
+
 type Resolved = { view: ResolvedProvider; apiKey: string | null; baseUrl: string | null; profile: Profile };
 
 function resolve(opts: CreateProviderOptions): Resolved {
@@ -168,7 +186,9 @@ function resolve(opts: CreateProviderOptions): Resolved {
   const profile = ProfileSchema.parse({ ...builtin, ...own });
   const sdkBaseEnv =
     name === 'openai' ? env.OPENAI_BASE_URL : name === 'anthropic' ? env.ANTHROPIC_BASE_URL : undefined;
-  const baseUrl = opts.baseUrl ?? env.DB8_BASE_URL ?? sdkBaseEnv ?? profile.baseUrl ?? null;
+  // The endpoint the operator configured (profile, config file, environment): its key goes there only.
+  const configured = env.DB8_BASE_URL ?? sdkBaseEnv ?? profile.baseUrl ?? null;
+  const baseUrl = opts.baseUrl ?? configured;
   const model = opts.model ?? env.DB8_MODEL ?? profile.model ?? config.model ?? null;
   if (profile.kind !== 'scripted') {
     if (!baseUrl) throw new ProviderConfigError(`profile "${name}" has no baseUrl`);
@@ -178,7 +198,10 @@ function resolve(opts: CreateProviderOptions): Resolved {
       );
     }
   }
-  const keyVar = env.DB8_API_KEY ? 'DB8_API_KEY' : (profile.apiKeyEnv ?? null);
+  if (opts.apiKeyEnv !== undefined && !ENV_NAME.test(opts.apiKeyEnv))
+    throw new ProviderConfigError(`apiKeyEnv "${opts.apiKeyEnv}" is not an environment variable name`);
+  const ownKey = env.DB8_API_KEY ? 'DB8_API_KEY' : (profile.apiKeyEnv ?? null);
+  const keyVar = opts.apiKeyEnv ?? (sameOrigin(baseUrl, configured) ? ownKey : null);
   const apiKey = keyVar ? (env[keyVar] ?? null) : null;
   const mode = env.DB8_STRUCTURED_OUTPUT ?? profile.structuredOutput ?? 'json_schema';
   const scripted = profile.kind === 'scripted';
@@ -243,7 +266,8 @@ export function createProvider(opts: CreateProviderOptions = {}): ModelProvider 
     temperature: profile.temperature !== undefined ? profile.temperature : (config.temperature ?? null),
     prices: config.prices ?? {},
     budget: opts.budget ?? new Budget(config.budget ?? {}),
-    redactor: new Redactor([apiKey]),
+    // Credentials written into the URL itself are secrets too: no record or error may repeat them.
+    redactor: new Redactor([apiKey, ...urlSecrets(baseUrl)]),
     clock: opts.clock ?? Date.now,
     ...(opts.random ? { random: opts.random } : {}),
   };

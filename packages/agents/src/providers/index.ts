@@ -31,7 +31,7 @@ export { isStrictCompatible, toWireSchema } from './json-schema.ts';
 export { type OpenAIStructuredMode, OpenAITransport, type OpenAITransportOptions } from './openai.ts';
 export { costOf, type PriceTable, PriceTableSchema, priceFor } from './pricing.ts';
 export { ModelProvider } from './provider.ts';
-export { Redactor, safeEndpoint } from './redact.ts';
+export { REDACTED, Redactor, redactUrl, safeEndpoint } from './redact.ts';
 export { backoffMs, type RetryPolicy, RetryPolicySchema, sleep } from './retry.ts';
 export { type Script, ScriptedTransport, type ScriptStep } from './scripted.ts';
 export * from './types.ts';

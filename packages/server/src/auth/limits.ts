@@ -75,9 +75,19 @@ export function limitKey(auth: AuthContext | null, ip: string): string {
   return auth ? `p:${auth.principal}` : `ip:${ip}`;
 }
 
+/**
+ * The header an in-process call (Fastify inject from an MCP tool, a module's RestCaller) carries,
+ * with the value `Limits.inProcess`: it is part of a request that already paid at the door, so it
+ * is not metered twice. The value is random per process; a client that sends the header with any
+ * other value is metered like everyone.
+ */
+export const IN_PROCESS_HEADER = 'x-db8-in-process';
+
 export interface Limits {
-  /** Every request and WebSocket message, per principal (or address when anonymous). */
+  /** Every request (REST, SSE, MCP) and WebSocket message, per principal (or address when anonymous). */
   requests: RateLimiter;
+  /** The secret value of IN_PROCESS_HEADER for this process. */
+  inProcess: string;
   /** Failed API keys per address: once spent, keys from it are refused unread. */
   authFailures: RateLimiter;
 }

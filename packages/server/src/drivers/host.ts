@@ -3,6 +3,7 @@ import type { Bus } from '../bus/types.ts';
 import { ApiError } from '../errors.ts';
 import type { ProtocolModule } from '../protocols/module.ts';
 import type { Runtime } from '../runtime/index.ts';
+import { redactDriverSpecs } from './redact.ts';
 import { type DriverSpec, type Drivers, type ProviderFactoryOptions, providerFor } from './spec.ts';
 import type { DriverStore } from './store.ts';
 
@@ -69,6 +70,7 @@ export class DriverHost {
           provider: spec.provider,
           ...(spec.model ? { model: spec.model } : {}),
           ...(spec.base_url ? { baseUrl: spec.base_url } : {}),
+          ...(spec.api_key_env ? { apiKeyEnv: spec.api_key_env } : {}),
         });
         if (r.kind === 'scripted' && !module.scripted)
           throw new ApiError(400, 'BAD_DRIVERS', `${seat}: protocol ${protocol} has no scripted cast`);
@@ -91,6 +93,7 @@ export class DriverHost {
     const module = this.opts.modules.get(room.protocol);
     if (!module?.agent) return;
     const roles = new Map(room.seats.map((s) => [s.id, s.role]));
+    this.opts.log.info({ roomId, drivers: redactDriverSpecs(specs) }, 'drivers attached');
     if (persist) {
       const now = this.opts.runtime.now();
       for (const [seat, spec] of Object.entries(specs)) await this.opts.drivers.put(roomId, seat, spec, now);

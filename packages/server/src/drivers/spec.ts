@@ -49,6 +49,7 @@ export function providerFor(
     provider: spec.provider,
     ...(spec.model ? { model: spec.model } : {}),
     ...(spec.base_url ? { baseUrl: spec.base_url } : {}),
+    ...(spec.api_key_env ? { apiKeyEnv: spec.api_key_env } : {}),
     ...(spec.provider === 'scripted' && script ? { script: delayedScript(script, opts.env) } : {}),
   });
 }

@@ -3,6 +3,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { limitKey, rateLimited } from '../auth/limits.ts';
 import { ApiError, errorBody } from '../errors.ts';
 import type { AppContext } from '../routes/context.ts';
 import { outdatedClient } from '../routes/rooms.ts';
@@ -24,7 +25,7 @@ export const DB8_VERSION_HEADER = 'db8-protocol-version';
 /** Oldest MCP protocol version the SDK still speaks: an older client is told so, not left guessing. */
 const OLDEST_MCP_VERSION = [...SUPPORTED_PROTOCOL_VERSIONS].sort()[0]!;
 const MAX_SESSIONS_PER_PRINCIPAL = 16;
-/** /mcp is outside the REST rate limit (its tool calls count there), so opening sessions has its own. */
+/** Opening a session costs more than a request (a server, subscriptions): it has its own, lower limit. */
 const MAX_OPENS_PER_MINUTE = 30;
 const MAX_SESSIONS = 2_000;
 const IDLE_MS = 30 * 60_000;
@@ -137,8 +138,6 @@ export function mcpRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.route({
     method: ['GET', 'POST', 'DELETE'],
     url: '/mcp',
-    // Each tool call is a REST call that the rate limit counts; counting /mcp too would halve it.
-    config: { rateLimit: false },
     schema: { hide: true },
     handler: async (req, reply) => {
       const auth = req.auth;
@@ -153,6 +152,14 @@ export function mcpRoutes(app: FastifyInstance, ctx: AppContext): void {
               'MCP needs Authorization: Bearer <api key or session token> (register: POST /v1/agents)',
             ),
           );
+      }
+      // Every MCP request paid one token at the door (app.ts onRequest), like REST and each WS
+      // message; a JSON-RPC batch pays for each message it carries.
+      if (Array.isArray(req.body)) {
+        for (let i = 1; i < req.body.length; i++) {
+          const wait = ctx.limits.requests.take(limitKey(auth, req.ip));
+          if (wait !== null) throw rateLimited(wait);
+        }
       }
       const v = header(req, DB8_VERSION_HEADER);
       if (v !== undefined && !isSupportedVersion(v)) throw outdatedClient(ctx, v);

@@ -1,10 +1,13 @@
 import type { FastifyInstance } from 'fastify';
+import { IN_PROCESS_HEADER } from '../auth/limits.ts';
 import type { ErrorBody } from '../schemas/common.ts';
 
 /**
  * The MCP tools call the REST API of the same app in-process (Fastify inject) with the MCP
- * request's own credentials. So MCP gets the REST access rules, validation, version guard, rate
- * limit and error codes by construction: nothing about who may see or do what is restated here.
+ * request's own credentials. So MCP gets the REST access rules, validation, version guard and
+ * error codes by construction: nothing about who may see or do what is restated here. The MCP
+ * request carrying the call was metered at the door (one token per request); the calls it makes
+ * in-process say so (IN_PROCESS_HEADER) and are not metered again.
  */
 
 export type RestResult<T> =
@@ -34,7 +37,10 @@ export class RestCaller {
   }
 
   private headers(): Record<string, string> {
-    return this.authorization ? { authorization: this.authorization } : {};
+    return {
+      [IN_PROCESS_HEADER]: this.app.db8.limits.inProcess,
+      ...(this.authorization ? { authorization: this.authorization } : {}),
+    };
   }
 
   private async call<T>(method: 'GET' | 'POST', url: string, body?: unknown): Promise<RestResult<T>> {

@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
+import { checkedCredential } from '../auth/limits.ts';
 import { ApiError } from '../errors.ts';
 import { viewerIn } from '../routes/access.ts';
 import type { AppContext } from '../routes/context.ts';
@@ -44,7 +45,13 @@ export function sseRoutes(root: FastifyInstance, ctx: AppContext, hub: RealtimeH
     },
     async (req, reply) => {
       const roomId = req.params.id;
-      const auth = req.auth ?? (req.query.token ? await ctx.authn.fromBearer(req.query.token) : null);
+      // ?token= (EventSource cannot send headers) passes the same failed-key limiter as a header.
+      const token = req.query.token;
+      const auth =
+        req.auth ??
+        (token
+          ? await checkedCredential(ctx.limits, req.ip, token, () => ctx.authn.fromBearer(token))
+          : null);
       const lastEventId = parseLastEventId(req.headers['last-event-id']);
       const room = (await ctx.runtime.getRoom(roomId)) as { seq: number };
       const viewer = await viewerIn(ctx, auth, roomId);

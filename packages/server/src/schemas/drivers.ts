@@ -3,9 +3,17 @@ import { z } from 'zod';
 
 /**
  * What room creation may say about drivers: `drivers: { <seat>: { driver: 'model', provider,
- * model?, base_url?, persona?, budget? } }`. A spec names a provider profile, never a key: keys
- * come only from the server's environment (docs/providers.md), so a stored spec is safe to show.
+ * model?, base_url?, api_key_env?, persona?, budget? } }`. A spec names a provider profile, never
+ * a key: keys come only from the server's environment (docs/providers.md). A profile's key goes
+ * only to the endpoint the operator configured for it; a `base_url` elsewhere gets the key named by
+ * `api_key_env`, which must be one the operator set aside for drivers (DRIVER_KEY_PREFIX), so a
+ * spec can never send OPENAI_API_KEY, the database URL or any other server secret to a URL of its
+ * choosing. A `base_url` may still carry credentials (`user:pass@`, `?api-key=`): specs are shown
+ * and logged only through redactDriverSpec (drivers/redact.ts).
  */
+
+/** The only environment variables a driver spec may name as its key. */
+export const DRIVER_KEY_PREFIX = 'DB8_DRIVER_KEY_';
 
 export const DriverSpecSchema = z
   .object({
@@ -16,6 +24,15 @@ export const DriverSpecSchema = z
     base_url: z
       .url({ protocol: /^https?$/ })
       .max(2000)
+      .optional(),
+    /** The variable holding the key for `base_url`: `DB8_DRIVER_KEY_<NAME>`. */
+    api_key_env: z
+      .string()
+      .max(128)
+      .regex(
+        new RegExp(`^${DRIVER_KEY_PREFIX}[A-Z0-9_]+$`),
+        `must name a ${DRIVER_KEY_PREFIX}<NAME> environment variable`,
+      )
       .optional(),
     /** A line or two added to the system prompt ("a cautious economist"). */
     persona: z.string().max(2000).optional(),

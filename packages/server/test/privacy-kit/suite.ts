@@ -40,7 +40,7 @@ export function privacyKitSuite(shard: number, shards: number): void {
   beforeAll(async () => {
     h = await makeApp({
       store: await sharedStore(),
-      mount: true,
+      mountModules: true,
       env: {},
       config: { logLevel: 'silent', rateLimit: { max: 1_000_000, windowMs: 60_000 } },
     });

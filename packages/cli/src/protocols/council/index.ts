@@ -23,6 +23,7 @@ interface RunOptions extends CommonOptions {
   provider?: string;
   model?: string;
   baseUrl?: string;
+  apiKeyEnv?: string;
   config?: string;
   context?: string;
   contextFile?: string;
@@ -84,6 +85,7 @@ function register(program: Command): void {
     )
     .option('--model <model>', 'model for every role')
     .option('--base-url <url>', 'base URL of the provider API')
+    .option('--api-key-env <name>', "environment variable holding the --base-url endpoint's key")
     .option('--config <file>', 'db8.config.json (default ./db8.config.json, then <home>/db8.config.json)')
     .option('--context <text>', 'background for the council')
     .option('--context-file <file>', 'read the context from a file (- for stdin)')
@@ -106,6 +108,7 @@ function register(program: Command): void {
           ...(opts.provider ? { provider: opts.provider } : {}),
           ...(opts.model ? { model: opts.model } : {}),
           ...(opts.baseUrl ? { baseUrl: opts.baseUrl } : {}),
+          ...(opts.apiKeyEnv ? { apiKeyEnv: opts.apiKeyEnv } : {}),
           ...(opts.config ? { configPath: opts.config } : {}),
           ...(opts.progress
             ? {

@@ -42,6 +42,8 @@ export interface LocalRunOptions {
   provider?: string;
   model?: string;
   baseUrl?: string;
+  /** The variable holding the key for `baseUrl` (a profile's key goes only to its own endpoint). */
+  apiKeyEnv?: string;
   /** db8.config.json path; default ./db8.config.json, then <home>/db8.config.json. */
   configPath?: string;
   env?: NodeJS.ProcessEnv;
@@ -87,6 +89,7 @@ export function councilProviders(opts: LocalRunOptions, config: Db8Config): Reco
       ...((opts.provider ?? own?.provider) ? { provider: opts.provider ?? own?.provider } : {}),
       ...((opts.model ?? own?.model) ? { model: opts.model ?? own?.model } : {}),
       ...(opts.baseUrl ? { baseUrl: opts.baseUrl } : {}),
+      ...(opts.apiKeyEnv ? { apiKeyEnv: opts.apiKeyEnv } : {}),
       config,
       env,
       budget,

@@ -15,6 +15,7 @@ export interface DeliberateOptions {
   provider?: string;
   model?: string;
   baseUrl?: string;
+  apiKeyEnv?: string;
   config?: string;
   minConsensus?: string;
   gate?: string[];
@@ -50,6 +51,7 @@ function register(program: Command): void {
     )
     .option('--model <model>', 'model for every seat')
     .option('--base-url <url>', 'base URL of the provider API')
+    .option('--api-key-env <name>', "environment variable holding the --base-url endpoint's key")
     .option('--config <file>', 'db8.config.json (default ./db8.config.json)')
     .option('--min-consensus <x>', 'consensus needed to stop early (0-1)')
     .option('--gate <phase...>', 'pause after these phases for approval (locally the operator approves)')

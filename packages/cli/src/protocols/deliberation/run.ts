@@ -4,7 +4,12 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { Budget, createProvider, type Db8Config, loadConfigFile, ProviderConfigError } from '@db8/agents';
 import type { DeliberationState } from '@db8/protocols/deliberation';
-import { deliberationScript, type LocalProgress, runLocalDeliberation } from '@db8/server/deliberation';
+import {
+  deliberationScript,
+  type LocalProgress,
+  runLocalDeliberation,
+  sandboxSupport,
+} from '@db8/server/deliberation';
 import { EXIT_INVALID_INPUT, EXIT_IO_ERROR, EXIT_REJECTED, EXIT_USAGE } from '../../exit-codes.ts';
 import { CliError, writeStdout } from '../../io.ts';
 import { Remote } from '../../remote.ts';
@@ -81,6 +86,11 @@ async function planOf(opts: DeliberateOptions): Promise<Plan> {
 export async function deliberate(task: string, opts: DeliberateOptions): Promise<void> {
   const plan = await planOf(opts);
   if (opts.url) return remote(task, opts, plan);
+  if (plan.tests) {
+    // As a server answers 409: code under test runs in the sandbox or not at all.
+    const sandbox = sandboxSupport();
+    if (!sandbox.ok) throw new CliError(EXIT_REJECTED, `SANDBOX_UNAVAILABLE: ${sandbox.reason}`);
+  }
   const config = await loadConfig(opts.config).catch((e: Error) => {
     throw new CliError(EXIT_INVALID_INPUT, e.message);
   });
@@ -94,6 +104,7 @@ export async function deliberate(task: string, opts: DeliberateOptions): Promise
           provider: opts.provider ?? 'scripted',
           ...(opts.model ? { model: opts.model } : {}),
           ...(opts.baseUrl ? { baseUrl: opts.baseUrl } : {}),
+          ...(opts.apiKeyEnv ? { apiKeyEnv: opts.apiKeyEnv } : {}),
           config,
           env: process.env,
           budget,
@@ -264,6 +275,7 @@ async function remote(task: string, opts: DeliberateOptions, plan: Plan): Promis
       provider: opts.provider ?? 'scripted',
       ...(opts.model ? { model: opts.model } : {}),
       ...(opts.baseUrl ? { base_url: opts.baseUrl } : {}),
+      ...(opts.apiKeyEnv ? { api_key_env: opts.apiKeyEnv } : {}),
     })),
     topology_type: opts.topology,
     coordination_protocol: opts.coordination,

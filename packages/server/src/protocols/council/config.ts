@@ -21,6 +21,7 @@ export function councilConfig(config: unknown, ctx: Pick<PrepareContext, 'driver
         provider: spec.provider,
         ...(spec.model ? { model: spec.model } : {}),
         ...(spec.base_url ? { baseUrl: spec.base_url } : {}),
+        ...(spec.api_key_env ? { apiKeyEnv: spec.api_key_env } : {}),
       });
       return { role, provider: r.profile, model: r.model, scripted: r.kind === 'scripted' };
     });

@@ -52,7 +52,7 @@ export function awaitingMeasurement(
   now: number,
   sandbox: SandboxOptions = {},
 ): boolean {
-  if (!sandboxSupport().netns && !sandbox.allowNetwork) return false;
+  if (!sandboxSupport(sandbox).ok) return false;
   return view.codeVersions.some((v) => {
     if (v.measuredAt !== null) return false;
     const at = view.turns.find((t) => t.seq === v.turnSeq)?.at ?? now;

@@ -4,7 +4,8 @@ import { requireAuth } from '../../routes/context.ts';
 import type { ModuleContext, ProtocolModule } from '../module.ts';
 import { deliberationAgent } from './agent.ts';
 import { deliberationRestRoutes } from './routes.ts';
-import { sandboxLimitsFromEnv } from './sandbox.ts';
+import { assertSandboxFor, sandboxOptionsFromEnv } from './sandbox.ts';
+import { sqlSandboxRuns, sweepLegacyTempDirs } from './sandbox-runs.ts';
 import { deliberationScript } from './scripted.ts';
 import { deliberationSkillDoc } from './skill.ts';
 import { applyEntry, deliberationStorageRoutes } from './storage/index.ts';
@@ -19,6 +20,7 @@ export {
 } from './local.ts';
 export { CreateDebateBodySchema, debateToRoom, deliberationRestRoutes } from './routes.ts';
 export * from './sandbox.ts';
+export * from './sandbox-runs.ts';
 export { deliberationScript, deliberationScriptReply, scriptedText } from './scripted.ts';
 export { callMetaOf, playTurn, replySchema, type TurnOutcome, turnKey, turnOf, turnPrompt } from './turn.ts';
 export { type Committed, type CommittedListener, DeliberationWorker } from './worker.ts';
@@ -40,8 +42,16 @@ export interface DeliberationPlugin {
  * upstream-shaped REST (/v1/debates…) and the storage routes (/v1/deliberation/…).
  */
 export function registerDeliberation(app: FastifyInstance, ctx: ModuleContext): DeliberationPlugin {
-  const worker = new DeliberationWorker(ctx.runtime, app.log, { limits: sandboxLimitsFromEnv(ctx.env) });
   const db = ctx.app.store.db;
+  const worker = new DeliberationWorker(
+    ctx.runtime,
+    app.log,
+    sandboxOptionsFromEnv(ctx.env),
+    sqlSandboxRuns(db),
+  );
+  void sweepLegacyTempDirs().then((removed) => {
+    if (removed.length) app.log.info({ removed }, 'deliberation: removed leftover sandbox temp dirs');
+  });
   if (ctx.env.DB8_DELIBERATION_PROJECTION !== 'off')
     worker.onCommitted(async (e, state) => {
       const room = await ctx.runtime.getRoom(e.room);
@@ -67,6 +77,11 @@ export const deliberationModule: ProtocolModule = {
   protocol: deliberation,
   agent: deliberationAgent(),
   scripted: () => deliberationScript,
+  // A code task with tests where no sandbox can run them is refused at creation (409).
+  prepareConfig: (config, ctx) => {
+    assertSandboxFor(config, sandboxOptionsFromEnv(ctx.env));
+    return config;
+  },
   routes: registerDeliberation,
   skillDoc: deliberationSkillDoc,
 };

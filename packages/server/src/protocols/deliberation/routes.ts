@@ -15,8 +15,9 @@ import { ApiError } from '../../errors.ts';
 import { viewerIn } from '../../routes/access.ts';
 import { requireAdmin, requireAuth } from '../../routes/context.ts';
 import type { ZodTypeProvider } from '../../routes/zod.ts';
-import type { DriverSpec } from '../../schemas/drivers.ts';
+import { type DriverSpec, DriverSpecSchema } from '../../schemas/drivers.ts';
 import type { ModuleContext } from '../module.ts';
+import { assertSandboxFor, sandboxOptionsFromEnv } from './sandbox.ts';
 import { deleteSession } from './storage/index.ts';
 import type { DeliberationWorker } from './worker.ts';
 
@@ -43,6 +44,8 @@ export const ParticipantSchema = z
       .url({ protocol: /^https?$/ })
       .max(2000)
       .optional(),
+    /** The variable holding the key for `base_url` (docs/drivers.md: DB8_DRIVER_KEY_<NAME> only). */
+    api_key_env: DriverSpecSchema.shape.api_key_env,
     persona: z.string().max(2000).optional(),
     /** LLMsVerifier-style score (0–10). */
     score: z.number().min(0).max(10).default(8),
@@ -124,12 +127,14 @@ export function debateToRoom(
       provider: p.provider,
       ...(p.model ? { model: p.model } : {}),
       ...(p.base_url ? { baseUrl: p.base_url } : {}),
+      ...(p.api_key_env ? { apiKeyEnv: p.api_key_env } : {}),
     });
     drivers[id] = {
       driver: 'model',
       provider: p.provider,
       ...(p.model ? { model: p.model } : {}),
       ...(p.base_url ? { base_url: p.base_url } : {}),
+      ...(p.api_key_env ? { api_key_env: p.api_key_env } : {}),
       ...(p.persona ? { persona: p.persona } : {}),
     };
     return {
@@ -243,6 +248,7 @@ export function deliberationRestRoutes(
       } catch (err) {
         throw new ApiError(400, 'BAD_PARTICIPANTS', (err as Error).message);
       }
+      assertSandboxFor(mapped.config, sandboxOptionsFromEnv(ctx.env));
       const driven = Object.keys(mapped.drivers).length > 0;
       const hosts = ctx.app.drivers;
       if (driven) {

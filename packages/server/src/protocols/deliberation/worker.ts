@@ -1,7 +1,21 @@
 import type { PublicEntry } from '@db8/core';
-import { type DeliberationState, type DeliberationView, OPERATOR } from '@db8/protocols/deliberation';
+import {
+  type DeliberationState,
+  type DeliberationView,
+  type Measurement,
+  OPERATOR,
+} from '@db8/protocols/deliberation';
 import type { Runtime } from '../../runtime/index.ts';
-import { measurementOf, runSandboxed, type SandboxOptions, type SandboxResult } from './sandbox.ts';
+import {
+  DEFAULT_LIMITS,
+  interruptedResult,
+  measurementOf,
+  runSandboxed,
+  type SandboxOptions,
+  type SandboxResult,
+  sandboxSupport,
+} from './sandbox.ts';
+import { memorySandboxRuns, type SandboxRuns } from './sandbox-runs.ts';
 
 /**
  * The module's background side for deliberation rooms, fed by the bus:
@@ -14,8 +28,13 @@ import { measurementOf, runSandboxed, type SandboxOptions, type SandboxResult } 
  *   projection (storage/applyEntry) is one such listener.
  * - **Measurer**: each code version of a code task with tests that has no measurement yet runs in
  *   the sandbox, and the operator seat records `measure {version, measurement}` (idempotent per
- *   version by its nonce). Versions are measured one at a time per server.
+ *   version by its nonce). Versions are measured one at a time per server. Each run is claimed in
+ *   the runs ledger first (sandbox-runs.ts): a version whose earlier run never finished (the
+ *   server stopped during it) is recorded as an interrupted, failed measurement — never run again.
  */
+
+/** How long past the sandbox's time limit a claimed run may still be recording its result. */
+export const RUN_LEASE_SLACK_MS = 60_000;
 
 export interface Committed {
   room: string;
@@ -44,6 +63,7 @@ export class DeliberationWorker {
   readonly #measuring = new Set<string>();
   readonly #dropped = new Set<string>();
   readonly #pending = new Set<Promise<unknown>>();
+  readonly #timers = new Set<ReturnType<typeof setTimeout>>();
   #queue: Promise<unknown> = Promise.resolve();
   #closed = false;
   /** Every sandbox result, by `room/version` (tests and the results route read it). */
@@ -53,6 +73,7 @@ export class DeliberationWorker {
     readonly runtime: Pick<Runtime, 'getRoom' | 'act' | 'stateFor' | 'protocolState'>,
     readonly log: Log,
     readonly sandbox: SandboxOptions = {},
+    readonly runs: SandboxRuns = memorySandboxRuns(),
   ) {}
 
   /** Adds a committed-entry listener; returns its removal. */
@@ -153,24 +174,68 @@ export class DeliberationWorker {
     tests: string,
   ): Promise<void> {
     if (this.#closed) return;
-    const r = await runSandboxed({ language: v.language, source: v.code, tests }, this.sandbox);
-    this.results.set(key, r);
-    if (r.status === 'unsupported') {
+    const support = sandboxSupport(this.sandbox);
+    if (!support.ok) {
       this.log.warn(
-        { roomId: room, version: v.version, why: r.output },
+        { roomId: room, version: v.version, code: 'SANDBOX_UNAVAILABLE', why: support.reason },
         'deliberation: version not measured',
       );
       return;
     }
+    const leaseMs = (this.sandbox.limits?.timeoutMs ?? DEFAULT_LIMITS.timeoutMs) + RUN_LEASE_SLACK_MS;
+    const claim = await this.runs.begin(room, v.version, Date.now(), leaseMs);
+    if (claim.kind === 'busy') {
+      this.#retryAt(room, key, claim.until);
+      return;
+    }
+    let r: SandboxResult;
+    let measurement: Measurement;
+    if (claim.kind === 'interrupted') {
+      r = interruptedResult(claim.startedAt);
+      const m = measurementOf(r, v.code);
+      measurement = { ...m, metrics: { ...m.metrics, interrupted: 1 } };
+      this.log.warn(
+        { roomId: room, version: v.version, startedAt: claim.startedAt },
+        'deliberation: an earlier run of this version never finished; recorded as failed, not run again',
+      );
+    } else {
+      r = await runSandboxed({ language: v.language, source: v.code, tests }, this.sandbox);
+      measurement = measurementOf(r, v.code);
+    }
+    this.results.set(key, r);
     try {
+      if (r.status === 'unsupported') {
+        this.log.warn(
+          { roomId: room, version: v.version, code: r.code, why: r.output },
+          'deliberation: version not measured',
+        );
+        return;
+      }
       await this.runtime.act(room, {
         seat: OPERATOR,
-        action: { type: 'measure', version: v.version, measurement: measurementOf(r, v.code) },
+        action: { type: 'measure', version: v.version, measurement },
         clientNonce: `measure:v${v.version}`,
       });
     } catch (err) {
       this.log.warn({ err, roomId: room, version: v.version }, 'deliberation: measure refused');
+    } finally {
+      await this.runs.finish(room, v.version);
     }
+  }
+
+  /** Looks at a version again when another run's claim on it has expired. */
+  #retryAt(room: string, key: string, until: number): void {
+    if (this.#closed) return;
+    const t = setTimeout(
+      () => {
+        this.#timers.delete(t);
+        this.#measuring.delete(key);
+        if (!this.#closed) this.poke(room);
+      },
+      Math.max(0, until - Date.now()) + 10,
+    );
+    t.unref();
+    this.#timers.add(t);
   }
 
   #track(p: Promise<unknown>): void {
@@ -186,6 +251,8 @@ export class DeliberationWorker {
 
   async close(): Promise<void> {
     this.#closed = true;
+    for (const t of this.#timers) clearTimeout(t);
+    this.#timers.clear();
     await this.idle();
   }
 }
