@@ -1,24 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 
 /**
- * Every route the server registered (from Fastify's own route tree) and every MCP tool and resource
+ * Every route the server registered (the app's route table) and every MCP tool and resource
  * it offers, against what the kit reads plus this explicit list of paths that serve no room content
  * (with the reason). A path in neither fails the kit: a new read path cannot be forgotten.
  */
 
-/** `METHOD /url` for every route of `app` (HEAD, Fastify's automatic twin of GET, left out). */
+/** `METHOD /url` for every route of `app` (its route table; HEAD, GET's automatic twin, left out). */
 export function registeredRoutes(app: FastifyInstance): string[] {
-  const out: string[] = [];
-  const stack: string[] = [];
-  for (const line of app.printRoutes({ commonPrefix: false }).split('\n')) {
-    const m = /^((?:[│ ] {3})*)[├└]── (.*?)(?: \(([A-Z, ]+)\))?$/.exec(line);
-    if (!m) continue;
-    const depth = m[1]!.length / 4;
-    stack.length = depth;
-    stack.push(m[2]!);
-    for (const method of (m[3] ?? '').split(', ').filter((x) => x && x !== 'HEAD'))
-      out.push(`${method} ${stack.join('')}`);
-  }
+  const out = app.routeTable.filter((r) => r.method !== 'HEAD').map((r) => `${r.method} ${r.url}`);
   return [...new Set(out)].sort();
 }
 

@@ -1,4 +1,3 @@
-import { viewerOfClass } from '@db8/core';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Delivery, ProbeTarget, ReadPath } from './probe.ts';
@@ -112,25 +111,12 @@ export const mcpPaths: readonly ReadPath[] = [
       },
     ];
   }),
-  // As the token grants and as the public (REST's export route, which it runs, is read as every class).
+  // As the token grants: its `as` goes to the REST export route, which is read as every class.
   mcp(['mcp tool export_room'], async (t) => {
-    const out: Delivery[] = [];
-    for (const cls of ['', 'public']) {
-      const { d, raw } = await tool(
-        t,
-        'export_room',
-        { room_id: t.roomId, ...(cls ? { as: cls } : {}) },
-        `export_room${cls ? ` as ${cls}` : ''}`,
-      );
-      if (d.status !== 200) {
-        out.push(d);
-        continue;
-      }
-      const bundle = String((raw.content?.[0] as { text?: string } | undefined)?.text ?? '');
-      const as = cls ? viewerOfClass(cls as 'public') : t.viewer.viewer;
-      out.push({ ...d, entries: { as, list: journalEntries(bundle) }, bundle });
-    }
-    return out;
+    const { d, raw } = await tool(t, 'export_room', { room_id: t.roomId });
+    if (d.status !== 200) return [d];
+    const bundle = String((raw.content?.[0] as { text?: string } | undefined)?.text ?? '');
+    return [{ ...d, entries: { as: t.viewer.viewer, list: journalEntries(bundle) }, bundle }];
   }),
   {
     ...mcp(['mcp tool swarm_list', 'mcp tool swarm_room'], async (t) => [

@@ -55,15 +55,16 @@ export const restPaths: readonly ReadPath[] = [
     probe: async (t) => [await get(t, `${room(t.roomId)}/drivers`, '/v1/rooms/:id/drivers')],
   },
   {
-    // The bundle as the token grants it, then as the public, the admin, the viewer's own seat and
-    // one other seat (a class the token does not cover must be refused: a 200 there is caught by
-    // the entries' leak check; which other seat it is does not change the route's decision).
+    // The bundle as the token grants it, then as every other class: the public, the admin and a
+    // seat not the viewer's (one the token does not cover must be refused: a 200 there is caught by
+    // the entries' leak check; which seat it is does not change the route's decision).
     covers: ['GET /v1/rooms/:id/export'],
     probe: async (t) => {
       const out: Delivery[] = [];
-      const own = t.viewer.viewer.kind === 'seat' ? t.viewer.viewer.seat : null;
-      const other = t.seats.find((s) => s !== own);
-      const classes = ['', 'public', 'admin', ...[own, other].flatMap((s) => (s ? [`seat:${s}`] : []))];
+      const v = t.viewer.viewer;
+      const own = v.kind === 'seat' ? `seat:${v.seat}` : v.kind === 'admin' ? 'admin' : 'public';
+      const other = t.seats.find((s) => `seat:${s}` !== own);
+      const classes = ['', ...['public', 'admin', `seat:${other}`].filter((c) => c !== own)];
       for (const cls of classes) {
         const q = cls ? `?as=${enc(cls)}` : '';
         const d = await get(
