@@ -13,7 +13,7 @@ import { ADD_TESTS } from './deliberation-sandbox.helpers.ts';
 // The deliberation sandbox: a code version's tests run in a bubblewrap sandbox; it measures pass
 // rates, refuses what it cannot run, and each limit — a write outside its work dir, a child
 // process, an infinite loop, a memory bomb (heap and Buffer) — holds. The review's escapes are in
-// deliberation-sandbox.escapes.test.ts, the forged results in deliberation-sandbox.forgery.test.ts.
+// deliberation-sandbox.escapes.int.test.ts, the forged results in deliberation-sandbox.forgery.int.test.ts.
 
 const outside = join(tmpdir(), `db8-escape-${process.pid}.txt`);
 
