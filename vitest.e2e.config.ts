@@ -16,6 +16,7 @@ export const E2E_SUITES = [
   'packages/cli/test/login-local.test.ts',
   'packages/cli/test/poker-phh.test.ts',
   'packages/cli/test/council.test.ts',
+  'packages/cli/test/council.index.test.ts',
   'packages/cli/test/journal.test.ts',
   'packages/cli/test/poker.test.ts',
   'packages/cli/test/poker-journal.test.ts',

@@ -35,6 +35,24 @@ function verdictOn(
   return v.claims.find((c) => c.claim_id === claimId)?.verdict ?? null;
 }
 
+/**
+ * The distinct claims `seat` conceded across its published submissions, first mention first: a
+ * concession repeated within a submission or in a later round (a draft carried over) is one.
+ */
+function concededClaims(
+  state: DebateState,
+  seat: string,
+): { round: number; author: string; claim_id: string }[] {
+  const seen = new Map<string, { round: number; author: string; claim_id: string }>();
+  for (const round of state.rounds) {
+    for (const c of published(round, seat)?.submission?.payload.concessions ?? []) {
+      const key = JSON.stringify([c.round, c.author, c.claim_id]);
+      if (!seen.has(key)) seen.set(key, { round: c.round, author: c.author, claim_id: c.claim_id });
+    }
+  }
+  return [...seen.values()];
+}
+
 function scoreOf(state: DebateState, seat: string): DebaterScore {
   const s = state.config.scoring;
   const cards = Object.keys(state.scores)
@@ -54,14 +72,14 @@ function scoreOf(state: DebateState, seat: string): DebaterScore {
     if (before !== undefined && after !== undefined) pairs.push({ before, after });
   }
 
-  const concessions: ConcessionInput[] = [];
+  const concessions: ConcessionInput[] = concededClaims(state, seat).map((c) => ({
+    own: c.author === seat,
+    verdict: verdictOn(state, c.round, c.author, c.claim_id),
+  }));
   const calibration: { confidence: number; outcome: 0 | 1 }[] = [];
   for (const round of state.rounds) {
     const slot = published(round, seat);
     if (!slot?.submission) continue;
-    for (const c of slot.submission.payload.concessions ?? []) {
-      concessions.push({ own: c.author === seat, verdict: verdictOn(state, c.round, c.author, c.claim_id) });
-    }
     for (const claim of slot.submission.payload.claims) {
       const v = verdictOn(state, round.index, seat, claim.id);
       if (claim.confidence === undefined || (v !== 'true' && v !== 'false')) continue;
@@ -103,7 +121,7 @@ function statsOf(state: DebateState, seat: string): DebaterStats {
     signed: 0,
     claims: 0,
     verdicts: { true: 0, false: 0, unclear: 0, needs_work: 0 },
-    concessions: 0,
+    concessions: concededClaims(state, seat).length,
   };
   for (const round of state.rounds) {
     const slot = round.slots[seat];
@@ -117,7 +135,6 @@ function statsOf(state: DebateState, seat: string): DebaterStats {
     stats.resubmits += sub.version - 1;
     if (sub.signature.kind !== 'server') stats.signed += 1;
     stats.claims += sub.payload.claims.length;
-    stats.concessions += sub.payload.concessions?.length ?? 0;
     for (const v of slot.verdict?.by === 'fact_checker' ? slot.verdict.claims : [])
       stats.verdicts[v.verdict] += 1;
   }

@@ -17,11 +17,20 @@ export function homeDir(flag: string | undefined, env: NodeJS.ProcessEnv = proce
 
 export function runDir(home: string, runId: string): string {
   if (!RUN_ID_PATTERN.test(runId)) throw new Error(`not a run id: ${runId}`);
-  return join(home, 'records', 'debates', runId);
+  return join(runsDir(home), runId);
 }
 
 export function indexDir(home: string): string {
   return join(home, 'index');
+}
+
+/** The lock every process holds while the index is open (index-lock.ts). */
+export function indexLockPath(home: string): string {
+  return join(home, 'index.lock');
+}
+
+export function runsDir(home: string): string {
+  return join(home, 'records', 'debates');
 }
 
 /** The decision record's path relative to the home (what the packet's writeback names). */

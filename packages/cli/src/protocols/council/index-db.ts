@@ -1,14 +1,19 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { hashCanonical } from '@db8/core';
 import { type CouncilState, ROLES, stageOfTurn, TURN_STAGES, type TurnRecord } from '@db8/protocols/council';
 import { PGlite } from '@electric-sql/pglite';
 import { indexDir } from './files.ts';
+import { type IndexLock, lockIndex } from './index-lock.ts';
 
 /**
  * The local index (seed 001, Decision 5: `debate_runs`, `debate_turns`, `debate_actions`) in an
  * embedded PGlite database under `<home>/index`, with Postgres full-text search. The JSON artifacts
  * are the source of truth; the index is for listing, searching and cross-checking replay. The
  * migration is additive and idempotent, with a version marker in `council_meta`.
+ *
+ * Only one process may have the database open: `open` takes the home's index lock and `close`
+ * releases it. A database that is missing or fails to open is recreated empty; `rebuilt` in
+ * `council_meta` says whether it holds every run from the artifacts (reindex.ts fills it).
  */
 
 export const INDEX_SCHEMA_VERSION = 1;
@@ -159,19 +164,66 @@ export function orderedTurns(state: CouncilState): TurnRecord[] {
   );
 }
 
-export class CouncilIndex {
-  private constructor(private readonly db: PGlite) {}
-
-  static async open(home: string): Promise<CouncilIndex> {
-    const dir = indexDir(home);
-    await mkdir(dir, { recursive: true });
-    const db = await PGlite.create(dir);
+async function openDatabase(dir: string): Promise<PGlite> {
+  await mkdir(dir, { recursive: true });
+  const db = await PGlite.create(dir);
+  try {
     await db.exec(MIGRATION);
-    return new CouncilIndex(db);
+  } catch (e) {
+    await db.close().catch(() => {});
+    throw e;
+  }
+  return db;
+}
+
+export class CouncilIndex {
+  private constructor(
+    private readonly db: PGlite,
+    private readonly lock: IndexLock,
+  ) {}
+
+  /**
+   * Lock the home's index and open it. `fresh` drops it first; a database that fails to open
+   * (a torn write, a foreign file) is dropped and recreated too: it only ever holds what the
+   * artifacts can rebuild.
+   */
+  static async open(home: string, opts: { fresh?: boolean } = {}): Promise<CouncilIndex> {
+    const dir = indexDir(home);
+    const lock = await lockIndex(home);
+    try {
+      if (opts.fresh) await rm(dir, { recursive: true, force: true });
+      const db = await openDatabase(dir).catch(async () => {
+        await rm(dir, { recursive: true, force: true });
+        return openDatabase(dir);
+      });
+      return new CouncilIndex(db, lock);
+    } catch (e) {
+      await lock.release();
+      throw e;
+    }
   }
 
   async close(): Promise<void> {
-    await this.db.close();
+    try {
+      await this.db.close();
+    } finally {
+      await this.lock.release();
+    }
+    const lost = this.lock.compromised();
+    if (lost)
+      throw new Error(`the index lock was lost while open (${lost.message}): run db8 council reindex`);
+  }
+
+  /** False for a new or recreated database until every run's artifacts have been indexed. */
+  async isRebuilt(): Promise<boolean> {
+    const r = await this.db.query(`SELECT 1 FROM council_meta WHERE key = 'rebuilt' AND value = 'true'`);
+    return r.rows.length > 0;
+  }
+
+  async markRebuilt(): Promise<void> {
+    await this.db.query(
+      `INSERT INTO council_meta (key, value) VALUES ('rebuilt', 'true') ON CONFLICT (key) DO UPDATE SET value = 'true'`,
+    );
   }
 
   async schemaVersion(): Promise<number> {

@@ -1,6 +1,6 @@
 // `db8 council "question"` runs the seed-001 council locally (no server): artifacts under
 // <home>/records/debates/<run_id>/, a decision record, and a PGlite index. Subcommands: replay,
-// list, show, search. docs/council.md and docs/providers.md describe the files and the options.
+// list, show, search, reindex. docs/council.md and docs/providers.md describe the files and the options.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FinalPacket } from '@db8/protocols/council';
@@ -10,6 +10,7 @@ import { CliError, readTextInput, runAction, writeStdout } from '../../io.ts';
 import type { CliModule } from '../module.ts';
 import { homeDir, RUN_ID_PATTERN, runDir } from './files.ts';
 import type { CouncilIndex, RunRow } from './index-db.ts';
+import type { ReindexReport } from './reindex.ts';
 
 // Agents, the protocol and PGlite load only when a council command runs, so `db8 --help` stays fast.
 const heavy = () => import('./deps.ts');
@@ -52,19 +53,31 @@ function summary(p: FinalPacket, home: string, dir: string, record: string | nul
   ].join('\n');
 }
 
-async function withIndex<T>(home: string, fn: (index: CouncilIndex) => Promise<T>): Promise<T> {
-  const { CouncilIndex } = await heavy();
-  let index: CouncilIndex;
+/**
+ * Run `fn` with the index open: under the home's index lock (concurrent db8 processes wait their
+ * turn), rebuilt from the artifacts first if it is missing or broken.
+ */
+async function withIndex<T>(
+  home: string,
+  fn: (index: CouncilIndex, rebuilt: ReindexReport | null) => Promise<T>,
+  opts: { fresh?: boolean } = {},
+): Promise<T> {
+  const { openIndex } = await heavy();
+  let opened: Awaited<ReturnType<typeof openIndex>>;
   try {
-    index = await CouncilIndex.open(home);
+    opened = await openIndex(home, opts);
   } catch (e) {
-    throw new CliError(EXIT_IO_ERROR, `cannot open the index in ${home}: ${(e as Error).message}`);
+    throw new CliError(EXIT_IO_ERROR, `cannot open the index in ${home}: ${errorText(e)}`);
   }
   try {
-    return await fn(index);
+    return await fn(opened.index, opened.rebuilt);
   } finally {
-    await index.close();
+    await opened.index.close();
   }
+}
+
+function errorText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
 }
 
 function rowLine(r: RunRow): string {
@@ -76,7 +89,9 @@ function rowLine(r: RunRow): string {
 function register(program: Command): void {
   const council = program
     .command('council')
-    .description('run a five-role council on a question, locally (seed 001); or replay/list/show/search runs')
+    .description(
+      'run a five-role council on a question, locally (seed 001); or replay/list/show/search/reindex runs',
+    )
     .argument('[question]', 'the question to decide')
     .option('--home <dir>', 'where records and the index live (default $DB8_HOME or ./.db8)')
     .option(
@@ -206,6 +221,24 @@ function register(program: Command): void {
         throw new CliError(EXIT_IO_ERROR, `cannot read ${file}: ${e.message}`);
       });
       await writeStdout(text);
+    }),
+  );
+
+  const reindex = council
+    .command('reindex')
+    .description('rebuild the index from the JSON artifacts (the source of truth); lists runs left out');
+  reindex.action(
+    runAction(reindex, async () => {
+      const { home, json } = reindex.optsWithGlobals<CommonOptions>();
+      const h = homeDir(home);
+      const rep = await withIndex(h, async (_index, rebuilt) => rebuilt!, { fresh: true });
+      if (json) return writeStdout(`${JSON.stringify(rep, null, 2)}\n`);
+      await writeStdout(
+        [
+          `reindexed ${rep.indexed.length} run(s) from the artifacts in ${h}\n`,
+          ...rep.skipped.map((s) => `skipped ${s.runId}: ${s.reason}\n`),
+        ].join(''),
+      );
     }),
   );
 

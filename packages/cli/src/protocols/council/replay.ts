@@ -36,6 +36,8 @@ export interface ReplayReport {
   checked: number;
   problems: string[];
   state: CouncilState | null;
+  /** The refolded state's hash (what the index records), when the log refolds. */
+  stateSha256: string | null;
 }
 
 async function tryRead(path: string): Promise<{ ok: true; value: unknown } | { ok: false; why: string }> {
@@ -54,13 +56,18 @@ export async function replayRun(
   const dir = runDir(home, runId);
   const problems: string[] = [];
   let checked = 0;
-  const report = (state: CouncilState | null, entries: number): ReplayReport => ({
+  const report = (
+    state: CouncilState | null,
+    entries: number,
+    stateSha256: string | null = null,
+  ): ReplayReport => ({
     runId,
     ok: problems.length === 0,
     entries,
     checked,
     problems,
     state,
+    stateSha256,
   });
 
   // The log is a journal bundle: its own checks (leaves, checkpoints signed by the home's local
@@ -119,7 +126,7 @@ export async function replayRun(
   }
 
   if (index) await checkIndex(index, state, stateSha256, problems);
-  return report(state, entries.length);
+  return report(state, entries.length, stateSha256);
 }
 
 async function checkIndex(index: CouncilIndex, state: CouncilState, stateSha256: string, problems: string[]) {

@@ -23,7 +23,7 @@ import {
   writeRunLog,
 } from './artifacts.ts';
 import { newRunId, relToHome, runDir } from './files.ts';
-import { CouncilIndex } from './index-db.ts';
+import { openIndex } from './reindex.ts';
 
 /**
  * One local-first council run: providers from flags/env/db8.config.json, the council driver, then
@@ -145,7 +145,8 @@ export async function runLocalCouncil(opts: LocalRunOptions): Promise<LocalRunRe
   const stateSha256 = run.room.stateHash();
   await writeLog();
   if (opts.index !== false) {
-    const index = await CouncilIndex.open(opts.home);
+    // Under the home's index lock; a new or lost index is first rebuilt from every run's artifacts.
+    const { index } = await openIndex(opts.home);
     try {
       await index.putRun({
         state: state(),

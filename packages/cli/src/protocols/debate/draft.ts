@@ -29,6 +29,28 @@ export function draftTemplate(legal: SubmitLegal, roomId: string): Record<string
   };
 }
 
+/**
+ * An existing draft brought up to the open round: the author's text kept, the round's fields
+ * refreshed. Concessions belong to the submission they were made in, so a draft carried into a
+ * new round drops them (`dropped`) instead of conceding the same claims again.
+ */
+export function carryDraft(
+  raw: Record<string, unknown>,
+  legal: SubmitLegal,
+  roomId: string,
+): { draft: Record<string, unknown>; dropped: boolean } {
+  const { concessions, ...rest } = raw;
+  const newRound = raw.round_id !== legal.round_id;
+  return {
+    draft: {
+      ...rest,
+      ...(concessions !== undefined && !newRound ? { concessions } : {}),
+      ...replayFields(legal, roomId),
+    },
+    dropped: concessions !== undefined && newRound,
+  };
+}
+
 /** Everything wrong with a draft, as `path: message` lines (empty when it can be submitted). */
 export function draftProblems(draft: unknown, legal?: SubmitLegal): string[] {
   const r = CanonicalPayloadSchema.safeParse(draft);
@@ -45,6 +67,11 @@ export function draftProblems(draft: unknown, legal?: SubmitLegal): string[] {
       out.push(`citations: this room needs at least ${legal.citations_min}`);
     const ids = Array.isArray(d.claims) ? d.claims.map((c) => (c as { id?: unknown }).id) : [];
     if (new Set(ids).size !== ids.length) out.push('claims: claim ids must differ');
+    const conceded = Array.isArray(d.concessions)
+      ? d.concessions.map((c) => JSON.stringify([c?.round, c?.author, c?.claim_id]))
+      : [];
+    if (new Set(conceded).size !== conceded.length)
+      out.push('concessions: the same claim is conceded more than once (it counts once)');
   }
   return out;
 }

@@ -6,12 +6,12 @@ import { EXIT_REJECTED } from '../../exit-codes.ts';
 import { CliError, writeStdout } from '../../io.ts';
 import { clock } from '../../watch-format.ts';
 import {
+  carryDraft,
   draftExists,
   draftProblems,
   draftTemplate,
   readDraft,
   readValidDraft,
-  replayFields,
   staleField,
   writeDraft,
 } from './draft.ts';
@@ -29,6 +29,7 @@ export async function openDraft(o: { url?: string; room?: string; output?: strin
   if (!legal) throw notOpen('drafting', s.view);
   let draft: Record<string, unknown>;
   let verb: string;
+  let dropped = false;
   if (draftExists(file)) {
     // Keep the author's text; bring the round's fields up to date (a new round, a new deadline).
     const { raw } = await readDraft(file);
@@ -38,7 +39,7 @@ export async function openDraft(o: { url?: string; room?: string; output?: strin
         `${file} is not a JSON object: move it away and run db8 draft open again`,
       );
     }
-    draft = { ...(raw as Record<string, unknown>), ...replayFields(legal, s.roomId) };
+    ({ draft, dropped } = carryDraft(raw as Record<string, unknown>, legal, s.roomId));
     verb = 'updated';
   } else {
     draft = draftTemplate(legal, s.roomId);
@@ -49,6 +50,7 @@ export async function openDraft(o: { url?: string; room?: string; output?: strin
   const until = `submit is open until ${clock(legal.deadline_unix * 1000)}`;
   const where = `${s.seat} in ${s.roomId}, round ${legal.round_id} (${legal.phase})`;
   await out(`${verb} ${file} for ${where}; ${until}`);
+  if (dropped) await out(`dropped the concessions of the previous round from ${file}: each counts once`);
   await out(
     `limits: content <= ${legal.content_max} chars, 1-${legal.claims_max} claims, >= ${legal.citations_min} citations; signatures ${legal.signatures}`,
   );
