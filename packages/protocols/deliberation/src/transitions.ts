@@ -212,6 +212,14 @@ export function applyAction(
         ...state,
         codeVersions: measureVersion(state.codeVersions, action.version, action.measurement, now),
       });
+    case 'cancel':
+      if (seat !== OPERATOR) return reject('NOT_AUTHORISED', 'only the operator cancels a session');
+      return done({
+        ...state,
+        status: 'cancelled',
+        stepDeadline: null,
+        cancellation: { by: action.by ?? seat, reason: action.reason },
+      });
     case 'forfeit':
       if (!debater) return reject('NOT_AUTHORISED', 'only a debater can forfeit');
       return applyForfeit(state, seat, action.reason, now, seq);
