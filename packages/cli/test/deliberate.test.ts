@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type RunningServer, startServer } from '@db8/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DeliberationReportSchema } from '../src/protocols/deliberation/report.ts';
 import { spawnDb8 } from './helpers.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'db8-deliberate-'));
@@ -47,7 +48,9 @@ describe('db8 deliberate', () => {
     );
     expect(r.status, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout);
+    expect(DeliberationReportSchema.parse(out)).toEqual(out); // the documented shape, nothing else
     expect(out).toMatchObject({
+      url: null,
       status: 'completed',
       scripted: true,
       topology: 'star',
@@ -119,8 +122,21 @@ describe('db8 deliberate', () => {
     );
     expect(r.status, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout);
-    expect(out).toMatchObject({ url: server.url, status: 'completed' });
+    // The same shape as a local run (strict schema: no key more or less, camelCase both ways).
+    expect(DeliberationReportSchema.parse(out)).toEqual(out);
+    expect(out).toMatchObject({
+      url: server.url,
+      status: 'completed',
+      scripted: true,
+      topology: 'chain',
+      coordination: 'dpde',
+      style: 'dpde',
+      failedTurns: 0,
+    });
     expect(out.rounds).toHaveLength(1);
+    expect(out.turns).toBeGreaterThan(0);
+    expect(out.entries).toBeGreaterThan(out.turns);
+    expect(out.winner).toBe(out.outcome.winner);
     const room = await fetch(`${server.url}/v1/rooms/${out.id}`).then((x) => x.json());
     expect(room.protocol).toBe('deliberation');
   }, 90_000);

@@ -7,7 +7,8 @@ import { type StartedServer, startEmbeddedServer } from './started-server.ts';
 // Deliberation on a real server: upstream-shaped REST (/v1/debates) mapped onto rooms, scripted
 // seats of every role played by the driver host, the sandbox's measurements recorded by the
 // operator, gates approved and rejected over REST, a failed model call recorded as a failed turn,
-// the audit trail, the storage projection fed by the committed-entry hook, and DELETE.
+// the audit trail and the storage projection fed by the committed-entry hook (DELETE and purge:
+// deliberation.lifecycle.test.ts).
 
 let server: RunningServer;
 let started: StartedServer;
@@ -249,22 +250,4 @@ export default { 'answer is 1': () => assert.equal(answer, 1), 'answer is a numb
       benCalls.every((c: { ok: boolean; errorCode: string }) => !c.ok && c.errorCode === 'server_error'),
     ).toBe(true);
   }, 150_000);
-
-  it('DELETE ends the session, drops its projection and keeps the signed log', async () => {
-    const id = (
-      await api('POST', '/v1/debates', {
-        topic: 'Delete me',
-        participants: SIX.map((p) => ({ ...p, provider: 'remote' })),
-      })
-    ).json.id as string;
-    const r = await api('DELETE', `/v1/debates/${id}`);
-    expect(r.status).toBe(200);
-    expect(r.json).toMatchObject({ id, deleted: true });
-    expect(r.json.status).not.toBe('running');
-    const audit = (await api('GET', `/v1/debates/${id}/audit`)).json;
-    expect(audit.events.filter((e: { type: string }) => e.type === 'forfeit').length).toBeGreaterThan(0);
-    const history = (await api('GET', '/v1/deliberation/history')).json;
-    expect(JSON.stringify(history)).not.toContain(id);
-    expect((await api('GET', '/v1/debates/nope/status')).status).toBe(404);
-  });
 });

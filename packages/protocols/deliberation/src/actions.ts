@@ -175,6 +175,14 @@ export const DeliberationActionSchema = z.union([
   z.object({ type: z.literal('forfeit'), reason: z.string().max(2000) }).strict(),
   z.object({ type: z.literal('approve'), reason: z.string().max(2000) }).strict(),
   z.object({ type: z.literal('reject'), reason: z.string().min(1).max(2000) }).strict(),
+  /** The operator ends the session: `by` names who asked (an admin over REST), else the operator. */
+  z
+    .object({
+      type: z.literal('cancel'),
+      reason: z.string().min(1).max(2000),
+      by: z.string().min(1).max(200).nullable().default(null),
+    })
+    .strict(),
   z
     .object({ type: z.literal('measure'), version: z.number().int().min(1), measurement: MeasurementSchema })
     .strict(),

@@ -282,20 +282,34 @@ export function proceed(state: S, now: number): S {
   const done =
     state.round >= state.config.maxRounds ||
     (state.config.earlyStop && last !== null && last.round === state.round && last.reachedConsensus);
+  if (done && last?.noPassingCode)
+    return {
+      ...state,
+      status: 'failed',
+      stepDeadline: null,
+      failure: {
+        code: 'NO_PASSING_CODE',
+        message: `no proposal's code passed its tests in round ${last.round}`,
+      },
+    };
   if (done) return { ...state, status: 'completed', stepDeadline: null };
   return openPhase({ ...state, round: state.round + 1 }, PHASES[0], now);
 }
 
 function roundOutcome(state: S, score: number): Outcome {
   const { config, round } = state;
-  const proposals = turnsOf(state, round, 'proposal').filter((t) => ok(t) && t.action.type === 'propose');
+  const drafted = turnsOf(state, round, 'proposal').filter((t) => ok(t) && t.action.type === 'propose');
+  // A code task with tests: a proposal whose code has not passed every test cannot win.
+  const failingTests = drafted.filter((t) => !passesTests(state, t)).map((t) => t.seat);
+  const proposals = drafted.filter((t) => !failingTests.includes(t.seat));
   const specs = config.seats.filter((x) => proposals.some((t) => t.seat === x.id));
   const candidates = rankSeats(specs, state.lottery).map((x) => x.id);
   const votes = turnsOf(state, round, 'convergence').filter((t) => ok(t) && t.action.type === 'converge');
   const ballots = votes.map((t) => {
     const a = t.action as Extract<TurnAction, { type: 'converge' }>;
     const seatScore = config.seats.find((x) => x.id === t.seat)?.score ?? 0;
-    return { voter: t.seat, ranking: a.ranking, weight: seatScore * a.confidence };
+    const ranking = a.ranking.filter((id) => candidates.includes(id));
+    return { voter: t.seat, ranking, weight: seatScore * a.confidence };
   });
   const t = tally(config.voting, ballots, candidates);
   const winning = proposals.find((p) => p.seat === t.winner);
@@ -316,5 +330,20 @@ function roundOutcome(state: S, score: number): Outcome {
     tieBroken: t.tieBroken,
     via: t.via,
     reachedConsensus: t.winner !== null && score >= config.minConsensus,
+    failingTests,
+    noPassingCode: drafted.length > 0 && proposals.length === 0,
   };
+}
+
+/** Does a tested code task's test suite pass (rate 1) on the proposal's code or its author's later code this round? */
+function passesTests(state: S, proposal: Turn): boolean {
+  const { task } = state.config;
+  if (task.kind !== 'code' || task.tests === null) return true;
+  return state.codeVersions.some(
+    (v) =>
+      v.seat === proposal.seat &&
+      v.round === proposal.round &&
+      v.version >= (proposal.codeVersion ?? Number.POSITIVE_INFINITY) &&
+      v.testPassRate === 1,
+  );
 }

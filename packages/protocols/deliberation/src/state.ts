@@ -60,6 +60,10 @@ export interface Outcome {
   tieBroken: boolean;
   via: string | null;
   reachedConsensus: boolean;
+  /** Code tasks with tests: proposal authors left out of the vote because their code failed (or was never measured passing). */
+  failingTests: string[];
+  /** Every proposal's code failed its tests: no winner, and the session ends `failed` (`NO_PASSING_CODE`). */
+  noPassingCode: boolean;
 }
 
 export interface GateRecord {

@@ -1,9 +1,9 @@
 import type { ApplyResult, Transition } from '@db8/core';
 import { type DeliberationAction, reject, type Step, type TurnAction, type TurnKind } from './actions.ts';
 import { addVersion, measureVersion } from './code.ts';
-import { OPERATOR } from './config.ts';
+import { OPERATOR, phaseSettings } from './config.ts';
 import { settleTasks, tasksFor } from './coordination.ts';
-import { advance, ok, participants, proceed, readyNow, turnsOf } from './phases.ts';
+import { advance, ok, proceed, readyNow, turnsOf } from './phases.ts';
 import { activeSpecs, type DeliberationState, specOf, type Turn } from './state.ts';
 import { audienceOf, buildLayout } from './topology.ts';
 
@@ -139,11 +139,13 @@ function applyTurn(state: S, seat: string, action: TurnAction, now: number, seq:
   return done(advance(record(state, seat, action, now, seq), now));
 }
 
-function applyForfeit(state: S, seat: string, reason: string, now: number, seq: number): Result {
-  if (!state.active.includes(seat)) return reject('NOT_YOUR_TURN', `${seat} has already left`);
+/** How many timeouts in a row rebalance a seat out of the session (docs/deliberation.md). */
+export const SILENT_TIMEOUTS = 2;
+
+/** Take `seat` out: a new layout (and leader) over the seats that remain; its pending tasks go to anyone. */
+function rebalanceOut(state: S, seat: string, reason: string, now: number, seq: number): S {
   const active = state.active.filter((id) => id !== seat);
   let s: S = { ...state, active, forfeits: [...state.forfeits, { seat, reason, at: now, seq }] };
-  // Rebalance: a new layout (and leader) over the seats that remain; its pending tasks go to anyone.
   s = { ...s, layout: buildLayout(s.config.topology, activeSpecs(s), s.lottery, s.config.treeBranching) };
   if (s.plan)
     s = {
@@ -155,7 +157,21 @@ function applyForfeit(state: S, seat: string, reason: string, now: number, seq: 
         ),
       },
     };
+  return s;
+}
+
+function applyForfeit(state: S, seat: string, reason: string, now: number, seq: number): Result {
+  if (!state.active.includes(seat)) return reject('NOT_YOUR_TURN', `${seat} has already left`);
+  const s = rebalanceOut(state, seat, reason, now, seq);
   return done(s.status === 'running' ? advance(s, now) : s);
+}
+
+const timedOut = (t: Turn) => t.action.type === 'failed' && t.action.error.code === 'PHASE_TIMEOUT';
+
+/** Did `seat`'s last SILENT_TIMEOUTS turns all time out? */
+function silent(state: S, seat: string): boolean {
+  const last = state.turns.filter((t) => t.seat === seat).slice(-SILENT_TIMEOUTS);
+  return last.length === SILENT_TIMEOUTS && last.every(timedOut);
 }
 
 function decideGate(state: S, by: string, decision: 'approve' | 'reject', reason: string, now: number): S {
@@ -196,6 +212,14 @@ export function applyAction(
         ...state,
         codeVersions: measureVersion(state.codeVersions, action.version, action.measurement, now),
       });
+    case 'cancel':
+      if (seat !== OPERATOR) return reject('NOT_AUTHORISED', 'only the operator cancels a session');
+      return done({
+        ...state,
+        status: 'cancelled',
+        stepDeadline: null,
+        cancellation: { by: action.by ?? seat, reason: action.reason },
+      });
     case 'forfeit':
       if (!debater) return reject('NOT_AUTHORISED', 'only a debater can forfeit');
       return applyForfeit(state, seat, action.reason, now, seq);
@@ -228,9 +252,11 @@ export function tickAt(state: S, now: number, seq: number): Transition<S> | null
         failure: { code: 'SESSION_TIMEOUT', message: 'the session ran out of time' },
       }),
     };
-  const acted = new Set(turnsOf(state, state.round, state.phase, state.pass, state.step).map((t) => t.seat));
+  // Only the seats that held the turn time out; seats still waiting for them (a star's hub, the
+  // rest of a chain) get a fresh deadline. A seat silent SILENT_TIMEOUTS times in a row leaves.
+  const late = readyNow(state);
   let s = state;
-  for (const id of participants(state).filter((x) => !acted.has(x)))
+  for (const id of late)
     s = record(
       s,
       id,
@@ -242,5 +268,11 @@ export function tickAt(state: S, now: number, seq: number): Transition<S> | null
       now,
       seq,
     );
-  return { state: bump(advance(s, now)) };
+  for (const id of late.filter((x) => silent(s, x)))
+    s = rebalanceOut(s, id, `silent: ${SILENT_TIMEOUTS} timeouts in a row`, now, seq);
+  const key = (x: S) => `${x.round}|${x.phase}|${x.pass}|${x.step}`;
+  const next = advance(s, now);
+  const still = next.status === 'running' && key(next) === key(state);
+  const timeout = phaseSettings(next.config, next.phase).timeoutMs;
+  return { state: bump(still ? { ...next, stepDeadline: now + timeout } : next) };
 }

@@ -49,7 +49,7 @@ export interface DeliberationView {
 }
 
 export type LegalAction =
-  | { type: 'clarify' | 'evolve' | 'red' | 'failed' | 'forfeit' | 'approve' | 'reject' }
+  | { type: 'clarify' | 'evolve' | 'red' | 'failed' | 'forfeit' | 'approve' | 'reject' | 'cancel' }
   | { type: 'plan'; style: 'cpde' | 'dpde'; seats: string[] }
   | { type: 'propose'; tasks: string[]; code: boolean; maxReflections: number }
   | { type: 'critique' | 'review'; candidates: string[] }
@@ -123,6 +123,7 @@ export function legalFor(state: DeliberationState, seat: string): Legal<LegalAct
   const actions: LegalAction[] = [];
   if (state.status === 'paused' && cfg.gates.reviewers.includes(seat))
     actions.push({ type: 'approve' }, { type: 'reject' });
+  if (seat === OPERATOR) actions.push({ type: 'cancel' });
   if (seat === OPERATOR && state.codeVersions.length)
     actions.push({ type: 'measure', versions: state.codeVersions.map((v) => v.version) });
   if (!state.active.includes(seat)) return { actions };

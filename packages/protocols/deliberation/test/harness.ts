@@ -40,6 +40,8 @@ export interface DriveOptions extends ScriptOptions {
   before?: (room: Room, seat: string) => void;
   /** Seats to forfeit when first offered a turn in this round/phase, e.g. `{ seat: 'ben', phase: 'critique' }`. */
   forfeit?: { seat: string; round: number; phase: string };
+  /** Seats that never answer: the run waits for their deadlines instead. */
+  silent?: readonly string[];
   maxSteps?: number;
 }
 
@@ -60,12 +62,12 @@ export function drive(room: Room, opts: DriveOptions = {}): { steps: number } {
       room.must(OPERATOR, { type: opts.gate ?? 'approve', reason: 'looks fine' }, now);
       continue;
     }
-    const seat = room.view({ kind: 'admin' }).waitingFor[0];
+    const seat = room.view({ kind: 'admin' }).waitingFor.find((id) => !opts.silent?.includes(id));
     if (seat === undefined) {
       room.advance();
       continue;
     }
-    now += 1000;
+    now = Math.max(now, room.lastTs) + 1000;
     const f = opts.forfeit;
     if (f && f.seat === seat && f.round === s.round && f.phase === s.phase && s.active.includes(seat)) {
       room.must(seat, { type: 'forfeit', reason: 'scripted forfeit' }, now);

@@ -14,6 +14,7 @@ import { EXIT_INVALID_INPUT, EXIT_IO_ERROR, EXIT_REJECTED, EXIT_USAGE } from '..
 import { CliError, writeStdout } from '../../io.ts';
 import { Remote } from '../../remote.ts';
 import type { DeliberateOptions } from './index.ts';
+import { reportFromServer, reportFromState } from './report.ts';
 
 /** The default cast, strongest first: the first n seats of these. */
 const CAST = [
@@ -179,44 +180,7 @@ async function report(
 ): Promise<void> {
   const o = s.outcome;
   if (opts.json) {
-    const out = {
-      sessionId: s.config.sessionId,
-      status: s.status,
-      scripted: meta.scripted,
-      topology: s.config.topology,
-      coordination: s.config.coordination,
-      style: s.plan?.style ?? null,
-      rounds: s.rounds.map((r) => ({
-        round: r.round,
-        consensus: r.confidence,
-        winner: r.winner,
-        reached: r.reachedConsensus,
-      })),
-      phases: s.phases.map((p) => ({
-        round: p.round,
-        phase: p.phase,
-        passes: p.passes,
-        skipped: p.skipped,
-        consensus: p.consensus?.score ?? null,
-      })),
-      outcome: o,
-      codeVersions: s.codeVersions.map((v) => ({
-        version: v.version,
-        seat: v.seat,
-        round: v.round,
-        phase: v.phase,
-        testPassRate: v.testPassRate,
-        diff: v.diff,
-      })),
-      turns: s.turns.length,
-      failedTurns: s.turns.filter((t) => t.action.type === 'failed').length,
-      calls: meta.calls,
-      entries: meta.entries,
-      durationMs: meta.ms,
-      failure: s.failure,
-      cancellation: s.cancellation,
-    };
-    await writeStdout(`${JSON.stringify(out, null, 2)}\n`);
+    await writeStdout(`${JSON.stringify(reportFromState(s, meta), null, 2)}\n`);
     return;
   }
   const lines = [
@@ -286,6 +250,7 @@ async function remote(task: string, opts: DeliberateOptions, plan: Plan): Promis
     ...(opts.code ? { task: { kind: 'code', language: opts.code, tests: plan.tests } } : {}),
   });
   const id = String(created.id);
+  const startedAt = Date.now();
   if (opts.progress) process.stderr.write(`created ${id} on ${r.url}\n`);
   let last = '';
   for (;;) {
@@ -307,8 +272,19 @@ async function remote(task: string, opts: DeliberateOptions, plan: Plan): Promis
   const res = (await call('GET', `/v1/debates/${id}/results`)) as Record<string, unknown> & {
     status: string;
   };
-  if (opts.json) await writeStdout(`${JSON.stringify({ id, url: r.url, ...res }, null, 2)}\n`);
-  else {
+  if (opts.json) {
+    const ms = Date.now() - startedAt;
+    const report = reportFromServer(
+      { id, url: r.url, scripted: (opts.provider ?? 'scripted') === 'scripted', ms },
+      {
+        detail: await call('GET', `/v1/debates/${id}`),
+        results: res,
+        audit: await call('GET', `/v1/debates/${id}/audit`),
+        drivers: await call('GET', `/v1/rooms/${id}/drivers`),
+      },
+    );
+    await writeStdout(`${JSON.stringify(report, null, 2)}\n`);
+  } else {
     const rounds =
       (res.rounds as { round: number; consensus: number; winner: string | null; reached: boolean }[]) ?? [];
     const versions =

@@ -17,8 +17,8 @@ import { requireAdmin, requireAuth } from '../../routes/context.ts';
 import type { ZodTypeProvider } from '../../routes/zod.ts';
 import { type DriverSpec, DriverSpecSchema } from '../../schemas/drivers.ts';
 import type { ModuleContext } from '../module.ts';
+import { deliberationLifecycleRoutes } from './lifecycle-routes.ts';
 import { assertSandboxFor, sandboxOptionsFromEnv } from './sandbox.ts';
-import { deleteSession } from './storage/index.ts';
 import type { DeliberationWorker } from './worker.ts';
 
 /**
@@ -504,34 +504,5 @@ export function deliberationRestRoutes(
     },
   );
 
-  app.delete(
-    '/v1/debates/:id',
-    {
-      schema: {
-        tags,
-        summary: 'End a deliberation and drop its projection (admin; the signed log stays)',
-        params: IdParams,
-      },
-    },
-    async (req) => {
-      const admin = requireAdmin(req);
-      const id = req.params.id;
-      const { view } = await viewFor(req, id, { kind: 'admin' });
-      const reason = `deleted by ${admin.principal}`;
-      worker?.drop(id);
-      if (view.status === 'paused') {
-        const seat = view.config.gates.reviewers[0] ?? OPERATOR;
-        await rt.act(id, { seat, action: { type: 'reject', reason }, clientNonce: `delete:${id}` });
-      } else if (view.status === 'running') {
-        for (const seat of view.active)
-          await rt
-            .act(id, { seat, action: { type: 'forfeit', reason }, clientNonce: `delete:${id}:${seat}` })
-            .catch(() => null); // the session may end before the last seat leaves
-      }
-      await worker?.idle();
-      const dropped = await deleteSession(ctx.app.store.db, id).catch(() => false);
-      const after = (await viewFor(req, id, { kind: 'admin' })).view;
-      return { id, deleted: true, status: after.status, projection_dropped: dropped };
-    },
-  );
+  deliberationLifecycleRoutes(root, ctx, { viewFor, worker });
 }

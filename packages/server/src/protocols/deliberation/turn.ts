@@ -32,7 +32,10 @@ import type { SandboxResult } from './sandbox.ts';
  * the reflections. The server's own measurement of the version is the operator's `measure`.
  */
 
-export type TurnKind = Exclude<LegalAction['type'], 'failed' | 'forfeit' | 'approve' | 'reject' | 'measure'>;
+export type TurnKind = Exclude<
+  LegalAction['type'],
+  'failed' | 'forfeit' | 'approve' | 'reject' | 'measure' | 'cancel'
+>;
 
 export interface TurnContext {
   seat: string;
@@ -336,7 +339,10 @@ export function callMetaOf(records: readonly CallRecord[]): CallMeta | null {
 
 /** The turn a seat holds now (the legal action other than failed/forfeit/gates/measure), if any. */
 export function turnOf(legal: readonly LegalAction[]): LegalAction | null {
-  return legal.find((a) => !['failed', 'forfeit', 'approve', 'reject', 'measure'].includes(a.type)) ?? null;
+  return (
+    legal.find((a) => !['failed', 'forfeit', 'approve', 'reject', 'measure', 'cancel'].includes(a.type)) ??
+    null
+  );
 }
 
 /** A stable key for the seat's turn in this step (the host runs each once). */
