@@ -41,7 +41,8 @@ export const EXCLUDED: Readonly<Record<string, string>> = {
   'POST /v1/debates': 'creates a deliberation (admin): answers its config and participants',
   'POST /v1/debates/:id/approve': "decides a gate (a reviewer): answers the gate's record",
   'POST /v1/debates/:id/reject': "decides a gate (a reviewer): answers the gate's record",
-  'DELETE /v1/debates/:id': 'ends a deliberation (admin): answers its status',
+  'DELETE /v1/debates/:id': 'cancels a deliberation (admin): answers its status and who cancelled',
+  'POST /v1/debates/:id/purge': "drops an ended deliberation's projection rows (admin): answers counts only",
   'POST /v1/deliberation/lessons/:id/uses':
     'records a use of a lesson: answers the lesson GET …/lessons/:id serves',
   'POST /v1/swarm/questions': 'asks the swarm: answers the stream position',
