@@ -8,7 +8,7 @@ import { Room } from './Room.tsx';
 
 // The room page: the room's protocol module draws it when the module has a room view, otherwise the
 // generic room does. `?raw=1` shows any room generically (the live log and the view as JSON).
-// A room the server does not know gets a plain "not found" (as poker tables do), never the live
+// A room the server does not know gets a plain "not found", never the live
 // room's shell, which would open a socket to nothing and wait for ever.
 
 type Lookup = { room: RoomInfo } | { missing: string } | { failed: true };
