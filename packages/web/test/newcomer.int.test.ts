@@ -233,6 +233,12 @@ describe("a newcomer's first hour", () => {
       if (off.length) found[name] = off.slice(0, 8);
     }
     expect(found).toEqual({});
+    // The top bar's links are all on screen, not behind a sideways scroll.
+    await page.goto(`${env.url}/`);
+    const links = page.getByRole('navigation', { name: 'main' }).getByRole('link');
+    expect(await links.count()).toBeGreaterThan(4);
+    const rights = await links.evaluateAll((as) => as.map((a) => a.getBoundingClientRect().right));
+    expect(Math.max(...rights)).toBeLessThanOrEqual(390);
     await page.context().close();
   }, 60_000);
 });
