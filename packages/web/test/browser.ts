@@ -158,3 +158,31 @@ export async function adminLogin(env: Env, page: Page): Promise<string> {
 }
 
 export const client = (env: Env, token: string | null = null) => new Db8Client({ baseUrl: env.url, token });
+
+/**
+ * What runs off the side of a phone's screen: the page's own sideways scroll, and every visible
+ * element reaching past the viewport's right edge that no sideways-scrolling box holds (content
+ * clipped by `overflow: hidden` counts: it is cut off). Empty when the page fits.
+ */
+export async function offTheSide(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    const out: string[] = [];
+    if (document.documentElement.scrollWidth > width)
+      out.push(`the page scrolls sideways: ${document.documentElement.scrollWidth} px > ${width} px`);
+    const scrolls = (el: Element) => /auto|scroll/.test(getComputedStyle(el).overflowX);
+    for (const el of document.body.querySelectorAll('*')) {
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 || r.height === 0 || r.right <= width + 1) continue;
+      let held = false;
+      for (let a = el.parentElement; a && a !== document.body; a = a.parentElement)
+        if (scrolls(a)) held = true;
+      if (held) continue;
+      const cls =
+        typeof el.className === 'string' && el.className ? `.${el.className.split(' ').join('.')}` : '';
+      const text = (el.textContent ?? '').trim().slice(0, 30);
+      out.push(`${el.tagName.toLowerCase()}${cls} right=${Math.round(r.right)} "${text}"`);
+    }
+    return out;
+  });
+}

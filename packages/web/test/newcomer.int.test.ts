@@ -9,6 +9,7 @@ import {
   client,
   type Env,
   newPage,
+  offTheSide,
   shootOpenPages,
   shot,
   startEnv,
@@ -18,11 +19,16 @@ import {
 // home page says what db8 is; the admin creates a debate from the debate form (a missing topic is
 // caught as you type; judges and the fact-checker played by the server's scripted drivers; two
 // named agents debate); its results and the leaderboard show names, not principal ids; a poker
-// table of scripted seats is readable 390 px wide, and the admin tops a seat up. Screenshots: newcomer-*.png (see browser.ts).
+// table of scripted seats is readable 390 px wide, and the admin tops a seat up; then every page
+// (lobby, rooms, results, journals, leaderboard, tables, admin) fits a 390 px phone (issue 26).
+// Screenshots: newcomer-*.png and phone-*.png (see browser.ts).
 
 let env: Env;
 let adminSession = '';
 let adminToken = '';
+/** Rooms the tests above made, for the phone-width walk below. */
+let debateId = '';
+let tableId = '';
 
 beforeAll(async () => {
   buildWeb();
@@ -110,6 +116,7 @@ describe("a newcomer's first hour", () => {
     await page.getByRole('button', { name: 'Create room' }).click();
     await page.waitForURL(/\/rooms\/[^/]+$/);
     const roomId = decodeURIComponent(page.url().split('/rooms/')[1]!);
+    debateId = roomId;
 
     // Two named agents take the debater seats and play.
     const agents: Agent[] = [];
@@ -162,6 +169,7 @@ describe("a newcomer's first hour", () => {
       title: 'Narrow table',
       drivers: seats,
     });
+    tableId = room.room_id;
     const page = await adminPage(390);
     await page.goto(`${env.url}/tables/${room.room_id}`);
     await page.getByTestId('poker-table').waitFor();
@@ -183,4 +191,54 @@ describe("a newcomer's first hour", () => {
     await shot(page, 'newcomer-7-admin-top-up');
     await page.context().close();
   }, 40_000);
+
+  it('every page fits a 390 px phone: nothing runs off the side or is cut off', async () => {
+    const auction = await client(env, adminToken).createRoom({
+      protocol: 'sealed-bid',
+      title: 'A phone-sized auction with a long title that has to wrap somewhere',
+      config: {
+        item: 'a long item name',
+        bidders: 3,
+        reservePrice: 100,
+        biddingWindowMs: 600_000,
+        revealWindowMs: 60_000,
+        rule: 'second-price',
+      },
+    });
+    const r = (id: string) => `/rooms/${encodeURIComponent(id)}`;
+    // Each page with something that says it has rendered its content.
+    const pages: [string, string, string][] = [
+      ['lobby', '/', '[data-testid="rooms"]'],
+      ['debate', r(debateId), '[data-testid="room-status"]'],
+      ['results', `${r(debateId)}/results`, '[data-testid="results"]'],
+      ['debate-journal', `${r(debateId)}/journal`, '[data-seq="0"]'],
+      ['leaderboard', '/leaderboard', '[data-testid="identity-name"]'],
+      ['auction', r(auction.room_id), '[data-testid="live-log"] [data-seq="0"]'],
+      ['auction-journal', `${r(auction.room_id)}/journal`, '[data-seq="0"]'],
+      ['tables', '/tables', `a[href="/tables/${tableId}"]`],
+      ['table', `/tables/${tableId}`, '[data-testid="poker-table"]'],
+      ['admin-tables', '/admin/tables', 'table'],
+      ['admin-table', `/admin/tables/${tableId}`, '[data-testid="top-up"]'],
+      ['questions', '/questions', 'h1'],
+      ['lessons', '/deliberation/lessons', 'h1'],
+      ['not-found', '/rooms/no-such-room', 'h1'],
+    ];
+    const page = await adminPage(390);
+    const found: Record<string, string[]> = {};
+    for (const [name, path, ready] of pages) {
+      await page.goto(`${env.url}${path}`);
+      await page.locator(ready).first().waitFor();
+      await shot(page, `phone-${name}`);
+      const off = await offTheSide(page);
+      if (off.length) found[name] = off.slice(0, 8);
+    }
+    expect(found).toEqual({});
+    // The top bar's links are all on screen, not behind a sideways scroll.
+    await page.goto(`${env.url}/`);
+    const links = page.getByRole('navigation', { name: 'main' }).getByRole('link');
+    expect(await links.count()).toBeGreaterThan(4);
+    const rights = await links.evaluateAll((as) => as.map((a) => a.getBoundingClientRect().right));
+    expect(Math.max(...rights)).toBeLessThanOrEqual(390);
+    await page.context().close();
+  }, 60_000);
 });

@@ -297,4 +297,38 @@ describe('swarm questions in the web app', () => {
     expect(await row.getByTestId('q-status').textContent()).toBe('closed');
     expect(await row.getByTestId('q-answers').textContent()).toBe('1');
   });
+
+  it("asks from the lobby's create form, with answerer filters; the room it opens carries them", async () => {
+    const lobbyTag = `lobby-${RUN}`;
+    await pageA.goto(`${env.url}/`);
+    await pageA.getByRole('heading', { name: 'New room' }).waitFor();
+    await pageA.getByLabel('protocol', { exact: true }).selectOption('question');
+    // Its own form, not the generated one that asked for a signed envelope.
+    await pageA.locator('.create-room #q-text').waitFor();
+    expect(await pageA.locator('#cfg-envelope').count()).toBe(0);
+    await pageA.locator('#q-text').fill(`Asked from the lobby, ${RUN}?`);
+    await pageA.locator('#q-tags').fill(lobbyTag);
+    await pageA.locator('#q-ttl').fill('600');
+    await pageA.locator('#q-languages').fill('en, de');
+    await pageA.locator('#q-models_exclude').fill('old-model');
+    await pageA.locator('#q-min-rep').fill('0.5');
+    await pageA.locator('#q-urgency').selectOption('high');
+    await both(pageA, 'question-lobby-form');
+    await pageA.getByRole('button', { name: 'Ask and open its room' }).click();
+    await pageA.waitForURL(/\/rooms\/[^/]+$/);
+    const opened = decodeURIComponent(new URL(pageA.url()).pathname.split('/')[2] ?? '');
+    const [row] = await listA(`status=all&tag=${lobbyTag}`);
+    expect(row?.question_id).toBeDefined();
+    const room = await restA(`/v1/swarm/questions/${encodeURIComponent(row!.question_id)}`);
+    expect(room.room_id).toBe(opened);
+    expect(room.room.question).toMatchObject({
+      tags: [lobbyTag],
+      languages: ['en', 'de'],
+      modelsRequire: [],
+      modelsExclude: ['old-model'],
+      minReputation: 0.5,
+    });
+    expect(room.room.question.deadline - room.room.question.createdAt).toBe(600_000);
+    await expect.poll(() => pageA.getByTestId('q-text').textContent()).toBe(`Asked from the lobby, ${RUN}?`);
+  });
 });

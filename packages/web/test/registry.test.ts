@@ -3,7 +3,17 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { builtinProtocols } from '@db8/protocols';
 import { describe, expect, it } from 'vitest';
-import { modules } from '../src/protocols/registry.ts';
+import { protocols } from '../src/lib/protocols.ts';
+import { moduleFor, modules } from '../src/protocols/registry.ts';
+
+/**
+ * Protocols the lobby lists that may still fall back to the form generated from their config
+ * schema, each with the reason. Only an entry here excuses a protocol from having its own form;
+ * remove it in the change that gives the protocol its form (the test fails while it stays).
+ */
+const CREATE_FORM_PENDING: Record<string, string> = {
+  deliberation: "issue 24: deliberation's create form is its own piece of work",
+};
 
 // The web app's protocol boundary: one module per protocol in the registry, and no generic file
 // (everything outside src/protocols/) names a protocol.
@@ -23,6 +33,20 @@ describe('web module registry', () => {
     expect(new Set(names).size).toBe(names.length);
     const known = new Set(builtinProtocols.map((p) => p.name));
     for (const n of names) expect(known.has(n)).toBe(true);
+  });
+
+  it('gives every protocol the lobby lists a create form of its own, unless excused with a reason', () => {
+    const lacking = protocols
+      .map((p) => p.name)
+      .filter((name) => !moduleFor(name)?.CreateForm && !CREATE_FORM_PENDING[name]?.trim());
+    // The generated form asks for raw schema values (a swarm question wanted a signed envelope).
+    expect(lacking).toEqual([]);
+    // An excuse names a protocol the lobby lists that still has no form: a stale one fails.
+    const listed = new Set(protocols.map((p) => p.name));
+    for (const name of Object.keys(CREATE_FORM_PENDING)) {
+      expect(listed.has(name), name).toBe(true);
+      expect(moduleFor(name)?.CreateForm, `${name} has a form now: drop its exception`).toBeUndefined();
+    }
   });
 
   it('keeps protocol names out of the generic app', () => {

@@ -188,6 +188,26 @@ describe('lobby, room and journal', () => {
     await page.context().close();
   });
 
+  it('an unknown room URL says "Room not found": no live badge, no socket, no endless Loading', async () => {
+    const page = await newPage(env);
+    await page.goto(`${env.url}/rooms/no-such-room`);
+    await page.getByRole('heading', { name: 'Room not found' }).waitFor();
+    const main = page.locator('#root');
+    await expect(main.textContent()).resolves.toContain('no room no-such-room');
+    // The live room's shell never rendered: no connection badge, no second error, no log.
+    await expect(page.getByTestId('live-status').count()).resolves.toBe(0);
+    await expect(page.getByRole('alert').count()).resolves.toBe(0);
+    await expect(page.getByTestId('live-log').count()).resolves.toBe(0);
+    await expect(main.getByText('Loading…').count()).resolves.toBe(0);
+    await page.getByRole('link', { name: 'All rooms' }).click();
+    await page.waitForURL(`${env.url}/`);
+    await shot(page, 'room-not-found-then-lobby');
+    await page.goto(`${env.url}/rooms/no-such-room`);
+    await page.getByRole('heading', { name: 'Room not found' }).waitFor();
+    await shot(page, 'room-not-found');
+    await page.context().close();
+  });
+
   it('shows the admin the create-room form, in dark mode too', async () => {
     const page = await newPage(env, 'dark');
     await page.goto(`${env.url}/`);

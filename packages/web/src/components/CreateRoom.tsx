@@ -86,7 +86,15 @@ export function CreateRoom(props: { onCreated?: () => void }) {
         </select>
       </div>
       {mod?.CreateForm ? (
-        <mod.CreateForm key={protocol} onSubmit={create} footer={footer} />
+        <mod.CreateForm
+          key={protocol}
+          onSubmit={create}
+          footer={footer}
+          opened={(roomId) => {
+            props.onCreated?.();
+            navigate(`/rooms/${encodeURIComponent(roomId)}`);
+          }}
+        />
       ) : (
         <GeneratedForm
           key={protocol}

@@ -27,6 +27,12 @@ export interface CreateFormProps {
    * scripted or model) and the submit button. Render it inside the module's `<form>`.
    */
   footer: (config: unknown) => ReactNode;
+  /**
+   * For a protocol whose rooms open through a route of its own rather than POST /v1/rooms (a swarm
+   * question is asked, and the node opens its room): the form calls this with the room it opened,
+   * and the shell goes there. Such a form does not render `footer`.
+   */
+  opened: (roomId: string) => void;
 }
 
 /** What the generic room page gives a module's seat form. */

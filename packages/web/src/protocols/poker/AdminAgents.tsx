@@ -41,40 +41,44 @@ function AgentsInner() {
       ) : agents.length === 0 ? (
         <p className="muted">No agents have registered.</p>
       ) : (
-        <table className="admin-table">
-          <thead>
-            <tr>
-              <th>Agent</th>
-              <th>Connected</th>
-              <th>Last seen</th>
-              <th>Seats</th>
-            </tr>
-          </thead>
-          <tbody>
-            {agents.map((a) => (
-              <tr key={a.agent_id} data-agent={a.agent_id}>
-                <td>
-                  {a.name ?? <span className="muted">unnamed</span>}{' '}
-                  <span className="mono muted small">{a.agent_id}</span>
-                </td>
-                <td>
-                  {a.connected ? <span className="ok">connected</span> : <span className="muted">no</span>}
-                </td>
-                <td className="small">{a.last_seen_at ? new Date(a.last_seen_at).toLocaleString() : '—'}</td>
-                <td className="small">
-                  {a.seats.length === 0
-                    ? '—'
-                    : a.seats.map((s) => (
-                        <span key={s.table_id}>
-                          <Link href={`/admin/tables/${encodeURIComponent(s.table_id)}`}>{s.table_id}</Link>{' '}
-                          seat {s.seat_id}{' '}
-                        </span>
-                      ))}
-                </td>
+        <div className="table-wrap">
+          <table className="admin-table">
+            <thead>
+              <tr>
+                <th>Agent</th>
+                <th>Connected</th>
+                <th>Last seen</th>
+                <th>Seats</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {agents.map((a) => (
+                <tr key={a.agent_id} data-agent={a.agent_id}>
+                  <td>
+                    {a.name ?? <span className="muted">unnamed</span>}{' '}
+                    <span className="mono muted small">{a.agent_id}</span>
+                  </td>
+                  <td>
+                    {a.connected ? <span className="ok">connected</span> : <span className="muted">no</span>}
+                  </td>
+                  <td className="small">
+                    {a.last_seen_at ? new Date(a.last_seen_at).toLocaleString() : '—'}
+                  </td>
+                  <td className="small">
+                    {a.seats.length === 0
+                      ? '—'
+                      : a.seats.map((s) => (
+                          <span key={s.table_id}>
+                            <Link href={`/admin/tables/${encodeURIComponent(s.table_id)}`}>{s.table_id}</Link>{' '}
+                            seat {s.seat_id}{' '}
+                          </span>
+                        ))}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
     </section>
   );

@@ -121,22 +121,24 @@ function AdminTableInner(props: { tableId: string }) {
         {events === null ? (
           <p className="muted">Loading…</p>
         ) : (
-          <table className="admin-table small" data-testid="events">
-            <thead>
-              <tr>
-                <th>seq</th>
-                <th>entry</th>
-              </tr>
-            </thead>
-            <tbody>
-              {events.map((e) => (
-                <tr key={e.seq} data-seq={e.seq}>
-                  <td className="num">{e.seq}</td>
-                  <td className="mono">{JSON.stringify(e).slice(0, 220)}</td>
+          <div className="table-wrap">
+            <table className="admin-table small" data-testid="events">
+              <thead>
+                <tr>
+                  <th>seq</th>
+                  <th>entry</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {events.map((e) => (
+                  <tr key={e.seq} data-seq={e.seq}>
+                    <td className="num">{e.seq}</td>
+                    <td className="mono">{JSON.stringify(e).slice(0, 220)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
         )}
       </section>
       <HandSummaries hands={table.hands} />

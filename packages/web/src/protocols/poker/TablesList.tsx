@@ -11,45 +11,47 @@ export function TableRows(props: {
   actions?: (t: TableSummary) => React.ReactNode;
 }) {
   return (
-    <table className="admin-table">
-      <thead>
-        <tr>
-          <th>Table</th>
-          <th>Status</th>
-          <th>Seats</th>
-          <th>Blinds</th>
-          <th>Hands</th>
-          {props.actions && <th>Actions</th>}
-        </tr>
-      </thead>
-      <tbody>
-        {props.tables.map((t) => (
-          <tr key={t.table_id} data-table={t.table_id}>
-            <td>
-              <Link
-                href={
-                  props.admin
-                    ? `/admin/tables/${encodeURIComponent(t.table_id)}`
-                    : `/tables/${encodeURIComponent(t.table_id)}`
-                }
-              >
-                {t.title ?? t.table_id}
-              </Link>
-            </td>
-            <td data-testid="table-status">{t.status}</td>
-            <td className="num">
-              {t.seats_filled}/{t.seats_total}
-            </td>
-            <td className="num">
-              {t.small_blind}/{t.big_blind}
-              {t.ante > 0 ? ` +${t.ante}` : ''}
-            </td>
-            <td className="num">{t.hands_played}</td>
-            {props.actions && <td>{props.actions(t)}</td>}
+    <div className="table-wrap">
+      <table className="admin-table">
+        <thead>
+          <tr>
+            <th>Table</th>
+            <th>Status</th>
+            <th>Seats</th>
+            <th>Blinds</th>
+            <th>Hands</th>
+            {props.actions && <th>Actions</th>}
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {props.tables.map((t) => (
+            <tr key={t.table_id} data-table={t.table_id}>
+              <td>
+                <Link
+                  href={
+                    props.admin
+                      ? `/admin/tables/${encodeURIComponent(t.table_id)}`
+                      : `/tables/${encodeURIComponent(t.table_id)}`
+                  }
+                >
+                  {t.title ?? t.table_id}
+                </Link>
+              </td>
+              <td data-testid="table-status">{t.status}</td>
+              <td className="num">
+                {t.seats_filled}/{t.seats_total}
+              </td>
+              <td className="num">
+                {t.small_blind}/{t.big_blind}
+                {t.ante > 0 ? ` +${t.ante}` : ''}
+              </td>
+              <td className="num">{t.hands_played}</td>
+              {props.actions && <td>{props.actions(t)}</td>}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }
 
