@@ -27,7 +27,11 @@ function audienceOfEntry(before: S, after: S, seq: number, action: DeliberationA
   return audienceOfTurn(after, seq);
 }
 
-function sealed(before: S, t: Transition<S>, input: { seq: number; action: DeliberationAction } | null): Transition<S> {
+function sealed(
+  before: S,
+  t: Transition<S>,
+  input: { seq: number; action: DeliberationAction } | null,
+): Transition<S> {
   const after = t.state;
   if (isOver(after)) {
     // The end reveals all; this entry goes public rather than seal what it reveals at once.

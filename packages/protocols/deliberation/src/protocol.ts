@@ -1,10 +1,10 @@
 import { createRng, type Protocol } from '@db8/core';
 import { type DeliberationAction, DeliberationActionSchema } from './actions.ts';
+import { sealAction, sealTick } from './audience.ts';
 import { type DeliberationConfig, DeliberationConfigSchema, deliberationSeats, OPERATOR } from './config.ts';
 import { openPhase } from './phases.ts';
 import { type DeliberationState, isOver, type Outcome } from './state.ts';
 import { buildLayout } from './topology.ts';
-import { sealAction, sealTick } from './audience.ts';
 import { applyAction, deadlineOf, tickAt } from './transitions.ts';
 import { type DeliberationView, legalFor, viewOf } from './view.ts';
 

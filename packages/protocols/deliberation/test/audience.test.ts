@@ -94,7 +94,9 @@ describe('each turn is sealed to the seats its topology lets see it', () => {
   });
 
   it('a star paused at a gate: a spoke reads no other spoke’s turn; rejecting it reveals them all', () => {
-    const room = new Room(configFor({ topology: 'star', gates: { phases: ['critique'], reviewers: [OPERATOR] } }));
+    const room = new Room(
+      configFor({ topology: 'star', gates: { phases: ['critique'], reviewers: [OPERATOR] } }),
+    );
     for (let i = 0; i < 200 && room.state.status === 'running'; i++) drive(room, { maxSteps: 1 });
     expect(room.state.status).toBe('paused');
     expectLogMatchesView(room);
