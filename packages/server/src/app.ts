@@ -19,6 +19,7 @@ import type { AuthStore } from './auth/types.ts';
 import type { Bus } from './bus/types.ts';
 import { resolveConfig, type ServerConfig, type ServerConfigInput } from './config.ts';
 import { toHttpError } from './errors.ts';
+import type { AppRuntime } from './kit/runtime.ts';
 import { mcpRoutes } from './mcp/index.ts';
 import type { ProtocolModule } from './protocols/module.ts';
 import { builtinModules, createModuleRegistry } from './protocols/registry.ts';
@@ -32,14 +33,13 @@ import { healthRoutes } from './routes/health.ts';
 import { keysRoutes } from './routes/keys.ts';
 import { DebugRequestLog, loggerOptions, resolveLogFormat } from './routes/logging.ts';
 import { roomRoutes } from './routes/rooms.ts';
-import type { RuntimeApi } from './routes/runtime-api.ts';
 import { parseClientJson } from './routes/strict-json.ts';
 import { plainSerializerCompiler, swaggerTransform, zodValidatorCompiler } from './routes/zod.ts';
 import { PROTOCOL_VERSION } from './schemas/common.ts';
 import type { Store } from './store/index.ts';
 
 export interface AppDeps {
-  runtime: RuntimeApi;
+  runtime: AppRuntime;
   store: Store;
   bus: Bus;
   serverKey: { seed: Uint8Array; publicKey: Uint8Array };
@@ -211,7 +211,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   authRoutes(app, ctx);
   roomRoutes(app, ctx);
   keysRoutes(app, ctx);
-  const hub = new RealtimeHub(ctx, deps.feedPollMs);
+  const hub = new RealtimeHub(
+    { runtime: deps.runtime, bus: deps.bus, store: deps.store, clock },
+    deps.feedPollMs,
+  );
   // Server-side watchers (a module's routes) ride the same channels as sockets.
   app.decorate('realtime', hub);
   // One connection implementation for /v1/ws and every module's wire codec, each at its own path.

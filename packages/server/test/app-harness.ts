@@ -8,8 +8,8 @@ import { LocalBus } from '../src/bus/local.ts';
 import type { Bus } from '../src/bus/types.ts';
 import type { ServerConfigInput } from '../src/config.ts';
 import { type ServerKey, serverKeyFromSeed } from '../src/keys/index.ts';
+import type { AppRuntime } from '../src/kit/runtime.ts';
 import { joinEffectsOf } from '../src/protocols/registry.ts';
-import type { RuntimeApi } from '../src/routes/runtime-api.ts';
 import { Runtime } from '../src/runtime/index.ts';
 import { openStore, type Store } from '../src/store/index.ts';
 
@@ -43,7 +43,7 @@ export interface Harness {
 }
 
 export async function makeApp(
-  opts: { config?: ServerConfigInput; runtime?: RuntimeApi; store?: Store; serverKey?: ServerKey } & Partial<
+  opts: { config?: ServerConfigInput; runtime?: AppRuntime; store?: Store; serverKey?: ServerKey } & Partial<
     Omit<AppDeps, 'serverKey'>
   > = {},
 ): Promise<Harness> {

@@ -46,7 +46,7 @@ export function sseRoutes(root: FastifyInstance, ctx: AppContext, hub: RealtimeH
       const roomId = req.params.id;
       const auth = req.auth ?? (req.query.token ? await ctx.authn.fromBearer(req.query.token) : null);
       const lastEventId = parseLastEventId(req.headers['last-event-id']);
-      const room = (await ctx.runtime.getRoom(roomId)) as { seq: number };
+      const room = await ctx.runtime.getRoom(roomId);
       const viewer = await viewerIn(ctx, auth, roomId);
       const since = Math.min(lastEventId ?? req.query.since ?? room.seq, room.seq);
 

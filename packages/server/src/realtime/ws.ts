@@ -327,7 +327,7 @@ class Connection {
     if (!this.feeds.has(roomId) && this.feeds.size >= MAX_SUBSCRIPTIONS) {
       throw new ApiError(400, 'TOO_MANY_SUBSCRIPTIONS', `at most ${MAX_SUBSCRIPTIONS} rooms per connection`);
     }
-    const room = (await this.ctx.runtime.getRoom(roomId)) as { seq: number };
+    const room = await this.ctx.runtime.getRoom(roomId);
     const viewer = await viewerIn(this.ctx, auth, roomId);
     this.feeds.get(roomId)?.sub.close();
     // A client cannot have seen past the head: clamp, so a stale `since` never hides entries.

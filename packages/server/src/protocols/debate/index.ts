@@ -73,9 +73,10 @@ export const debateModule: ProtocolModule = {
   onJoin: identityBinding,
   agent: debateAgent,
   scripted: () => debateScript,
-  routes: (app, ctx) =>
-    registerDebate(app, {
+  routes: async (app, ctx) => {
+    await registerDebate(app, {
       runtime: ctx.runtime,
       ...(ctx.env.DB8_JOURNAL_GIT ? { journalGit: ctx.env.DB8_JOURNAL_GIT } : {}),
-    }),
+    });
+  },
 };

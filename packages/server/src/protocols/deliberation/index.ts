@@ -67,6 +67,8 @@ export const deliberationModule: ProtocolModule = {
   protocol: deliberation,
   agent: deliberationAgent(),
   scripted: () => deliberationScript,
-  routes: registerDeliberation,
+  routes: (app, ctx) => {
+    registerDeliberation(app, ctx);
+  },
   skillDoc: deliberationSkillDoc,
 };

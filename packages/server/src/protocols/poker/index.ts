@@ -43,7 +43,9 @@ export const pokerModule: ProtocolModule = {
   protocol: poker,
   agent: pokerAgent,
   scripted: () => pokerScript,
-  routes: (app, ctx) => registerPoker(app, { runtime: ctx.runtime }),
+  routes: async (app, ctx) => {
+    await registerPoker(app, { runtime: ctx.runtime });
+  },
   skillDoc: ({ publicUrl }) => pokerSkillDoc(publicUrl),
   wire: pokerWire,
 };

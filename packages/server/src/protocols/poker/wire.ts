@@ -16,7 +16,6 @@ import { ApiError, zodDetails } from '../../errors.ts';
 import type { Frame } from '../../realtime/frame.ts';
 import { viewerIn } from '../../routes/access.ts';
 import type { AppContext } from '../../routes/context.ts';
-import type { RoomInfo } from '../../runtime/types.ts';
 import { isSupportedVersion } from '../../schemas/common.ts';
 import type { State } from '../../schemas/rest.ts';
 import type { WireCodec, WireCommand, WireOpened, WireReply, WireSession } from '../wire.ts';
@@ -106,7 +105,7 @@ class PokerSession implements WireSession {
     if (v !== undefined && !isSupportedVersion(v)) throw pokerOutdated(v, this.skillDocUrl);
     const tableId = auth?.room ?? q.data.table_id;
     if (!tableId) throw new ApiError(400, 'BAD_REQUEST', 'connect with a session token or ?table_id=');
-    const room = (await this.ctx.runtime.getRoom(tableId).catch(() => null)) as RoomInfo | null;
+    const room = await this.ctx.runtime.getRoom(tableId).catch(() => null);
     if (room?.protocol !== POKER) throw new ApiError(404, 'TABLE_NOT_FOUND', `no poker table ${tableId}`);
     const viewer: Viewer = await viewerIn(this.ctx, auth, tableId);
     this.tableId = tableId;
