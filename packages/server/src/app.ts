@@ -21,7 +21,7 @@ import { resolveConfig, type ServerConfig, type ServerConfigInput } from './conf
 import { toHttpError } from './errors.ts';
 import type { AppRuntime } from './kit/runtime.ts';
 import { mcpRoutes } from './mcp/index.ts';
-import type { ProtocolModule } from './protocols/module.ts';
+import type { ProtocolModule } from './kit/module.ts';
 import { builtinModules, createModuleRegistry } from './protocols/registry.ts';
 import { RealtimeHub } from './realtime/hub.ts';
 import { sseRoutes } from './realtime/sse.ts';

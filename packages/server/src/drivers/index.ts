@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Bus } from '../bus/types.ts';
-import type { ProtocolModule } from '../protocols/module.ts';
+import type { ProtocolModule } from '../kit/module.ts';
 import type { Runtime } from '../runtime/index.ts';
 import type { Store } from '../store/index.ts';
 import { DriverHost } from './host.ts';

@@ -5,7 +5,7 @@ import type { RuntimeOptions } from '../runtime/types.ts';
 import { councilModule } from './council/index.ts';
 import { debateModule } from './debate/index.ts';
 import { deliberationModule } from './deliberation/index.ts';
-import type { ProtocolModule } from './module.ts';
+import type { ProtocolModule } from '../kit/module.ts';
 import { pokerModule } from './poker/index.ts';
 import { questionModule } from './question/index.ts';
 import { sealedBidModule } from './sealed-bid/index.ts';

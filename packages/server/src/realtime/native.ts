@@ -1,5 +1,5 @@
 import { ApiError, zodDetails } from '../errors.ts';
-import type { WireCodec, WireCommand, WireReply, WireSession } from '../protocols/wire.ts';
+import type { WireCodec, WireCommand, WireReply, WireSession } from '../kit/wire.ts';
 import type { AppContext } from '../routes/context.ts';
 import { ackToWire, viewerToWire } from '../routes/wire.ts';
 import { isSupportedVersion, MIN_SUPPORTED_PROTOCOL_VERSION, PROTOCOL_VERSION } from '../schemas/common.ts';

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { checkedCredential, limitKey, rateLimited } from '../auth/limits.ts';
 import type { AuthContext } from '../auth/types.ts';
 import { ApiError, toHttpError } from '../errors.ts';
-import type { WireAction, WireCodec, WireCommand, WireReply, WireSession } from '../protocols/wire.ts';
+import type { WireAction, WireCodec, WireCommand, WireReply, WireSession } from '../kit/wire.ts';
 import { actorFor, viewerIn } from '../routes/access.ts';
 import type { AppContext } from '../routes/context.ts';
 import { parseClientJson } from '../routes/strict-json.ts';

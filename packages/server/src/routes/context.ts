@@ -10,7 +10,7 @@ import type { Bus } from '../bus/types.ts';
 import type { ServerConfig } from '../config.ts';
 import { ApiError } from '../errors.ts';
 import type { RoomRuntime } from '../kit/runtime.ts';
-import type { ProtocolModule } from '../protocols/module.ts';
+import type { ProtocolModule } from '../kit/module.ts';
 import type { DriverSpec, Drivers } from '../schemas/drivers.ts';
 import type { Store } from '../store/index.ts';
 

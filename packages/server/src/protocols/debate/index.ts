@@ -2,7 +2,7 @@ import { debate } from '@db8/protocols/debate';
 import type { FastifyInstance } from 'fastify';
 import type { Runtime } from '../../runtime/index.ts';
 import type { Store } from '../../store/index.ts';
-import type { ProtocolModule } from '../module.ts';
+import type { ProtocolModule } from '../../kit/module.ts';
 import { debateAgent } from './agent.ts';
 import { identityBinding, withRoomCa } from './hooks.ts';
 import { DebateJournalGit } from './journal-git.ts';

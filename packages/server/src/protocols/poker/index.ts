@@ -1,7 +1,7 @@
 import { poker } from '@db8/protocols/poker';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../routes/context.ts';
-import type { ProtocolModule } from '../module.ts';
+import type { ProtocolModule } from '../../kit/module.ts';
 import { pokerAgent } from './agent.ts';
 import { type Presence, presenceOf } from './presence.ts';
 import { pokerRoutes } from './routes.ts';

@@ -18,7 +18,7 @@ import { viewerIn } from '../../routes/access.ts';
 import type { AppContext } from '../../routes/context.ts';
 import { isSupportedVersion } from '../../schemas/common.ts';
 import type { State } from '../../schemas/rest.ts';
-import type { WireCodec, WireCommand, WireOpened, WireReply, WireSession } from '../wire.ts';
+import type { WireCodec, WireCommand, WireOpened, WireReply, WireSession } from '../../kit/wire.ts';
 import { GameStateJson } from './game-state-json.ts';
 import { presenceOf } from './presence.ts';
 import { POKER, seatName, seatNumber } from './service.ts';

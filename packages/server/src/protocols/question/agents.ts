@@ -9,7 +9,7 @@ import { RestCaller, type RestResult } from '../../mcp/rest.ts';
 import { requireAdmin } from '../../routes/context.ts';
 import type { ZodTypeProvider } from '../../routes/zod.ts';
 import { DriverSpecSchema } from '../../schemas/drivers.ts';
-import type { Env } from '../module.ts';
+import type { Env } from '../../kit/module.ts';
 import { answerIn } from './mcp.ts';
 
 /**
