@@ -9,8 +9,8 @@ import type { AuthContext, AuthStore } from '../auth/types.ts';
 import type { Bus } from '../bus/types.ts';
 import type { ServerConfig } from '../config.ts';
 import { ApiError } from '../errors.ts';
-import type { RoomRuntime } from '../kit/runtime.ts';
 import type { ProtocolModule } from '../kit/module.ts';
+import type { RoomRuntime } from '../kit/runtime.ts';
 import type { DriverSpec, Drivers } from '../schemas/drivers.ts';
 import type { Store } from '../store/index.ts';
 

@@ -1,7 +1,7 @@
 import { deliberation } from '@db8/protocols/deliberation';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { requireAuth } from '../../routes/context.ts';
 import type { ModuleContext, ProtocolModule } from '../../kit/module.ts';
+import { requireAuth } from '../../routes/context.ts';
 import { deliberationAgent } from './agent.ts';
 import { deliberationRestRoutes } from './routes.ts';
 import { sandboxLimitsFromEnv } from './sandbox.ts';

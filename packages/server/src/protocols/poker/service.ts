@@ -7,12 +7,14 @@ import {
   type TableSummary,
   type TableView,
 } from '@db8/protocols/poker';
-import type { Bus } from '../../bus/types.ts';
-import { ApiError } from '../../errors.ts';
-import type { ModuleRuntime } from '../../kit/runtime.ts';
-import type { Subscription } from '../../realtime/feed.ts';
-import type { RealtimeHub } from '../../realtime/hub.ts';
-import type { RoomInfo } from '../../runtime/types.ts';
+import {
+  ApiError,
+  type Bus,
+  type ModuleRuntime,
+  type RealtimeHub,
+  type RoomInfo,
+  type Subscription,
+} from '../../kit/index.ts';
 
 /** The principal that holds every table's `house` seat: the server itself (acts without a principal). */
 export const HOUSE_PRINCIPAL = 'server:house';

@@ -11,14 +11,21 @@ import {
   type TableView,
 } from '@db8/protocols/poker';
 import { z } from 'zod';
-import type { AuthContext } from '../../auth/types.ts';
-import { ApiError, zodDetails } from '../../errors.ts';
-import type { Frame } from '../../realtime/frame.ts';
-import { viewerIn } from '../../routes/access.ts';
-import type { AppContext } from '../../routes/context.ts';
-import { isSupportedVersion } from '../../schemas/common.ts';
-import type { State } from '../../schemas/rest.ts';
-import type { WireCodec, WireCommand, WireOpened, WireReply, WireSession } from '../../kit/wire.ts';
+import {
+  ApiError,
+  type AuthContext,
+  type Frame,
+  isSupportedVersion,
+  type State,
+  viewerIn,
+  type WireCodec,
+  type WireCommand,
+  type WireHost,
+  type WireOpened,
+  type WireReply,
+  type WireSession,
+  zodDetails,
+} from '../../kit/index.ts';
 import { GameStateJson } from './game-state-json.ts';
 import { presenceOf } from './presence.ts';
 import { POKER, seatName, seatNumber } from './service.ts';
@@ -56,7 +63,7 @@ function envelopeAround(type: string, tableId: string | null, seq: number, paylo
 /** One per process: every table socket's `game_state` shares the parts common to its table's seats. */
 const gameStates = new GameStateJson();
 
-export function pokerSkillDocUrl(ctx: AppContext): string {
+export function pokerSkillDocUrl(ctx: Pick<WireHost, 'config'>): string {
   return `${ctx.config.publicUrl}/v1/tables/skill.md`;
 }
 
@@ -93,7 +100,7 @@ class PokerSession implements WireSession {
   private lastHand: number | null = null;
   private readonly skillDocUrl: string;
 
-  constructor(private readonly ctx: AppContext) {
+  constructor(private readonly ctx: WireHost) {
     this.skillDocUrl = pokerSkillDocUrl(ctx);
   }
 

@@ -1,6 +1,6 @@
 import { closeJsonSchema, question, summaryJsonSchema, UPSTREAM_SCHEMAS } from '@db8/protocols/question';
-import { runtimeError } from '../../runtime/errors.ts';
 import type { ModuleContext, ProtocolModule } from '../../kit/module.ts';
+import { runtimeError } from '../../runtime/errors.ts';
 import { modelRoutes } from './agents.ts';
 import { SwarmBinding } from './binding.ts';
 import { startIrcBridge } from './bridges/irc.ts';
