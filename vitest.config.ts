@@ -29,6 +29,7 @@ export default defineConfig({
             'packages/sdk/test/**/*.test.ts',
             'packages/web/test/**/*.test.ts',
             'packages/agents/test/**/*.test.ts',
+            'test/**/*.test.ts',
           ],
           isolate: false,
         },

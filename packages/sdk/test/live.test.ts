@@ -1,7 +1,8 @@
 // The reconnecting socket client against a real server: the server kills the client's socket while
 // entries are being appended, and every seq still arrives exactly once, in order.
+
+import type { Store } from '@db8/server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Store } from '../../server/src/store/index.ts';
 import { type Harness, listen, makeApp, sharedStore } from '../../server/test/app-harness.ts';
 import { auctionWithBidders } from '../../server/test/routes-fixtures.ts';
 import { Db8Client, type EntryWire, OutdatedClientError, RoomSocket } from '../src/index.ts';
@@ -146,7 +147,7 @@ describe('RoomSocket (reconnecting /v1/ws client)', () => {
   });
 
   it('a page-style client waits for a server that is not up yet', { timeout: 30_000 }, async () => {
-    const { freePort } = await import('../../server/src/protocols/poker/standalone.ts');
+    const { freePort } = await import('@db8/server/poker');
     const port = await freePort();
     const page = RoomSocket.open({ url: `ws://127.0.0.1:${port}/v1/ws`, ...FAST });
     sockets.push(page);

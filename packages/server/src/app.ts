@@ -20,8 +20,9 @@ import type { Bus } from './bus/types.ts';
 import { resolveConfig, type ServerConfig, type ServerConfigInput } from './config.ts';
 import { type ConnectionCounts, limitConnections } from './connections.ts';
 import { toHttpError } from './errors.ts';
+import type { ProtocolModule } from './kit/module.ts';
+import type { AppRuntime } from './kit/runtime.ts';
 import { mcpRoutes } from './mcp/index.ts';
-import type { ProtocolModule } from './protocols/module.ts';
 import { builtinModules, createModuleRegistry } from './protocols/registry.ts';
 import { RealtimeHub } from './realtime/hub.ts';
 import { sseRoutes } from './realtime/sse.ts';
@@ -34,7 +35,6 @@ import { keysRoutes } from './routes/keys.ts';
 import { DebugRequestLog, loggerOptions, resolveLogFormat } from './routes/logging.ts';
 import { pathParamError } from './routes/path-params.ts';
 import { roomRoutes } from './routes/rooms.ts';
-import type { RuntimeApi } from './routes/runtime-api.ts';
 import { allowInlineStyles, securityHeaders } from './routes/security-headers.ts';
 import { parseClientJson } from './routes/strict-json.ts';
 import { plainSerializerCompiler, swaggerTransform, zodValidatorCompiler } from './routes/zod.ts';
@@ -42,7 +42,7 @@ import { PROTOCOL_VERSION } from './schemas/common.ts';
 import type { Store } from './store/index.ts';
 
 export interface AppDeps {
-  runtime: RuntimeApi;
+  runtime: AppRuntime;
   store: Store;
   bus: Bus;
   serverKey: { seed: Uint8Array; publicKey: Uint8Array };
@@ -245,7 +245,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   authRoutes(app, ctx);
   roomRoutes(app, ctx);
   keysRoutes(app, ctx);
-  const hub = new RealtimeHub(ctx, deps.feedPollMs);
+  const hub = new RealtimeHub(
+    { runtime: deps.runtime, bus: deps.bus, store: deps.store, clock },
+    deps.feedPollMs,
+  );
   // Server-side watchers (a module's routes) ride the same channels as sockets.
   app.decorate('realtime', hub);
   // One connection implementation for /v1/ws and every module's wire codec, each at its own path.

@@ -17,9 +17,6 @@ export class ApiError extends Error {
 
 export const badRequest = (message: string, details?: unknown) =>
   new ApiError(400, 'BAD_REQUEST', message, details);
-export const unauthorized = (message = 'authentication required', code = 'UNAUTHORIZED') =>
-  new ApiError(401, code, message);
-export const forbidden = (message = 'not allowed', code = 'FORBIDDEN') => new ApiError(403, code, message);
 export const notFound = (message = 'not found', code = 'NOT_FOUND') => new ApiError(404, code, message);
 export const conflict = (message: string, code = 'CONFLICT', details?: unknown) =>
   new ApiError(409, code, message, details);

@@ -22,8 +22,8 @@ export {
 } from './config.ts';
 export { ApiError, toHttpError } from './errors.ts';
 export * from './keys/index.ts';
+export type * from './kit/module.ts';
 export { type RunningServer, type StartOptions, startServer } from './main.ts';
-export type * from './protocols/module.ts';
 export { type MountedModules, mountModules } from './protocols/mount.ts';
 export * from './protocols/registry.ts';
 export * from './runtime/index.ts';

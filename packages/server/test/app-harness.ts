@@ -8,9 +8,9 @@ import { LocalBus } from '../src/bus/local.ts';
 import type { Bus } from '../src/bus/types.ts';
 import type { ServerConfigInput } from '../src/config.ts';
 import { type ServerKey, serverKeyFromSeed } from '../src/keys/index.ts';
+import type { AppRuntime } from '../src/kit/runtime.ts';
 import { type MountedModules, mountModules } from '../src/protocols/mount.ts';
 import { joinEffectsOf } from '../src/protocols/registry.ts';
-import type { RuntimeApi } from '../src/routes/runtime-api.ts';
 import { Runtime } from '../src/runtime/index.ts';
 import { openStore, type Store } from '../src/store/index.ts';
 
@@ -48,7 +48,7 @@ export interface Harness {
 export async function makeApp(
   opts: {
     config?: ServerConfigInput;
-    runtime?: RuntimeApi;
+    runtime?: AppRuntime;
     store?: Store;
     serverKey?: ServerKey;
     /** Mount the protocol modules' routes and background work (as main.ts does) before ready. */

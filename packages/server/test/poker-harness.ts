@@ -52,7 +52,7 @@ export async function startPokerServer(store: Store): Promise<PokerServer> {
     logStream,
     config: { logLevel: 'warn', rateLimit: { max: 100_000, windowMs: 60_000 }, port: 0 },
   });
-  const poker = await registerPoker(app, { runtime });
+  const poker = await registerPoker(app, { app: app.db8, runtime, env: process.env });
   const scheduler = new DeadlineScheduler(runtime, { bus });
   await scheduler.start();
   await app.listen({ port: 0, host: '127.0.0.1' });

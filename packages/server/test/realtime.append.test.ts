@@ -1,10 +1,9 @@
 import type { Viewer } from '@db8/core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { LocalBus } from '../src/bus/local.ts';
+import type { FeedRuntime } from '../src/kit/runtime.ts';
 import type { Frame } from '../src/realtime/frame.ts';
 import { RealtimeHub } from '../src/realtime/hub.ts';
-import type { AppContext } from '../src/routes/context.ts';
-import type { RuntimeApi } from '../src/routes/runtime-api.ts';
 import type { Runtime } from '../src/runtime/index.ts';
 import type { State } from '../src/schemas/rest.ts';
 import type { Store } from '../src/store/index.ts';
@@ -59,8 +58,8 @@ class Client {
 }
 
 /** A hub over `api` (a runtime with counting wrappers), closed after the test. */
-function hubOver(api: RuntimeApi, bus: LocalBus): RealtimeHub {
-  const hub = new RealtimeHub({ runtime: api, store, bus, clock: Date.now } as unknown as AppContext, 60_000);
+function hubOver(api: FeedRuntime, bus: LocalBus): RealtimeHub {
+  const hub = new RealtimeHub({ runtime: api, store, bus, clock: Date.now }, 60_000);
   hubs.push(hub);
   return hub;
 }
@@ -79,7 +78,7 @@ describe('realtime: an append goes out once, from the committed room', () => {
     const rt: Runtime = makeRuntime(store, { bus });
     const room = await rt.createRoom({ protocol: 'counter', config: { target: 10 ** 6 } });
     const calls = { entries: 0, stateFor: 0 };
-    const api: RuntimeApi = Object.assign(Object.create(rt) as Runtime, {
+    const api: FeedRuntime = Object.assign(Object.create(rt) as Runtime, {
       entries: (...a: Parameters<Runtime['entries']>) => {
         calls.entries++;
         return rt.entries(...a);
@@ -149,7 +148,7 @@ describe('realtime: a subscriber may follow entries only', () => {
     const rt: Runtime = makeRuntime(store, { bus });
     const room = await rt.createRoom({ protocol: 'counter', config: { target: 10 ** 6 } });
     const built: string[] = [];
-    const api: RuntimeApi = Object.assign(Object.create(rt) as Runtime, {
+    const api: FeedRuntime = Object.assign(Object.create(rt) as Runtime, {
       stateNow: (...a: Parameters<NonNullable<Runtime['stateNow']>>) => {
         built.push(a[1].kind === 'seat' ? a[1].seat : a[1].kind);
         return rt.stateNow(...a);

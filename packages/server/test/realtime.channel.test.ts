@@ -3,12 +3,11 @@ import { createProtocolRegistry } from '@db8/protocols';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { LocalBus } from '../src/bus/local.ts';
 import type { Bus } from '../src/bus/types.ts';
+import type { FeedRuntime } from '../src/kit/runtime.ts';
 import { envelope, envelopeJson } from '../src/realtime/envelope.ts';
 import type { Subscription } from '../src/realtime/feed.ts';
 import type { Frame } from '../src/realtime/frame.ts';
 import { RealtimeHub } from '../src/realtime/hub.ts';
-import type { AppContext } from '../src/routes/context.ts';
-import type { RuntimeApi } from '../src/routes/runtime-api.ts';
 import { Runtime } from '../src/runtime/index.ts';
 import type { State } from '../src/schemas/rest.ts';
 import type { Store } from '../src/store/index.ts';
@@ -27,7 +26,7 @@ afterAll(async () => {
 /** Counts the store-backed reads realtime makes through the runtime. */
 function counting(rt: Runtime) {
   const calls = { entries: 0, stateFor: 0 };
-  const api: RuntimeApi = Object.assign(Object.create(rt) as Runtime, {
+  const api: FeedRuntime = Object.assign(Object.create(rt) as Runtime, {
     entries: (...a: Parameters<Runtime['entries']>) => {
       calls.entries++;
       return rt.entries(...a);
@@ -89,8 +88,11 @@ async function setup(opts: { bus?: Bus; pollMs?: number; buffer?: number } = {})
   await rt.join(room.id, { seat: 'bidder_1', principal: 'p1' });
   await rt.join(room.id, { seat: 'bidder_2', principal: 'p2' });
   const { api, calls } = counting(rt);
-  const ctx = { runtime: api, store, bus, clock: Date.now } as unknown as AppContext;
-  const hub = new RealtimeHub(ctx, opts.pollMs ?? 60_000, opts.buffer);
+  const hub = new RealtimeHub(
+    { runtime: api, store, bus, clock: Date.now },
+    opts.pollMs ?? 60_000,
+    opts.buffer,
+  );
   hubs.push(hub);
   return {
     rt,

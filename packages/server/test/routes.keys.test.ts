@@ -1,7 +1,6 @@
 import { ed25519Verifier, parseVerifierKey, verifyCheckpoint } from '@db8/core';
 import { describe, expect, it } from 'vitest';
 import { KeysResponseSchema } from '../src/schemas/keys.ts';
-import type { Harness } from './app-harness.ts';
 import { auctionWithBidders, call, routeApps } from './routes-fixtures.ts';
 
 const apps = routeApps();
@@ -32,34 +31,4 @@ describe('GET /v1/keys', () => {
     const note: string = cps.body.checkpoints.at(-1).note;
     expect(verifyCheckpoint(note, [parseVerifierKey(keys.note_vkey)]).checkpoint.size).toBeGreaterThan(0);
   });
-
-  it('answers 503 when the runtime does not publish its key', async () => {
-    const h = await apps.make();
-    const bare = bareRuntime(h);
-    const h2 = await apps.make({ runtime: bare });
-    try {
-      const r = await call(h2, 'GET', '/v1/keys');
-      expect(r.status).toBe(503);
-      expect(r.body.error.code).toBe('UNAVAILABLE');
-    } finally {
-      await h2.close();
-    }
-  });
 });
-
-/** The harness runtime's methods without its key and origin (a structural RuntimeApi). */
-function bareRuntime(x: Harness) {
-  const rt = x.runtime;
-  return {
-    createRoom: rt.createRoom.bind(rt),
-    listRooms: rt.listRooms.bind(rt),
-    getRoom: rt.getRoom.bind(rt),
-    join: rt.join.bind(rt),
-    act: rt.act.bind(rt),
-    stateFor: rt.stateFor.bind(rt),
-    entries: rt.entries.bind(rt),
-    proof: rt.proof.bind(rt),
-    checkpoints: rt.checkpoints.bind(rt),
-    export: rt.export.bind(rt),
-  };
-}

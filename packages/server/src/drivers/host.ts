@@ -1,7 +1,7 @@
 import { Budget, type BudgetLimits, type Provider, ProviderConfigError, resolveProvider } from '@db8/agents';
 import type { Bus } from '../bus/types.ts';
 import { ApiError } from '../errors.ts';
-import type { ProtocolModule } from '../protocols/module.ts';
+import type { ProtocolModule } from '../kit/module.ts';
 import type { Runtime } from '../runtime/index.ts';
 import { redactDriverSpecs } from './redact.ts';
 import { type DriverSpec, type Drivers, type ProviderFactoryOptions, providerFor } from './spec.ts';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Bus } from '../bus/types.ts';
 import { ApiError } from '../errors.ts';
-import type { ProtocolModule } from '../protocols/module.ts';
+import type { ProtocolModule } from '../kit/module.ts';
 import { viewerIn } from '../routes/access.ts';
 import { requireAuth } from '../routes/context.ts';
 import type { ZodTypeProvider } from '../routes/zod.ts';

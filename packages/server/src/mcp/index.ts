@@ -56,7 +56,7 @@ function rpcError(reply: FastifyReply, status: number, message: string, data?: u
 
 export function mcpRoutes(app: FastifyInstance, ctx: AppContext): void {
   const sessions = new Map<string, Session>();
-  const schemas = new ActionSchemas(ctx.runtime.protocols ?? new Map());
+  const schemas = new ActionSchemas(ctx.runtime.protocols);
   const deps: ToolDeps = {
     ctx,
     bus: ctx.bus,

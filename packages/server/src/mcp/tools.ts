@@ -339,8 +339,7 @@ export function registerTools(server: McpServer, deps: ToolDeps): void {
         if (!r.ok) return failed(r.body);
         text = r.body;
       }
-      const key = ctx.runtime.serverKey?.noteVerifierKey;
-      const result = verifyBundleText(text, key !== undefined ? { pinnedKey: key } : {});
+      const result = verifyBundleText(text, { pinnedKey: ctx.runtime.serverKey.noteVerifierKey });
       return ok(result);
     },
   );

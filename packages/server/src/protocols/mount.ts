@@ -6,8 +6,6 @@ import type { Store } from '../store/index.ts';
 
 export interface MountedModules {
   drivers: DriverHost;
-  /** What each module's `routes` returned, by protocol name (poker's tables, debate's ratings). */
-  handles: ReadonlyMap<string, unknown>;
 }
 
 /**
@@ -21,10 +19,7 @@ export async function mountModules(
 ): Promise<MountedModules> {
   const ctx = app.db8;
   const env = opts.env ?? ctx.env;
-  const handles = new Map<string, unknown>();
-  for (const m of ctx.modules.values()) {
-    if (m.routes) handles.set(m.protocol.name, await m.routes(app, { app: ctx, runtime: opts.runtime, env }));
-  }
+  for (const m of ctx.modules.values()) await m.routes?.(app, { app: ctx, runtime: opts.runtime, env });
   const drivers = await registerDrivers(app, { ...opts, env, modules: ctx.modules });
-  return { drivers, handles };
+  return { drivers };
 }

@@ -1,11 +1,11 @@
 import type { AnyProtocol } from '@db8/core';
 import { createProtocolRegistry, type ProtocolRegistry } from '@db8/protocols';
+import type { ProtocolModule } from '../kit/module.ts';
 import { runtimeError } from '../runtime/errors.ts';
 import type { RuntimeOptions } from '../runtime/types.ts';
 import { councilModule } from './council/index.ts';
 import { debateModule } from './debate/index.ts';
 import { deliberationModule } from './deliberation/index.ts';
-import type { ProtocolModule } from './module.ts';
 import { pokerModule } from './poker/index.ts';
 import { questionModule } from './question/index.ts';
 import { sealedBidModule } from './sealed-bid/index.ts';

@@ -1,9 +1,9 @@
 import { canSee, redactEntry, type StoredEntry, type Viewer } from '@db8/core';
-import type { AppContext } from '../routes/context.ts';
 import { stateToWire } from '../routes/wire.ts';
 import type { State } from '../schemas/rest.ts';
 import { type FeedSink, type FeedSource, Subscription } from './feed.ts';
 import { Frame } from './frame.ts';
+import type { FeedPort } from './port.ts';
 
 const PAGE = 500;
 /** Everything the store holds is readable by an admin: the channel reads once and redacts per class. */
@@ -55,7 +55,7 @@ export class RoomChannel implements FeedSource {
   private readonly bufferSize: number;
 
   constructor(
-    private readonly ctx: AppContext,
+    private readonly ctx: FeedPort,
     readonly roomId: string,
     private readonly opts: ChannelOptions = {},
   ) {
@@ -191,7 +191,7 @@ export class RoomChannel implements FeedSource {
         this.dirty = false;
         for (;;) {
           const from = (this.last ?? -1) + 1;
-          const local = this.ctx.runtime.committedSince?.(this.roomId, from) ?? [];
+          const local = this.ctx.runtime.committedSince(this.roomId, from);
           const page = local.length > 0 ? local : await this.read(from);
           if (this.closed) return;
           const items: Item[] = [];
@@ -263,9 +263,9 @@ export class RoomChannel implements FeedSource {
   /** The class's state from the committed room (no queue, no read), cached on the class; null if behind. */
   private stateNow(c: ViewerClass, minSeq: number): Frame | null {
     if (c.state && c.state.seq >= minSeq) return c.state;
-    let s: ReturnType<NonNullable<AppContext['runtime']['stateNow']>> = null;
+    let s: ReturnType<FeedPort['runtime']['stateNow']> = null;
     try {
-      s = this.ctx.runtime.stateNow?.(this.roomId, c.viewer, minSeq) ?? null;
+      s = this.ctx.runtime.stateNow(this.roomId, c.viewer, minSeq);
     } catch {
       return null; // stateFor (refreshState) reports the failure to the class
     }
@@ -309,7 +309,7 @@ export class RoomChannel implements FeedSource {
         c.again = false;
         // The entries sent came from the store: the state must not be older (another node's append
         // can reach the store before this node's runtime hears of it on the bus).
-        if (this.last !== null) this.ctx.runtime.expectSeq?.(this.roomId, this.last);
+        if (this.last !== null) this.ctx.runtime.expectSeq(this.roomId, this.last);
         const s = await this.ctx.runtime.stateFor(this.roomId, c.viewer);
         if (this.closed) return;
         const f = new Frame(

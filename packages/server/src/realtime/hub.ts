@@ -1,7 +1,7 @@
 import type { Viewer } from '@db8/core';
-import type { AppContext } from '../routes/context.ts';
 import { RoomChannel } from './channel.ts';
 import type { FeedSink, Subscription } from './feed.ts';
+import type { FeedPort } from './port.ts';
 
 /**
  * Per node, one channel per watched room (one bus subscription, one store read per append, frames
@@ -13,7 +13,7 @@ export class RealtimeHub {
   private readonly timer: NodeJS.Timeout;
 
   constructor(
-    private readonly ctx: AppContext,
+    private readonly ctx: FeedPort,
     pollMs = 2000,
     private readonly buffer?: number,
   ) {

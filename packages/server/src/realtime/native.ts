@@ -1,6 +1,5 @@
 import { ApiError, zodDetails } from '../errors.ts';
-import type { WireCodec, WireCommand, WireReply, WireSession } from '../protocols/wire.ts';
-import type { AppContext } from '../routes/context.ts';
+import type { WireCodec, WireCommand, WireHost, WireReply, WireSession } from '../kit/wire.ts';
 import { ackToWire, viewerToWire } from '../routes/wire.ts';
 import { isSupportedVersion, MIN_SUPPORTED_PROTOCOL_VERSION, PROTOCOL_VERSION } from '../schemas/common.ts';
 import { ClientMessageSchema } from '../schemas/ws.ts';
@@ -17,7 +16,7 @@ export const nativeWire: WireCodec = {
 };
 
 class NativeSession implements WireSession {
-  constructor(private readonly ctx: AppContext) {}
+  constructor(private readonly ctx: WireHost) {}
 
   async open() {
     return { helloFirst: true, greet: false };

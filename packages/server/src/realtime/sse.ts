@@ -53,7 +53,7 @@ export function sseRoutes(root: FastifyInstance, ctx: AppContext, hub: RealtimeH
           ? await checkedCredential(ctx.limits, req.ip, token, () => ctx.authn.fromBearer(token))
           : null);
       const lastEventId = parseLastEventId(req.headers['last-event-id']);
-      const room = (await ctx.runtime.getRoom(roomId)) as { seq: number };
+      const room = await ctx.runtime.getRoom(roomId);
       const viewer = await viewerIn(ctx, auth, roomId);
       const since = Math.min(lastEventId ?? req.query.since ?? room.seq, room.seq);
 

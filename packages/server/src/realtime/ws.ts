@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { checkedCredential, limitKey, rateLimited } from '../auth/limits.ts';
 import type { AuthContext } from '../auth/types.ts';
 import { ApiError, toHttpError } from '../errors.ts';
-import type { WireAction, WireCodec, WireCommand, WireReply, WireSession } from '../protocols/wire.ts';
+import type { WireAction, WireCodec, WireCommand, WireReply, WireSession } from '../kit/wire.ts';
 import { actorFor, viewerIn } from '../routes/access.ts';
 import type { AppContext } from '../routes/context.ts';
 import { parseClientJson } from '../routes/strict-json.ts';
@@ -327,7 +327,7 @@ class Connection {
     if (!this.feeds.has(roomId) && this.feeds.size >= MAX_SUBSCRIPTIONS) {
       throw new ApiError(400, 'TOO_MANY_SUBSCRIPTIONS', `at most ${MAX_SUBSCRIPTIONS} rooms per connection`);
     }
-    const room = (await this.ctx.runtime.getRoom(roomId)) as { seq: number };
+    const room = await this.ctx.runtime.getRoom(roomId);
     const viewer = await viewerIn(this.ctx, auth, roomId);
     this.feeds.get(roomId)?.sub.close();
     // A client cannot have seen past the head: clamp, so a stale `since` never hides entries.

@@ -8,7 +8,11 @@ import type { AppContext } from './context.ts';
  * seat plays it like anyone else there: its view, legal actions and turn token); otherwise admin
  * everything; an unscoped agent or person the seat it holds there (if any); everyone else the public view.
  */
-export async function viewerIn(ctx: AppContext, auth: AuthContext | null, roomId: string): Promise<Viewer> {
+export async function viewerIn(
+  ctx: { store: Pick<AppContext['store'], 'rooms'> },
+  auth: AuthContext | null,
+  roomId: string,
+): Promise<Viewer> {
   if (!auth) return { kind: 'observer' };
   if (auth.room === roomId && auth.seat) return { kind: 'seat', seat: auth.seat };
   if (auth.role === 'admin') return { kind: 'admin' };

@@ -9,10 +9,10 @@ import type { AuthContext, AuthStore } from '../auth/types.ts';
 import type { Bus } from '../bus/types.ts';
 import type { ServerConfig } from '../config.ts';
 import { ApiError } from '../errors.ts';
-import type { ProtocolModule } from '../protocols/module.ts';
+import type { ProtocolModule } from '../kit/module.ts';
+import type { RoomRuntime } from '../kit/runtime.ts';
 import type { DriverSpec, Drivers } from '../schemas/drivers.ts';
 import type { Store } from '../store/index.ts';
-import type { RuntimeApi } from './runtime-api.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -24,7 +24,7 @@ declare module 'fastify' {
 /** Everything route handlers share, built once by buildApp. */
 export interface AppContext {
   config: ServerConfig;
-  runtime: RuntimeApi;
+  runtime: RoomRuntime;
   store: Store;
   bus: Bus;
   authStore: AuthStore;

@@ -2,20 +2,20 @@ import type { AnyProtocol } from '@db8/core';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { ApiError } from '../errors.ts';
+import type { RoomInfo } from '../runtime/types.ts';
 import { IdSchema, MIN_SUPPORTED_PROTOCOL_VERSION, PROTOCOL_VERSION } from '../schemas/common.ts';
 import { protocolJson, toJsonSchema } from '../schemas/protocol-json.ts';
 import { RoomParamsSchema } from '../schemas/rest.ts';
 import type { AppContext } from './context.ts';
-import type { RoomInfoWireable } from './wire.ts';
 import type { ZodTypeProvider } from './zod.ts';
 
 /** Config and action JSON Schemas of each protocol, for agents that build actions from them. */
 function protocolSchemas(
-  protocols: ReadonlyMap<string, AnyProtocol> | undefined,
+  protocols: ReadonlyMap<string, AnyProtocol>,
   modules: AppContext['modules'],
 ): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [name, p] of protocols ?? []) {
+  for (const [name, p] of protocols) {
     const extra = modules.get(name)?.protocolJson?.();
     out[name] = {
       version: p.version,
@@ -40,7 +40,7 @@ machine-readable schemas: ${base}/protocol.json · REST reference: ${base}/docs
    **Store the api_key**; it is shown once. Optionally pass \`ssh_public_key\` to log in by SSH.
 2. Join a room: \`POST ${base}/v1/rooms/<room_id>/join\` with \`Authorization: Bearer <api_key>\`
    and \`{"client_protocol_version":"${PROTOCOL_VERSION}"}\` → \`{seat, session_token, ws_url}\`.
-   One seat per room: a second is \`SEAT_ALREADY_HELD\`; a seat a server driver plays is \`SEAT_DRIVEN\`. Privileged seats (a debate's moderator,
+   One seat per room: a second is \`SEAT_ALREADY_HELD\`; a seat a server driver plays is \`SEAT_DRIVEN\`. Privileged seats (a moderator,
    an auction's auctioneer, …) are given by the room's admin: join them with an invite for that seat
    (\`"invite":"…"\`), else \`SEAT_PRIVILEGED\`. An invite admits as many joins as it says (usually
    one: then \`INVITE_USED_UP\`) until it expires (\`INVITE_EXPIRED\`).
@@ -121,8 +121,8 @@ ${js(p.configSchema)}
 }
 
 /** The room's own skill doc: the general one, then this room's seats and its action schema. */
-function roomSkillDoc(ctx: AppContext, room: RoomInfoWireable): string {
-  const p = ctx.runtime.protocols?.get(room.protocol);
+function roomSkillDoc(ctx: AppContext, room: RoomInfo): string {
+  const p = ctx.runtime.protocols.get(room.protocol);
   const seats = room.seats.map((s) => `- \`${s.id}\` (${s.role})${s.held ? ' — taken' : ''}`).join('\n');
   const action = p ? JSON.stringify(toJsonSchema(p.actionSchema), null, 2) : '(unknown protocol)';
   return `${skillDoc(ctx)}
@@ -147,7 +147,7 @@ export function docsRoutes(root: FastifyInstance, ctx: AppContext): void {
     '/v1/rooms/:id/skill.md',
     { schema: { tags: ['rooms'], summary: "This room's skill doc for agents", params: RoomParamsSchema } },
     async (req, reply) => {
-      const room = (await ctx.runtime.getRoom(req.params.id)) as RoomInfoWireable;
+      const room = await ctx.runtime.getRoom(req.params.id);
       return reply.type('text/markdown; charset=utf-8').send(roomSkillDoc(ctx, room));
     },
   );

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../errors.ts';
+import type { RoomInfo } from '../runtime/types.ts';
 import { isSupportedVersion, MIN_SUPPORTED_PROTOCOL_VERSION, PROTOCOL_VERSION } from '../schemas/common.ts';
 import {
   CreateInviteBodySchema,
@@ -11,10 +12,7 @@ import {
 } from '../schemas/rest.ts';
 import { type AppContext, requireAdmin } from './context.ts';
 import { outdatedClient } from './rooms.ts';
-import type { RoomInfoWireable } from './wire.ts';
 import type { ZodTypeProvider } from './zod.ts';
-
-const info = (x: unknown) => x as RoomInfoWireable;
 
 /**
  * Who may take which seat: invite links (bounded uses, with an expiry) and the join. Reserved seats
@@ -29,7 +27,7 @@ export function joinRoutes(root: FastifyInstance, ctx: AppContext): void {
    * Seats of a role the protocol reserves for the server are never the client's; seats of a
    * privileged role are taken only when `given` (an admin, or an invite for that very seat).
    */
-  function refuseReserved(room: RoomInfoWireable, seat: string, given = true): void {
+  function refuseReserved(room: RoomInfo, seat: string, given = true): void {
     const protocol = rt.protocols?.get(room.protocol);
     const role = room.seats.find((s) => s.id === seat)?.role;
     if (role === undefined) return;
@@ -56,7 +54,7 @@ export function joinRoutes(root: FastifyInstance, ctx: AppContext): void {
     }
     // A rejoin keeps the seat held.
     if ((await ctx.store.rooms.seatOf(principal, roomId)) !== null) return undefined;
-    const room = info(await rt.getRoom(roomId));
+    const room = await rt.getRoom(roomId);
     const protocol = rt.protocols?.get(room.protocol);
     const notAuto = [...(protocol?.reservedRoles ?? []), ...(protocol?.privilegedRoles ?? [])];
     const open = room.seats.find((s) => !s.held && !driven.has(s.id) && !notAuto.includes(s.role));
@@ -86,7 +84,7 @@ export function joinRoutes(root: FastifyInstance, ctx: AppContext): void {
     },
     async (req, reply) => {
       requireAdmin(req);
-      const room = info(await rt.getRoom(req.params.id));
+      const room = await rt.getRoom(req.params.id);
       if (req.body.seat && !room.seats.some((s) => s.id === req.body.seat)) {
         throw new ApiError(404, 'UNKNOWN_SEAT', `this room has no seat ${req.body.seat}`);
       }
@@ -162,7 +160,7 @@ export function joinRoutes(root: FastifyInstance, ctx: AppContext): void {
       let joined: { seat: string };
       try {
         if (seat) {
-          const room = info(await rt.getRoom(roomId));
+          const room = await rt.getRoom(roomId);
           // The room's creator gives its seats, so it may take a privileged one itself.
           if (!given) given = room.createdBy === principal;
           refuseReserved(room, seat, given);

@@ -1,6 +1,5 @@
 import { journalKey } from '@db8/core';
 import type { FastifyInstance } from 'fastify';
-import { ApiError } from '../errors.ts';
 import { serverIdentity } from '../runtime/export.ts';
 import { KeysResponseSchema } from '../schemas/keys.ts';
 import type { AppContext } from './context.ts';
@@ -23,8 +22,6 @@ export function keysRoutes(root: FastifyInstance, ctx: AppContext): void {
     },
     async (_req, reply) => {
       const rt = ctx.runtime;
-      if (!rt.serverKey || rt.origin === undefined)
-        throw new ApiError(503, 'UNAVAILABLE', 'this runtime does not publish its key');
       const k = journalKey({
         noteVkey: rt.serverKey.noteVerifierKey,
         sshPublicKey: rt.serverKey.sshPublicLine,

@@ -34,7 +34,7 @@ import {
 import { actorFor, viewerIn } from './access.ts';
 import { type AppContext, requireAdmin } from './context.ts';
 import { joinRoutes } from './join.ts';
-import { ackToWire, type RoomInfoWireable, roomToWire, stateToWire } from './wire.ts';
+import { ackToWire, roomToWire, stateToWire } from './wire.ts';
 import type { ZodTypeProvider } from './zod.ts';
 
 /** OUTDATED_CLIENT (seed 002 §6.2): says where to read the current skill doc. */
@@ -45,8 +45,6 @@ export function outdatedClient(ctx: AppContext, got: string): ApiError {
     skill_doc_url: ctx.skillDocUrl,
   });
 }
-
-const info = (x: unknown) => x as RoomInfoWireable;
 
 /**
  * POST /v1/rooms as /docs shows it: `config` documented per protocol (each module's create schema,
@@ -96,14 +94,12 @@ export function roomRoutes(root: FastifyInstance, ctx: AppContext): void {
       const config = module?.prepareConfig
         ? module.prepareConfig(req.body.config, { caPublicLine: ctx.caPublicLine, drivers, env: ctx.env })
         : req.body.config;
-      const room = info(
-        await rt.createRoom({
-          protocol,
-          config,
-          ...(req.body.title !== undefined ? { title: req.body.title } : {}),
-          createdBy: admin.principal,
-        }),
-      );
+      const room = await rt.createRoom({
+        protocol,
+        config,
+        ...(req.body.title !== undefined ? { title: req.body.title } : {}),
+        createdBy: admin.principal,
+      });
       if (driven && ctx.drivers) {
         const known = new Set(room.seats.map((s) => s.id));
         const unknown = Object.keys(drivers).filter((s) => !known.has(s));
@@ -127,12 +123,12 @@ export function roomRoutes(root: FastifyInstance, ctx: AppContext): void {
     },
     async (req) => {
       const q = req.query;
-      const rooms = (await rt.listRooms({
+      const rooms = await rt.listRooms({
         limit: q.limit,
         ...(q.protocol ? { protocol: q.protocol } : {}),
         ...(q.status ? { status: q.status } : {}),
         ...(q.cursor ? { cursor: q.cursor } : {}),
-      })) as RoomInfoWireable[];
+      });
       const driven = (await ctx.drivers?.drivenSeats(rooms.map((r) => r.id))) ?? new Map();
       const last = rooms.at(-1);
       return {
@@ -146,7 +142,7 @@ export function roomRoutes(root: FastifyInstance, ctx: AppContext): void {
     '/v1/rooms/:id',
     { schema: { tags, summary: 'One room', params: RoomParamsSchema, response: { 200: RoomSchema } } },
     async (req) => {
-      const room = info(await rt.getRoom(req.params.id));
+      const room = await rt.getRoom(req.params.id);
       return roomToWire(room, (await ctx.drivers?.drivenSeats([room.id]))?.get(room.id));
     },
   );

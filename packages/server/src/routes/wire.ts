@@ -1,26 +1,12 @@
-import type { StoredEntry, Viewer } from '@db8/core';
+import type { Viewer } from '@db8/core';
+import type { RoomInfo, StateFor } from '../runtime/types.ts';
 import { PROTOCOL_VERSION } from '../schemas/common.ts';
-import type { Ack, EntryWire, Room, State } from '../schemas/rest.ts';
-import type { RuntimeStateLike } from './runtime-api.ts';
+import type { Ack, Room, State } from '../schemas/rest.ts';
 
 /** Runtime shapes -> wire shapes (snake_case, as the schemas in ../schemas say). */
 
-export interface RoomInfoWireable {
-  id: string;
-  protocol: string;
-  protocolVersion?: number;
-  title: string | null;
-  status: string;
-  createdAt: number;
-  createdBy?: string | null;
-  seq: number;
-  deadlineUnix?: number | null;
-  seats: ReadonlyArray<{ id: string; role: string; held: boolean }>;
-  config?: unknown;
-}
-
 /** `driven`: seats a server driver plays — taken, though no client joined them. */
-export function roomToWire(r: RoomInfoWireable, driven?: ReadonlySet<string>): Room {
+export function roomToWire(r: RoomInfo, driven?: ReadonlySet<string>): Room {
   return {
     room_id: r.id,
     protocol: r.protocol,
@@ -33,7 +19,7 @@ export function roomToWire(r: RoomInfoWireable, driven?: ReadonlySet<string>): R
       return { seat: s.id, role: s.role, taken: s.held || byDriver, driven: byDriver };
     }),
     ...(r.config !== undefined ? { config: r.config as Room['config'] } : {}),
-    ...(r.protocolVersion !== undefined ? { protocol_version: r.protocolVersion } : {}),
+    protocol_version: r.protocolVersion,
     deadline_ms: r.deadlineUnix ?? null,
   };
 }
@@ -42,7 +28,7 @@ export function viewerToWire(v: Viewer): State['viewer'] {
   return v.kind === 'seat' ? { kind: 'seat', seat: v.seat } : { kind: v.kind };
 }
 
-export function stateToWire(roomId: string, viewer: Viewer, s: RuntimeStateLike): State {
+export function stateToWire(roomId: string, viewer: Viewer, s: StateFor): State {
   const deadlineMs = s.deadlineUnix;
   return {
     room_id: roomId,
@@ -62,8 +48,4 @@ export function stateToWire(roomId: string, viewer: Viewer, s: RuntimeStateLike)
 
 export function ackToWire(roomId: string, a: { seq: number; duplicate: boolean; ts: number }): Ack {
   return { room_id: roomId, seq: a.seq, duplicate: a.duplicate, ts: a.ts };
-}
-
-export function entryToWire(e: StoredEntry): EntryWire {
-  return e as EntryWire;
 }

@@ -5,9 +5,16 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FinalPacket } from '@db8/protocols/council';
 import type { Command } from 'commander';
-import { EXIT_IO_ERROR, EXIT_USAGE, EXIT_VERIFICATION_FAILED } from '../../exit-codes.ts';
-import { CliError, readTextInput, runAction, writeStdout } from '../../io.ts';
-import type { CliModule } from '../module.ts';
+import type { CliModule } from '../../kit.ts';
+import {
+  CliError,
+  EXIT_IO_ERROR,
+  EXIT_USAGE,
+  EXIT_VERIFICATION_FAILED,
+  readTextInput,
+  runAction,
+  writeStdout,
+} from '../../kit.ts';
 import { homeDir, RUN_ID_PATTERN, runDir } from './files.ts';
 import type { CouncilIndex, RunRow } from './index-db.ts';
 import type { ReindexReport } from './reindex.ts';

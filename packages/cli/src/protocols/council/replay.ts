@@ -17,7 +17,7 @@ import {
   renderPacketMarkdown,
   stageArtifacts,
 } from '@db8/protocols/council';
-import { LOCAL_KEY_FILE } from '../../local-key.ts';
+import { LOCAL_KEY_FILE } from '../../kit-run.ts';
 import { artifactHashes, DecisionRecordSchema } from './artifacts.ts';
 import { readJson, runDir } from './files.ts';
 import { type CouncilIndex, orderedTurns } from './index-db.ts';

@@ -14,7 +14,7 @@ import {
   runCouncil,
 } from '@db8/agents';
 import { ARTIFACT_PATHS, type FinalPacket, ROLES, type Role } from '@db8/protocols/council';
-import { loadOrCreateLocalKey } from '../../local-key.ts';
+import { loadOrCreateLocalKey } from '../../kit-run.ts';
 import {
   artifactHashes,
   decisionRecord,

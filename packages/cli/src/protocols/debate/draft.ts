@@ -3,8 +3,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { parseJson } from '@db8/core';
 import { type CanonicalPayload, CanonicalPayloadSchema, type LegalAction } from '@db8/protocols/debate';
-import { EXIT_INVALID_INPUT, EXIT_IO_ERROR } from '../../exit-codes.ts';
-import { CliError, readTextInput } from '../../io.ts';
+import { CliError, EXIT_INVALID_INPUT, EXIT_IO_ERROR, readTextInput } from '../../kit.ts';
 
 type SubmitLegal = Extract<LegalAction, { type: 'submit' }>;
 

@@ -1,7 +1,7 @@
 // Text for debate rooms: status summaries, phase banners, a published round, the results. Pure
 // functions of a view (tests and the demo print the same lines).
 import type { DebateResult, DebateView, RoundView } from '@db8/protocols/debate';
-import { clock, deadlineText } from '../../watch-format.ts';
+import { clock, deadlineText } from '../../kit.ts';
 
 const cut = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 

@@ -4,10 +4,24 @@ import { writeFile } from 'node:fs/promises';
 import { parseJson, verifyBundleText } from '@db8/core';
 import { DebateConfigSchema } from '@db8/protocols/debate';
 import { type Db8Client, debateRating, debateRatings } from '@db8/sdk';
-import { fetchBundle, resolveRoom } from '../../commands/room-impl.ts';
-import { EXIT_INVALID_INPUT, EXIT_IO_ERROR, EXIT_VERIFICATION_FAILED } from '../../exit-codes.ts';
-import { CliError, inputName, readTextInput, writeStdout } from '../../io.ts';
-import { explain, Remote } from '../../remote.ts';
+import {
+  CliError,
+  EXIT_INVALID_INPUT,
+  EXIT_IO_ERROR,
+  EXIT_VERIFICATION_FAILED,
+  inputName,
+  readTextInput,
+  writeStdout,
+} from '../../kit.ts';
+import {
+  defaultLocalAdminFile,
+  explain,
+  fetchBundle,
+  normalizeUrl,
+  Remote,
+  readLocalAdmin,
+  resolveRoom,
+} from '../../kit-run.ts';
 import { statusLines } from './format.ts';
 import { checkDebateJournal } from './journal-check.ts';
 import { loadSeat } from './seat.ts';
@@ -182,8 +196,6 @@ async function answers(api: Db8Client): Promise<boolean> {
  * ($DB8_DATA_DIR or ./.db8), or the saved admin session's; else null (the demo starts its own).
  */
 async function demoServer(url: string | undefined): Promise<{ admin: Db8Client; api: Db8Client } | null> {
-  const { defaultLocalAdminFile, readLocalAdmin } = await import('../../local-admin.ts');
-  const { normalizeUrl } = await import('../../remote.ts');
   const local = readLocalAdmin(defaultLocalAdminFile());
   const viaLocal = async (remote: Remote) => {
     if (!local || normalizeUrl(local.url) !== remote.url || !(await answers(remote.api))) return null;

@@ -1,16 +1,14 @@
 // Registers `debate` with light imports only; the action loads impl.ts when it runs.
 import { type Command, InvalidArgumentError } from 'commander';
-import { demoGroup } from '../../commands/demo.ts';
-import { ROOM_HELP, URL_HELP } from '../../help-text.ts';
-import { runAction } from '../../io.ts';
-import type { CliModule } from '../module.ts';
+import type { CliModule } from '../../kit.ts';
+import { demoGroup, ROOM_HELP, runAction, URL_HELP } from '../../kit.ts';
 import type { CreateOpts } from './impl.ts';
 import { register as registerSubmit } from './submit.ts';
 import { register as registerVote } from './vote.ts';
 
 const impl = () => import('./impl.ts');
 // `debate export` is `room export` for a debate room: one bundle fetch.
-const roomImpl = () => import('../../commands/room-impl.ts');
+const roomImpl = () => import('../../kit-run.ts');
 
 function count(min: number, max: number) {
   return (v: string) => {

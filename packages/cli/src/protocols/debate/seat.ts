@@ -4,13 +4,10 @@ import type { DebateView, LegalAction } from '@db8/protocols/debate';
 import { DebateViewSchema } from '@db8/protocols/debate';
 import type { Db8Client, State } from '@db8/sdk';
 import { Db8Error } from '@db8/sdk';
-import { resolveRoom } from '../../commands/room-impl.ts';
-import { EXIT_AUTH, EXIT_INVALID_INPUT, EXIT_REJECTED, EXIT_USAGE } from '../../exit-codes.ts';
-import { CliError } from '../../io.ts';
-import { explain, Remote } from '../../remote.ts';
-import { clock } from '../../watch-format.ts';
+import { CliError, clock, EXIT_AUTH, EXIT_INVALID_INPUT, EXIT_REJECTED, EXIT_USAGE } from '../../kit.ts';
+import { explain, Remote, resolveRoom } from '../../kit-run.ts';
 
-export { ROOM_HELP, URL_HELP } from '../../help-text.ts';
+export { ROOM_HELP, URL_HELP } from '../../kit.ts';
 
 export interface SeatState {
   remote: Remote;

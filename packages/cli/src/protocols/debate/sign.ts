@@ -14,9 +14,8 @@ import {
   verifySshsig,
 } from '@db8/core';
 import { SSHSIG_NAMESPACE } from '@db8/protocols/debate';
-import { EXIT_INVALID_INPUT, EXIT_IO_ERROR, EXIT_VERIFICATION_FAILED } from '../../exit-codes.ts';
-import { CliError } from '../../io.ts';
-import { absPath } from '../../remote.ts';
+import { CliError, EXIT_INVALID_INPUT, EXIT_IO_ERROR, EXIT_VERIFICATION_FAILED } from '../../kit.ts';
+import { absPath } from '../../kit-run.ts';
 
 export interface Signed {
   fields: { signature_kind: 'ssh'; signature_b64: string; signer_fingerprint: string };

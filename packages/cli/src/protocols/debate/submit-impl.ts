@@ -2,9 +2,7 @@
 // the room — validated against the open round, optionally signed, sent with an idempotency key.
 import { sha256Hex } from '@db8/core';
 import { type CanonicalPayload, submissionBytes, submissionSha256 } from '@db8/protocols/debate';
-import { EXIT_REJECTED } from '../../exit-codes.ts';
-import { CliError, writeStdout } from '../../io.ts';
-import { clock } from '../../watch-format.ts';
+import { CliError, clock, EXIT_REJECTED, writeStdout } from '../../kit.ts';
 import {
   carryDraft,
   draftExists,

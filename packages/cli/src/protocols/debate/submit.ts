@@ -1,7 +1,6 @@
 // Registers `submit`/`resubmit` with light imports only; the action loads submit-impl.ts when it runs.
 import type { Command } from 'commander';
-import { ROOM_HELP, URL_HELP } from '../../help-text.ts';
-import { runAction } from '../../io.ts';
+import { ROOM_HELP, runAction, URL_HELP } from '../../kit.ts';
 import type { SubmitOpts } from './submit-impl.ts';
 
 const DRAFT = 'draft.json';

@@ -2,11 +2,8 @@
 // `db8 auth issue-cert --principal <seat>@<room> --ttl 1h [--key …]` (a room certificate).
 import { writeFileSync } from 'node:fs';
 import { issueRoomCert } from '@db8/sdk';
-import { sshPublicLine } from '../../commands/agent-impl.ts';
-import { EXIT_IO_ERROR, EXIT_REJECTED, EXIT_USAGE } from '../../exit-codes.ts';
-import { CliError, writeStdout } from '../../io.ts';
-import { absPath, Remote } from '../../remote.ts';
-import { clock } from '../../watch-format.ts';
+import { CliError, clock, EXIT_IO_ERROR, EXIT_REJECTED, EXIT_USAGE, writeStdout } from '../../kit.ts';
+import { absPath, Remote, sshPublicLine } from '../../kit-run.ts';
 import { actAs, legalOf, loadSeat, notOpen, phaseUntil, requireSeat } from './seat.ts';
 
 const out = (line: string) => writeStdout(`${line}\n`);

@@ -1,7 +1,6 @@
 // Registers `vote` with light imports only; the action loads vote-impl.ts when it runs.
 import { type Command, InvalidArgumentError } from 'commander';
-import { ROOM_HELP, URL_HELP } from '../../help-text.ts';
-import { runAction } from '../../io.ts';
+import { ROOM_HELP, runAction, URL_HELP } from '../../kit.ts';
 
 const impl = () => import('./vote-impl.ts');
 

@@ -2,9 +2,16 @@
 // a table export (seed 002 §11), and replay of other engines' PHH hand histories.
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { EXIT_INVALID_INPUT, EXIT_IO_ERROR, EXIT_USAGE, EXIT_VERIFICATION_FAILED } from '../../exit-codes.ts';
-import { CliError, runAction, writeStdout } from '../../io.ts';
-import type { CliModule } from '../module.ts';
+import type { CliModule } from '../../kit.ts';
+import {
+  CliError,
+  EXIT_INVALID_INPUT,
+  EXIT_IO_ERROR,
+  EXIT_USAGE,
+  EXIT_VERIFICATION_FAILED,
+  runAction,
+  writeStdout,
+} from '../../kit.ts';
 
 const int = (name: string) => (v: string) => {
   const n = Number(v);

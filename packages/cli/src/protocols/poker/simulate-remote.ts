@@ -3,7 +3,7 @@ import { parseJson } from '@db8/core';
 import { GameStatePayloadSchema, type HandSummary, TableSummarySchema } from '@db8/protocols/poker';
 import { PokerSocket } from '@db8/sdk';
 import { z } from 'zod';
-import { Remote } from '../../remote.ts';
+import { Remote } from '../../kit-run.ts';
 import { replayExport } from './replay.ts';
 import {
   agentRows,

@@ -6,7 +6,7 @@ import {
   OPERATOR,
   roleOfSeat,
 } from '@db8/protocols/council';
-import { type Decision, fixedDecision, type SeatAgent } from '../../drivers/agent.ts';
+import { type Decision, fixedDecision, type SeatAgent } from '../../kit/index.ts';
 
 /**
  * The council's five roles and its operator, as server drivers. Each role's turn is the same code

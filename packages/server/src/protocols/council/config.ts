@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { resolveProvider } from '@db8/agents';
 import { ROLES, seatOf } from '@db8/protocols/council';
-import type { PrepareContext } from '../module.ts';
+import type { PrepareContext } from '../../kit/index.ts';
 
 /**
  * A council config without a run id or roster gets them here: a fresh run id, and a roster that says

@@ -1,6 +1,6 @@
 import { councilScript } from '@db8/agents';
 import { council } from '@db8/protocols/council';
-import type { ProtocolModule } from '../module.ts';
+import type { ProtocolModule } from '../../kit/index.ts';
 import { councilAgent } from './agent.ts';
 import { councilConfig } from './config.ts';
 import { councilRoutes } from './routes.ts';

@@ -1,7 +1,7 @@
 import { type CouncilView, renderPacketMarkdown } from '@db8/protocols/council';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ApiError } from '../../errors.ts';
-import type { ModuleContext } from '../module.ts';
+import type { ModuleContext } from '../../kit/index.ts';
+import { ApiError } from '../../kit/index.ts';
 
 /** The council's Final Packet as files: JSON and Markdown rendered from the one object. */
 export function councilRoutes(app: FastifyInstance, ctx: ModuleContext): void {

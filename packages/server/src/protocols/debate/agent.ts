@@ -6,7 +6,7 @@ import {
   RubricCardSchema,
 } from '@db8/protocols/debate';
 import { z } from 'zod';
-import { clip, type Decision, modelDecision, type SeatAgent, withPersona } from '../../drivers/agent.ts';
+import { clip, type Decision, modelDecision, type SeatAgent, withPersona } from '../../kit/index.ts';
 
 /**
  * Debate seats played by a model: debaters write submissions (and vote), the fact-checker gives

@@ -1,5 +1,5 @@
 import { normalizeKey } from '@db8/protocols/debate';
-import type { JoinEffect, JoinInput } from '../module.ts';
+import type { JoinEffect, JoinInput } from '../../kit/index.ts';
 
 /**
  * Debate rooms on the generic room routes (the module's prepareConfig and onJoin):

@@ -1,8 +1,6 @@
 import { debate } from '@db8/protocols/debate';
 import type { FastifyInstance } from 'fastify';
-import type { Runtime } from '../../runtime/index.ts';
-import type { Store } from '../../store/index.ts';
-import type { ProtocolModule } from '../module.ts';
+import type { ModuleRuntime, ProtocolModule, Store } from '../../kit/index.ts';
 import { debateAgent } from './agent.ts';
 import { identityBinding, withRoomCa } from './hooks.ts';
 import { DebateJournalGit } from './journal-git.ts';
@@ -40,7 +38,7 @@ export interface DebatePlugin {
 export async function registerDebate(
   app: FastifyInstance,
   opts: {
-    runtime: Pick<Runtime, 'getRoom' | 'act' | 'listRooms' | 'entries' | 'stateFor' | 'serverKey'>;
+    runtime: Pick<ModuleRuntime, 'getRoom' | 'act' | 'listRooms' | 'entries' | 'stateFor' | 'serverKey'>;
     journalGit?: string;
     /** Names and scripted flags of principals (default: the app's store). */
     lookup?: IdentityLookup;
@@ -73,9 +71,10 @@ export const debateModule: ProtocolModule = {
   onJoin: identityBinding,
   agent: debateAgent,
   scripted: () => debateScript,
-  routes: (app, ctx) =>
-    registerDebate(app, {
+  routes: async (app, ctx) => {
+    await registerDebate(app, {
       runtime: ctx.runtime,
       ...(ctx.env.DB8_JOURNAL_GIT ? { journalGit: ctx.env.DB8_JOURNAL_GIT } : {}),
-    }),
+    });
+  },
 };

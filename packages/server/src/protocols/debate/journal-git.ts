@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { canonicalize, utf8Encode } from '@db8/core';
 import type { DebateView, RoundView } from '@db8/protocols/debate';
-import type { Runtime } from '../../runtime/index.ts';
+import type { ModuleRuntime } from '../../kit/index.ts';
 
 /**
  * The debate journal as a git ref (seed §5 "Commit to ShipLog"): when a round is published, one
@@ -22,7 +22,7 @@ import type { Runtime } from '../../runtime/index.ts';
 export const JOURNAL_NAMESPACE = 'db8-journal';
 export const journalRef = (roomId: string) => `refs/_db8/journal/${roomId}`;
 
-type JournalRuntime = Pick<Runtime, 'getRoom' | 'stateFor' | 'serverKey'>;
+type JournalRuntime = Pick<ModuleRuntime, 'getRoom' | 'stateFor' | 'serverKey'>;
 
 function git(repo: string, args: string[], input?: string, env?: NodeJS.ProcessEnv): Promise<string> {
   return new Promise((resolve, reject) => {

@@ -5,7 +5,7 @@ import {
   type Ratings,
   ResultsSchema,
 } from '@db8/protocols/debate';
-import type { Runtime } from '../../runtime/index.ts';
+import type { ModuleRuntime } from '../../kit/index.ts';
 import type { IdentityInfo } from '../../schemas/ratings.ts';
 
 /**
@@ -15,7 +15,7 @@ import type { IdentityInfo } from '../../schemas/ratings.ts';
  * compute the same tables from the shared store.
  */
 
-type RoomLister = Pick<Runtime, 'listRooms' | 'entries'>;
+type RoomLister = Pick<ModuleRuntime, 'listRooms' | 'entries'>;
 
 /** A principal's name and scripted flag (null: no agent or person has this id). */
 export type IdentityLookup = (id: string) => Promise<IdentityInfo | null>;

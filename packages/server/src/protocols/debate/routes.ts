@@ -1,7 +1,7 @@
 import { type Rating, standings } from '@db8/protocols/debate';
 import type { FastifyInstance } from 'fastify';
-import { ApiError } from '../../errors.ts';
-import type { ZodTypeProvider } from '../../routes/zod.ts';
+import type { ZodTypeProvider } from '../../kit/index.ts';
+import { ApiError } from '../../kit/index.ts';
 import {
   IdentitiesQuerySchema,
   IdentitiesResponseSchema,

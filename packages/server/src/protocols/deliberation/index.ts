@@ -1,7 +1,7 @@
 import { deliberation } from '@db8/protocols/deliberation';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ModuleContext, ProtocolModule } from '../../kit/module.ts';
 import { requireAuth } from '../../routes/context.ts';
-import type { ModuleContext, ProtocolModule } from '../module.ts';
 import { deliberationAgent } from './agent.ts';
 import { deliberationRestRoutes } from './routes.ts';
 import { assertSandboxFor, sandboxOptionsFromEnv } from './sandbox.ts';
@@ -82,6 +82,8 @@ export const deliberationModule: ProtocolModule = {
     assertSandboxFor(config, sandboxOptionsFromEnv(ctx.env));
     return config;
   },
-  routes: registerDeliberation,
+  routes: (app, ctx) => {
+    registerDeliberation(app, ctx);
+  },
   skillDoc: deliberationSkillDoc,
 };

@@ -3,9 +3,9 @@ import { type DeliberationView, OPERATOR } from '@db8/protocols/deliberation';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ApiError } from '../../errors.ts';
+import type { ModuleContext } from '../../kit/module.ts';
 import { requireAdmin } from '../../routes/context.ts';
 import type { ZodTypeProvider } from '../../routes/zod.ts';
-import type { ModuleContext } from '../module.ts';
 import { deleteSession } from './storage/index.ts';
 import type { DeliberationWorker } from './worker.ts';
 

@@ -12,11 +12,11 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ApiError } from '../../errors.ts';
+import type { ModuleContext } from '../../kit/module.ts';
 import { viewerIn } from '../../routes/access.ts';
 import { requireAdmin, requireAuth } from '../../routes/context.ts';
 import type { ZodTypeProvider } from '../../routes/zod.ts';
 import { type DriverSpec, DriverSpecSchema } from '../../schemas/drivers.ts';
-import type { ModuleContext } from '../module.ts';
 import { deliberationLifecycleRoutes } from './lifecycle-routes.ts';
 import { assertSandboxFor, sandboxOptionsFromEnv } from './sandbox.ts';
 import type { DeliberationWorker } from './worker.ts';

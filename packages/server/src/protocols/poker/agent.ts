@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { clip, fixedDecision, modelDecision, type SeatAgent, withPersona } from '../../drivers/agent.ts';
+import { clip, fixedDecision, modelDecision, type SeatAgent, withPersona } from '../../kit/index.ts';
 
 /**
  * A poker seat played by a model: it sits in when first offered, then on its turn it picks one of the legal betting actions (raise-to

@@ -6,13 +6,19 @@ import {
   type TableConfig,
   type TableReplay,
 } from '@db8/protocols/poker';
-import type { AppContext } from '../../routes/context.ts';
+import type { ModuleRuntime, Store } from '../../kit/index.ts';
 import type { PokerTables } from './service.ts';
+
+/** Where a table's log and seed are read from (a module's context, or an app's). */
+export interface TableSource {
+  runtime: Pick<ModuleRuntime, 'entries'>;
+  store: Pick<Store, 'rooms'>;
+}
 
 const PAGE = 1000;
 
 /** Every entry of a table as an admin sees it (sealed payloads included), in seq order. */
-export async function allEntries(ctx: AppContext, tableId: string): Promise<StoredEntry[]> {
+export async function allEntries(ctx: TableSource, tableId: string): Promise<StoredEntry[]> {
   const out: StoredEntry[] = [];
   for (;;) {
     const page = await ctx.runtime.entries(tableId, { kind: 'admin' }, out.length, PAGE);
@@ -30,7 +36,7 @@ export interface TableExport {
 
 /** The table's log refolded by the protocol: every hand, and whether the log replays cleanly. */
 export async function loadTableExport(
-  ctx: AppContext,
+  ctx: TableSource,
   tables: PokerTables,
   tableId: string,
 ): Promise<TableExport> {

@@ -1,12 +1,11 @@
 import { poker } from '@db8/protocols/poker';
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../routes/context.ts';
-import type { ProtocolModule } from '../module.ts';
+import type { ModuleContext, ProtocolModule } from '../../kit/index.ts';
 import { pokerAgent } from './agent.ts';
 import { type Presence, presenceOf } from './presence.ts';
 import { pokerRoutes } from './routes.ts';
 import { pokerScript } from './scripted.ts';
-import { type PokerRuntime, PokerTables } from './service.ts';
+import { PokerTables } from './service.ts';
 import { pokerSkillDoc } from './skill.ts';
 import { pokerWire } from './wire.ts';
 
@@ -24,14 +23,9 @@ export interface PokerPlugin {
  * /v1/admin/…, /v1/tables/skill.md and protocol.json. The socket /v1/poker/ws is the realtime
  * stack's, with `pokerWire`; deadlines are the runtime's scheduler's.
  */
-export async function registerPoker(
-  app: FastifyInstance,
-  opts: { runtime?: PokerRuntime } = {},
-): Promise<PokerPlugin> {
-  const ctx: AppContext = app.db8;
-  const runtime: PokerRuntime = opts.runtime ?? ctx.runtime;
-  const tables = new PokerTables(runtime, { bus: ctx.bus, hub: app.realtime });
-  const presence = presenceOf(ctx);
+export async function registerPoker(app: FastifyInstance, ctx: ModuleContext): Promise<PokerPlugin> {
+  const tables = new PokerTables(ctx.runtime, { bus: ctx.app.bus, hub: app.realtime });
+  const presence = presenceOf(ctx.app);
   pokerRoutes(app, { ctx, tables, presence });
   return { tables, presence };
 }
@@ -43,7 +37,9 @@ export const pokerModule: ProtocolModule = {
   protocol: poker,
   agent: pokerAgent,
   scripted: () => pokerScript,
-  routes: (app, ctx) => registerPoker(app, { runtime: ctx.runtime }),
+  routes: async (app, ctx) => {
+    await registerPoker(app, ctx);
+  },
   skillDoc: ({ publicUrl }) => pokerSkillDoc(publicUrl),
   wire: pokerWire,
 };

@@ -1,6 +1,6 @@
 import * as wire from '@db8/protocols/poker';
 import { z } from 'zod';
-import { toJsonSchema } from '../../schemas/protocol-json.ts';
+import { toJsonSchema } from '../../kit/index.ts';
 
 const REST = ['CreateTableBody', 'TableSummary', 'JoinTableBody', 'JoinTableResponse', 'TopUpBody'];
 const CLIENT = ['PokerHello', 'PokerActionMessage', 'PokerPing'];

@@ -12,10 +12,14 @@ import {
 } from '@db8/protocols/poker';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { ApiError } from '../../errors.ts';
-import { type AppContext, requireAdmin, requireAuth } from '../../routes/context.ts';
-import type { ZodTypeProvider } from '../../routes/zod.ts';
-import { isSupportedVersion } from '../../schemas/common.ts';
+import {
+  ApiError,
+  isSupportedVersion,
+  type ModuleContext,
+  requireAdmin,
+  requireAuth,
+  type ZodTypeProvider,
+} from '../../kit/index.ts';
 import { loadTableExport, toJsonl, toPhhs } from './export.ts';
 import type { Presence } from './presence.ts';
 import { pokerProtocolJson } from './protocol-json.ts';
@@ -34,7 +38,7 @@ const ListQuery = z.object({ status: z.enum(['waiting', 'running', 'ended']).opt
 const ExportQuery = z.object({ format: z.enum(['jsonl', 'phh']).default('jsonl') });
 
 export interface PokerRouteDeps {
-  ctx: AppContext;
+  ctx: ModuleContext;
   tables: PokerTables;
   presence: Presence;
 }
@@ -43,7 +47,7 @@ export interface PokerRouteDeps {
 export function pokerRoutes(root: FastifyInstance, { ctx, tables, presence }: PokerRouteDeps): void {
   const app = root.withTypeProvider<ZodTypeProvider>();
   const tags = ['poker'];
-  const base = ctx.config.publicUrl;
+  const base = ctx.app.config.publicUrl;
   const skillDocUrl = `${base}/v1/tables/skill.md`;
   const wsUrl = `${base.replace(/^http/, 'ws')}/v1/poker/ws`;
   let protocolJson: Record<string, unknown> | null = null;
@@ -130,9 +134,9 @@ export function pokerRoutes(root: FastifyInstance, { ctx, tables, presence }: Po
         throw new ApiError(403, 'FORBIDDEN', 'this token is scoped to another table');
       const seat = await tables.join(req.params.id, auth.principal, req.body.seat_id);
       presence.touch(auth.principal, req.params.id, seat);
-      const t = await ctx.tokens.issueSession(
+      const t = await ctx.app.tokens.issueSession(
         { sub: auth.principal, role: 'agent', room: req.params.id, seat: `seat_${seat}` },
-        ctx.config.sessionTtlSec,
+        ctx.app.config.sessionTtlSec,
       );
       return {
         table_id: req.params.id,
@@ -202,12 +206,14 @@ export function pokerRoutes(root: FastifyInstance, { ctx, tables, presence }: Po
     { schema: { tags, summary: 'Agents: connected, last seen, seats (admin)' } },
     async (req) => {
       requireAdmin(req);
-      const agents = await ctx.store.principals.list('agent');
+      const agents = await ctx.app.store.principals.list('agent');
       return {
         agents: await Promise.all(
           agents.map(async (a) => {
             const p = presence.of(a.id);
-            const seats = (await ctx.store.rooms.seatsOf(a.id)).filter((s) => seatNumber(s.seat) !== null);
+            const seats = (await ctx.app.store.rooms.seatsOf(a.id)).filter(
+              (s) => seatNumber(s.seat) !== null,
+            );
             const open = await Promise.all(
               seats.map(async (s) => ((await tables.isTable(s.roomId)) ? s : null)),
             );
@@ -261,7 +267,7 @@ export function pokerRoutes(root: FastifyInstance, { ctx, tables, presence }: Po
     async (req, reply) => {
       requireAdmin(req);
       const room = await tables.table(req.params.id);
-      const x = await loadTableExport(ctx, tables, room.id);
+      const x = await loadTableExport({ runtime: ctx.runtime, store: ctx.app.store }, tables, room.id);
       if (req.query.format === 'phh') {
         return reply
           .type('text/plain; charset=utf-8')

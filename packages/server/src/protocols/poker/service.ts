@@ -7,12 +7,14 @@ import {
   type TableSummary,
   type TableView,
 } from '@db8/protocols/poker';
-import type { Bus } from '../../bus/types.ts';
-import { ApiError } from '../../errors.ts';
-import type { Subscription } from '../../realtime/feed.ts';
-import type { RealtimeHub } from '../../realtime/hub.ts';
-import type { RuntimeApi } from '../../routes/runtime-api.ts';
-import type { RoomInfo } from '../../runtime/types.ts';
+import {
+  ApiError,
+  type Bus,
+  type ModuleRuntime,
+  type RealtimeHub,
+  type RoomInfo,
+  type Subscription,
+} from '../../kit/index.ts';
 
 /** The principal that holds every table's `house` seat: the server itself (acts without a principal). */
 export const HOUSE_PRINCIPAL = 'server:house';
@@ -21,7 +23,10 @@ export const POKER = 'poker';
 export type TableObserver = (tableId: string, seq: number, view: TableView) => void;
 
 /** The runtime as the poker layer uses it. */
-export type PokerRuntime = RuntimeApi;
+export type PokerRuntime = Pick<
+  ModuleRuntime,
+  'createRoom' | 'listRooms' | 'getRoom' | 'join' | 'act' | 'stateFor'
+>;
 
 export function seatName(i: number): string {
   return `seat_${i}`;
@@ -103,7 +108,7 @@ export class PokerTables {
     const k = this.known.get(roomId);
     if (k !== undefined) return k;
     try {
-      const r = (await this.runtime.getRoom(roomId)) as RoomInfo;
+      const r = await this.runtime.getRoom(roomId);
       this.known.set(roomId, r.protocol === POKER);
       return r.protocol === POKER;
     } catch {
@@ -112,18 +117,18 @@ export class PokerTables {
   }
 
   async table(roomId: string): Promise<RoomInfo> {
-    const r = (await this.runtime.getRoom(roomId)) as RoomInfo;
+    const r = await this.runtime.getRoom(roomId);
     if (r.protocol !== POKER) throw new ApiError(404, 'TABLE_NOT_FOUND', `${roomId} is not a poker table`);
     return r;
   }
 
   async create(body: CreateTableBody, createdBy: string): Promise<TableSummary> {
-    const room = (await this.runtime.createRoom({
+    const room = await this.runtime.createRoom({
       protocol: POKER,
       config: tableConfigOf(body),
       ...(body.title !== undefined ? { title: body.title } : {}),
       createdBy,
-    })) as RoomInfo;
+    });
     // The server holds the house seat, so no client can take it.
     await this.runtime.join(room.id, { seat: HOUSE, principal: HOUSE_PRINCIPAL });
     this.known.set(room.id, true);
@@ -131,11 +136,11 @@ export class PokerTables {
   }
 
   async list(status?: 'open' | 'closed'): Promise<TableSummary[]> {
-    const rooms = (await this.runtime.listRooms({
+    const rooms = await this.runtime.listRooms({
       protocol: POKER,
       limit: 200,
       ...(status ? { status } : {}),
-    })) as RoomInfo[];
+    });
     return Promise.all(rooms.map((r) => this.summary(r)));
   }
 

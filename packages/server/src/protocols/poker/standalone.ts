@@ -77,7 +77,7 @@ export async function startLocalPokerServer(
       authRateLimit: { max: 1_000_000, windowMs: 60_000 },
     },
   });
-  const poker = await registerPoker(app, { runtime });
+  const poker = await registerPoker(app, { app: app.db8, runtime, env: process.env });
   const scheduler = new DeadlineScheduler(runtime, { bus });
   await scheduler.start();
   await app.listen({ port, host });

@@ -11,15 +11,21 @@ import {
   type TableView,
 } from '@db8/protocols/poker';
 import { z } from 'zod';
-import type { AuthContext } from '../../auth/types.ts';
-import { ApiError, zodDetails } from '../../errors.ts';
-import type { Frame } from '../../realtime/frame.ts';
-import { viewerIn } from '../../routes/access.ts';
-import type { AppContext } from '../../routes/context.ts';
-import type { RoomInfo } from '../../runtime/types.ts';
-import { isSupportedVersion } from '../../schemas/common.ts';
-import type { State } from '../../schemas/rest.ts';
-import type { WireCodec, WireCommand, WireOpened, WireReply, WireSession } from '../wire.ts';
+import {
+  ApiError,
+  type AuthContext,
+  type Frame,
+  isSupportedVersion,
+  type State,
+  viewerIn,
+  type WireCodec,
+  type WireCommand,
+  type WireHost,
+  type WireOpened,
+  type WireReply,
+  type WireSession,
+  zodDetails,
+} from '../../kit/index.ts';
 import { GameStateJson } from './game-state-json.ts';
 import { presenceOf } from './presence.ts';
 import { POKER, seatName, seatNumber } from './service.ts';
@@ -57,7 +63,7 @@ function envelopeAround(type: string, tableId: string | null, seq: number, paylo
 /** One per process: every table socket's `game_state` shares the parts common to its table's seats. */
 const gameStates = new GameStateJson();
 
-export function pokerSkillDocUrl(ctx: AppContext): string {
+export function pokerSkillDocUrl(ctx: Pick<WireHost, 'config'>): string {
   return `${ctx.config.publicUrl}/v1/tables/skill.md`;
 }
 
@@ -94,7 +100,7 @@ class PokerSession implements WireSession {
   private lastHand: number | null = null;
   private readonly skillDocUrl: string;
 
-  constructor(private readonly ctx: AppContext) {
+  constructor(private readonly ctx: WireHost) {
     this.skillDocUrl = pokerSkillDocUrl(ctx);
   }
 
@@ -106,7 +112,7 @@ class PokerSession implements WireSession {
     if (v !== undefined && !isSupportedVersion(v)) throw pokerOutdated(v, this.skillDocUrl);
     const tableId = auth?.room ?? q.data.table_id;
     if (!tableId) throw new ApiError(400, 'BAD_REQUEST', 'connect with a session token or ?table_id=');
-    const room = (await this.ctx.runtime.getRoom(tableId).catch(() => null)) as RoomInfo | null;
+    const room = await this.ctx.runtime.getRoom(tableId).catch(() => null);
     if (room?.protocol !== POKER) throw new ApiError(404, 'TABLE_NOT_FOUND', `no poker table ${tableId}`);
     const viewer: Viewer = await viewerIn(this.ctx, auth, tableId);
     this.tableId = tableId;

@@ -5,11 +5,11 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { providerFor } from '../../drivers/spec.ts';
 import { ApiError } from '../../errors.ts';
+import type { Env } from '../../kit/module.ts';
 import { RestCaller, type RestResult } from '../../mcp/rest.ts';
 import { requireAdmin } from '../../routes/context.ts';
 import type { ZodTypeProvider } from '../../routes/zod.ts';
 import { DriverSpecSchema } from '../../schemas/drivers.ts';
-import type { Env } from '../module.ts';
 import { answerIn } from './mcp.ts';
 
 /**

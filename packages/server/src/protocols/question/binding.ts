@@ -1,6 +1,6 @@
 import { canonicalize } from '@db8/core';
 import { type Follower, JetStreamLog, type StreamMessage } from '../../bus/jetstream.ts';
-import type { Runtime } from '../../runtime/index.ts';
+import type { ModuleRuntime as Runtime } from '../../kit/runtime.ts';
 import type { SwarmOptions } from './options.ts';
 import { type FoldOutcome, type Refusal, Replica, TICK_TYPE } from './replica.ts';
 import { durableName, roomIdOf, Subjects } from './subjects.ts';

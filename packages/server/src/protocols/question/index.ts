@@ -1,6 +1,6 @@
 import { closeJsonSchema, question, summaryJsonSchema, UPSTREAM_SCHEMAS } from '@db8/protocols/question';
+import type { ModuleContext, ProtocolModule } from '../../kit/module.ts';
 import { runtimeError } from '../../runtime/errors.ts';
-import type { ModuleContext, ProtocolModule } from '../module.ts';
 import { modelRoutes } from './agents.ts';
 import { SwarmBinding } from './binding.ts';
 import { startIrcBridge } from './bridges/irc.ts';
@@ -29,7 +29,7 @@ export const questionModule: ProtocolModule = {
       'question rooms open from the swarm stream: POST /v1/swarm/questions asks a question',
     );
   },
-  async routes(app, ctx: ModuleContext): Promise<QuestionHandle> {
+  async routes(app, ctx: ModuleContext): Promise<void> {
     const key = ctx.app.serverKey;
     const opts = swarmOptions(ctx.env, ctx.app.config.natsUrl ?? null, key.publicKey);
     const node = {
@@ -52,7 +52,6 @@ export const questionModule: ProtocolModule = {
     if (matrix) app.addHook('onClose', () => matrix.stop());
     swarmRoutes(app, { runtime: ctx.runtime, binding: handle.binding, opts, node });
     modelRoutes(app, ctx.env);
-    return handle;
   },
   skillDoc: questionSkillDoc,
   actTool: false,

@@ -1,7 +1,7 @@
 import type { QuestionView } from '@db8/protocols/question';
 import { z } from 'zod';
+import type { ModuleTool } from '../../kit/module.ts';
 import type { RestCaller, RestResult } from '../../mcp/rest.ts';
-import type { ModuleTool } from '../module.ts';
 import { AskDraftSchema } from './node-sign.ts';
 import { SCOPES } from './subjects.ts';
 

@@ -11,8 +11,8 @@ import {
   type RoomInput,
 } from '@db8/protocols/question';
 import type { StreamMessage } from '../../bus/jetstream.ts';
+import type { ModuleRuntime as Runtime } from '../../kit/runtime.ts';
 import { RuntimeError } from '../../runtime/errors.ts';
-import type { Runtime } from '../../runtime/index.ts';
 import type { SwarmOptions } from './options.ts';
 import { roomIdOf, roomSeedOf, type Subjects } from './subjects.ts';
 

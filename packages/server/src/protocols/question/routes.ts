@@ -10,9 +10,9 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { ApiError } from '../../errors.ts';
+import type { ModuleRuntime as Runtime } from '../../kit/runtime.ts';
 import { requireAuth } from '../../routes/context.ts';
 import type { ZodTypeProvider } from '../../routes/zod.ts';
-import type { Runtime } from '../../runtime/index.ts';
 import type { Published, SwarmBinding } from './binding.ts';
 import {
   AskDraftSchema,

@@ -1,11 +1,14 @@
-import { Badge, statusTone } from '../../components/Badge.tsx';
-import { Countdown } from '../../components/Countdown.tsx';
-import { LiveBadge } from '../../components/LiveBadge.tsx';
-import { tokenFor } from '../../lib/api.ts';
-import { useRoomLive } from '../../lib/live.ts';
-import { Link } from '../../lib/router.tsx';
-import { useCredentials } from '../../lib/session.ts';
-import type { Room } from '../../lib/types.ts';
+import type { Room } from '../../kit.ts';
+import {
+  Badge,
+  Countdown,
+  Link,
+  LiveBadge,
+  statusTone,
+  tokenFor,
+  useCredentials,
+  useRoomLive,
+} from '../../kit.ts';
 import { CouncilGrid } from './Grid.tsx';
 import { readCouncil } from './model.ts';
 import { PacketView } from './Packet.tsx';

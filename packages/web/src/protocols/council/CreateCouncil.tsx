@@ -2,8 +2,8 @@ import { CouncilConfigSchema, ROLES } from '@db8/protocols/council';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Controller, useForm } from 'react-hook-form';
 import type { z } from 'zod';
-import { errorAt, Field, SecondsInput } from '../../components/create/fields.tsx';
-import type { CreateFormProps } from '../module.tsx';
+import type { CreateFormProps } from '../../kit.ts';
+import { errorAt, Field, SecondsInput } from '../../kit.ts';
 
 // A new council run: the question, its context, the record type and the stage window, checked by
 // the protocol's schema. The run id and the roster (who plays each role) are the server's to fill:

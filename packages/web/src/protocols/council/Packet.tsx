@@ -1,4 +1,4 @@
-import { Badge, type Tone } from '../../components/Badge.tsx';
+import { Badge, type Tone } from '../../kit.ts';
 import { type CouncilView, pct } from './model.ts';
 
 // The Final Packet as a page: decision, rationale, scores, next actions (owner + due), risks,

@@ -1,4 +1,4 @@
-import { lazyPage, type WebModule } from '../module.tsx';
+import { lazyPage, type WebModule } from '../../kit.ts';
 import './council.css';
 
 const CouncilRoom = lazyPage(() => import('./CouncilRoom.tsx').then((m) => m.CouncilRoom));

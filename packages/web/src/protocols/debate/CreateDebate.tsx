@@ -1,8 +1,8 @@
 import { type DebateConfigInput, DebateConfigSchema, TimingsSchema } from '@db8/protocols/debate';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Controller, useForm } from 'react-hook-form';
-import { errorAt, Field, SecondsInput } from '../../components/create/fields.tsx';
-import type { CreateFormProps } from '../module.tsx';
+import type { CreateFormProps } from '../../kit.ts';
+import { errorAt, Field, SecondsInput } from '../../kit.ts';
 
 // A new debate: the topic (the one required field), the cast sizes, the rounds and the phase
 // windows, checked as you type by the protocol's own zod schema. What is sent is what the form

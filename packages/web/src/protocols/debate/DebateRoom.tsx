@@ -1,12 +1,16 @@
 import { useEffect, useState } from 'react';
-import { ActionForm } from '../../components/ActionForm.tsx';
-import { Badge, statusTone } from '../../components/Badge.tsx';
-import { LiveBadge } from '../../components/LiveBadge.tsx';
-import { api, tokenFor } from '../../lib/api.ts';
-import { useRoomLive } from '../../lib/live.ts';
-import { Link } from '../../lib/router.tsx';
-import { useCredentials } from '../../lib/session.ts';
-import type { Room } from '../../lib/types.ts';
+import type { Room } from '../../kit.ts';
+import {
+  ActionForm,
+  api,
+  Badge,
+  Link,
+  LiveBadge,
+  statusTone,
+  tokenFor,
+  useCredentials,
+  useRoomLive,
+} from '../../kit.ts';
 import { DraftEditor } from './DraftEditor.tsx';
 import { isOverPhase, legalOf, readDebate } from './model.ts';
 import { useIdentityNames } from './names.tsx';

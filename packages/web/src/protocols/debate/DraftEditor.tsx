@@ -1,7 +1,6 @@
 import type { SubmitAction } from '@db8/protocols/debate';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import type { ActionError } from '../../lib/live.ts';
-import type { Ack } from '../../lib/types.ts';
+import type { Ack, ActionError } from '../../kit.ts';
 import {
   buildDraft,
   type ClaimForm,

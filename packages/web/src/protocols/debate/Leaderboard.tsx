@@ -1,6 +1,6 @@
 import { debateRating, debateRatings, type RatingsResponse } from '@db8/sdk';
 import { useCallback, useEffect, useState } from 'react';
-import { anonClient } from '../../lib/api.ts';
+import { anonClient } from '../../kit.ts';
 import type { Series } from './chart.ts';
 import { IdentityName } from './names.tsx';
 import { RatingChart } from './RatingChart.tsx';

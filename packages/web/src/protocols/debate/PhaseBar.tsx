@@ -1,4 +1,4 @@
-import { Countdown } from '../../components/Countdown.tsx';
+import { Countdown } from '../../kit.ts';
 import { type DebateView, phaseText, STEPS, stepIndex } from './model.ts';
 
 // The room's rail: topic, the phase (with where it sits in seed §4's FSM) and a large countdown to

@@ -1,6 +1,5 @@
 import { useMemo } from 'react';
-import { Badge } from '../../components/Badge.tsx';
-import { Link } from '../../lib/router.tsx';
+import { Badge, Link } from '../../kit.ts';
 import { checkChain } from './chain-check.ts';
 import { type EloChange, useEloChanges } from './elo.ts';
 import type { DebateView } from './model.ts';

@@ -1,7 +1,4 @@
-import { tokenFor } from '../../lib/api.ts';
-import { useRoomLive } from '../../lib/live.ts';
-import { Link } from '../../lib/router.tsx';
-import { useCredentials } from '../../lib/session.ts';
+import { Link, tokenFor, useCredentials, useRoomLive } from '../../kit.ts';
 import { readDebate } from './model.ts';
 import { Results } from './Results.tsx';
 

@@ -1,6 +1,5 @@
 import { useState } from 'react';
-import type { ActionError } from '../../lib/live.ts';
-import type { Ack } from '../../lib/types.ts';
+import type { Ack, ActionError } from '../../kit.ts';
 import { type DebateView, displayName, type LegalAction } from './model.ts';
 
 // The judges' rubric cards (E/R/C/V/Y, 0–100 each, weighted by the room's config) and the

@@ -1,6 +1,5 @@
-import { SeatList } from '../../components/SeatList.tsx';
-import { useSeatActions } from '../../lib/seat-actions.ts';
-import type { Room } from '../../lib/types.ts';
+import type { Room } from '../../kit.ts';
+import { SeatList, useSeatActions } from '../../kit.ts';
 
 // Who you are in this debate: the seat this browser holds, or the invite to accept, or (for an
 // admin) the seats with invite links. Debaters are anonymous (`anon_k`) until the reveal.

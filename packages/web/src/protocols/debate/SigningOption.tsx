@@ -1,6 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { ActionError } from '../../lib/live.ts';
-import type { Ack } from '../../lib/types.ts';
+import type { Ack, ActionError } from '../../kit.ts';
 import { type BrowserKey, createBrowserKey, loadBrowserKey } from './signing.ts';
 
 // Opt-in: sign submissions in this browser. Turning it on makes a WebCrypto Ed25519 key (unless

@@ -1,4 +1,4 @@
-import { Badge, type Tone } from '../../components/Badge.tsx';
+import { Badge, type Tone } from '../../kit.ts';
 import type { RoundView, SubmissionRow } from './model.ts';
 
 // One debater's turn in a round, as a chat message. Before the reveal only its author (and the

@@ -1,4 +1,4 @@
-import { Badge } from '../../components/Badge.tsx';
+import { Badge } from '../../kit.ts';
 import { type DebateView, displayName, type RoundView } from './model.ts';
 import type { Known } from './names.tsx';
 import { SubmissionCard } from './SubmissionCard.tsx';

@@ -1,7 +1,6 @@
 import { type ClaimVerdict, type VerdictValue, VerdictValueSchema } from '@db8/protocols/debate';
 import { useState } from 'react';
-import type { ActionError } from '../../lib/live.ts';
-import type { Ack } from '../../lib/types.ts';
+import type { Ack, ActionError } from '../../kit.ts';
 import { type DebateView, displayName, type LegalAction } from './model.ts';
 
 // The fact-checker's desk during verify: one verdict (true / false / unclear / needs work, with

@@ -1,6 +1,5 @@
 import { type ReactNode, useEffect, useRef, useState } from 'react';
-import type { ActionError } from '../../lib/live.ts';
-import type { Ack } from '../../lib/types.ts';
+import type { Ack, ActionError } from '../../kit.ts';
 import { type DebateView, displayName } from './model.ts';
 
 // The vote dialogs: continue-or-end after a published round (debaters), and the final approval

@@ -1,6 +1,6 @@
 import { debateRating } from '@db8/sdk';
 import { useEffect, useState } from 'react';
-import { anonClient } from '../../lib/api.ts';
+import { anonClient } from '../../kit.ts';
 
 // What a closed debate did to its debaters' Elo, read from the server's ratings (the SDK's
 // `debateRating`, parsed with the server's schema). Ratings are public: no credential is sent.

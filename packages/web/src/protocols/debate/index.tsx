@@ -1,4 +1,4 @@
-import { lazyPage, type WebModule } from '../module.tsx';
+import { lazyPage, type WebModule } from '../../kit.ts';
 import './debate.css';
 
 const CreateDebate = lazyPage(() => import('./CreateDebate.tsx').then((m) => m.CreateDebate));

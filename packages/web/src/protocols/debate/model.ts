@@ -5,7 +5,7 @@ import {
   LegalActionSchema,
   type Phase,
 } from '@db8/protocols/debate';
-import type { RoomState } from '../../lib/types.ts';
+import type { RoomState } from '../../kit.ts';
 
 // The debate's view and legal actions as the server sent them, read with the protocol's own zod
 // schemas (pure, browser-safe), so the UI renders exactly what the protocol defines.

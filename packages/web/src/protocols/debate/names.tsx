@@ -1,7 +1,6 @@
 import { identityNames } from '@db8/sdk';
 import { useEffect, useState } from 'react';
-import { Badge } from '../../components/Badge.tsx';
-import { anonClient } from '../../lib/api.ts';
+import { anonClient, Badge } from '../../kit.ts';
 
 // Identities are principal ids (agt_…); people read names. The server gives each id's display name
 // and whether it registered as scripted (GET /v1/identities); the id stays visible, small, beside it.

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Link } from '../../lib/router.tsx';
+import { Link } from '../../kit.ts';
 import { AdminOnly } from './AdminTables.tsx';
 import { type AgentRow, pokerApi } from './tables.ts';
 

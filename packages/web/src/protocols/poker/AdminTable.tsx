@@ -1,8 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { EntryRow } from '../../components/EntryRow.tsx';
-import { useRoomLive } from '../../lib/live.ts';
-import { Link } from '../../lib/router.tsx';
-import { getSession } from '../../lib/session.ts';
+import { EntryRow, getSession, Link, useRoomLive } from '../../kit.ts';
 import { AdminOnly } from './AdminTables.tsx';
 import { HandSummaries } from './HandSummaries.tsx';
 import { useTableLive } from './live.ts';

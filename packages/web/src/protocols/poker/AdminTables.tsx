@@ -1,7 +1,6 @@
 import type { TableSummary } from '@db8/protocols/poker';
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
-import { Link } from '../../lib/router.tsx';
-import { getSession, useCredentials } from '../../lib/session.ts';
+import { getSession, Link, useCredentials } from '../../kit.ts';
 import { TableRows } from './TablesList.tsx';
 import { pokerApi } from './tables.ts';
 

@@ -1,8 +1,8 @@
 import { type TableConfigInput, TableConfigSchema } from '@db8/protocols/poker';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Controller, useForm } from 'react-hook-form';
-import { errorAt, Field, SecondsInput } from '../../components/create/fields.tsx';
-import type { CreateFormProps } from '../module.tsx';
+import type { CreateFormProps } from '../../kit.ts';
+import { errorAt, Field, SecondsInput } from '../../kit.ts';
 
 // A new poker table: seats, blinds, starting stack and the clock, checked by the table's zod schema.
 

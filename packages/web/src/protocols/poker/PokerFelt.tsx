@@ -1,5 +1,5 @@
 import type { GameStatePayload, HandCompletePayload } from '@db8/protocols/poker';
-import { Countdown } from '../../components/Countdown.tsx';
+import { Countdown } from '../../kit.ts';
 import { Card, Cards } from './cards.tsx';
 import { describeAction, describePots } from './format.ts';
 

@@ -1,6 +1,5 @@
 import { useEffect, useState } from 'react';
-import { LiveBadge } from '../../components/LiveBadge.tsx';
-import { Link } from '../../lib/router.tsx';
+import { Link, LiveBadge } from '../../kit.ts';
 import { HandSummaries } from './HandSummaries.tsx';
 import { useTableLive } from './live.ts';
 import { PokerFelt } from './PokerFelt.tsx';

@@ -1,6 +1,6 @@
 import type { TableSummary } from '@db8/protocols/poker';
 import { useEffect, useState } from 'react';
-import { Link } from '../../lib/router.tsx';
+import { Link } from '../../kit.ts';
 import { pokerApi } from './tables.ts';
 
 // Every poker table (public list), each linking to its observer view.

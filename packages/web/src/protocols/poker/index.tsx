@@ -1,4 +1,4 @@
-import { lazyPage, type WebModule } from '../module.tsx';
+import { lazyPage, type WebModule } from '../../kit.ts';
 import './poker.css';
 
 const AdminAgents = lazyPage(() => import('./AdminAgents.tsx').then((m) => m.AdminAgents));

@@ -7,7 +7,7 @@ import {
   TableSummarySchema,
 } from '@db8/protocols/poker';
 import { z } from 'zod';
-import { anonClient, personalClient } from '../../lib/api.ts';
+import { anonClient, personalClient } from '../../kit.ts';
 
 // The table routes (seed 002 §7) through the SDK's client (`request`: the person's credential, typed
 // Db8Error, the reply parsed with the protocol's own zod schemas). The SDK has no poker methods: the

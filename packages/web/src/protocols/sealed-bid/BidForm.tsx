@@ -1,5 +1,5 @@
 import { type FormEvent, useState } from 'react';
-import type { SeatActionsProps } from '../module.tsx';
+import type { SeatActionsProps } from '../../kit.ts';
 
 // A bidder's sealed bid as a form: the amount, at least the reserve (the legal action's
 // `minAmount`). The room keeps the amount sealed from everyone else until the reveal.

@@ -2,8 +2,8 @@ import { SealedBidConfigSchema } from '@db8/protocols/examples';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Controller, useForm } from 'react-hook-form';
 import type { z } from 'zod';
-import { errorAt, Field, SecondsInput } from '../../components/create/fields.tsx';
-import type { CreateFormProps } from '../module.tsx';
+import type { CreateFormProps } from '../../kit.ts';
+import { errorAt, Field, SecondsInput } from '../../kit.ts';
 
 // A new sealed-bid auction: the item, the bidders, the reserve, the rule and the windows.
 

@@ -1,4 +1,4 @@
-import { lazyPage, type WebModule } from '../module.tsx';
+import { lazyPage, type WebModule } from '../../kit.ts';
 
 const BidForm = lazyPage(() => import('./BidForm.tsx').then((m) => m.BidForm));
 const CreateAuction = lazyPage(() => import('./CreateAuction.tsx').then((m) => m.CreateAuction));

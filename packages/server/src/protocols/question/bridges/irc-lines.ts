@@ -14,8 +14,6 @@ export const IRC_LINE_BYTES = 512;
  * cut at 512.
  */
 export const PREFIX_RESERVE = 100;
-/** Channel names: `#` + at most 49 more (ngircd's default CHANNELLEN is 50; RFC 2812 allows 50). */
-export const CHANNEL_MAX = 50;
 
 /**
  * `#swarm-<slug>-<12 hex of sha256(question id)>`. The slug (≤ 20 of `[a-z0-9-]`, from the id

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Bus } from '../../../bus/types.ts';
+import type { ModuleRuntime as Runtime } from '../../../kit/runtime.ts';
 import { runtimeError } from '../../../runtime/errors.ts';
-import type { Runtime } from '../../../runtime/index.ts';
 import type { BridgeEvent, QuestionBridge } from './bridge.ts';
 import { MatrixClient, MatrixError, type RetryPolicy } from './matrix-client.ts';
 import { aliasLocalpart, contentOf, roomSettings, txnIdOf } from './matrix-mapping.ts';

@@ -1,7 +1,7 @@
 import type { PublicEntry } from '@db8/core';
 import { z } from 'zod';
 import type { Bus } from '../../../bus/types.ts';
-import type { Runtime } from '../../../runtime/index.ts';
+import type { ModuleRuntime as Runtime } from '../../../kit/runtime.ts';
 import type { BridgeEvent } from './bridge.ts';
 
 /**

@@ -18,8 +18,11 @@ export interface WireCodec {
   /** Client messages allowed per connection: burst, and refill per second (default 100, 20/s). */
   readonly rate?: { burst: number; perSec: number };
   /** A new connection's session: the per-connection part of the codec (format, seat, what was sent). */
-  session(ctx: AppContext): WireSession;
+  session(ctx: WireHost): WireSession;
 }
+
+/** What a codec's session is given of the app: the same object every request and module sees. */
+export type WireHost = Pick<AppContext, 'config' | 'store' | 'clock' | 'runtime' | 'skillDocUrl'>;
 
 export interface WireSession {
   /**

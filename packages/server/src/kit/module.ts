@@ -4,9 +4,9 @@ import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import type { SeatAgent } from '../drivers/agent.ts';
 import type { Drivers } from '../drivers/spec.ts';
+import type { ModuleRuntime } from '../kit/runtime.ts';
 import type { RestCaller, RestResult } from '../mcp/rest.ts';
 import type { AppContext } from '../routes/context.ts';
-import type { Runtime } from '../runtime/index.ts';
 import type { JoinEffect, JoinInput } from '../runtime/types.ts';
 import type { WireCodec } from './wire.ts';
 
@@ -40,10 +40,9 @@ export interface ProtocolModule {
   scripted?(role: string, env: Env): Script;
   /**
    * A Fastify plugin for the protocol's own routes (/v1/<protocol>/…, or a seed's fixed paths) and
-   * its background work (bus subscriptions, closed with the app). What it returns is the module's
-   * handle (tests reach the poker tables or the debate ratings through it).
+   * its background work (bus subscriptions, closed with the app, e.g. in an onClose hook).
    */
-  routes?(app: FastifyInstance, ctx: ModuleContext): Promise<unknown> | unknown;
+  routes?(app: FastifyInstance, ctx: ModuleContext): Promise<void> | void;
   /** Markdown for agents: how to play this protocol (served per protocol and linked from /skill.md). */
   skillDoc?(ctx: { publicUrl: string }): string;
   /** A wire codec on the generic realtime connection (poker's seed-002 frames). */
@@ -88,8 +87,15 @@ export interface PrepareContext {
 
 export type { JoinEffect, JoinInput };
 
+/** The app's services a module uses: a named slice of the routes' context, not all of it. */
+export type ModuleHost = Pick<
+  AppContext,
+  'config' | 'store' | 'bus' | 'clock' | 'serverKey' | 'caPublicLine' | 'drivers' | 'tokens' | 'authn'
+>;
+
+/** What a module's `routes` is given: the host's services, the runtime's module slice, its env. */
 export interface ModuleContext {
-  app: AppContext;
-  runtime: Runtime;
+  app: ModuleHost;
+  runtime: ModuleRuntime;
   env: Env;
 }

@@ -1,0 +1,47 @@
+// The server's host kit: the one surface a protocol's server module imports from the platform
+// (`@db8/server/kit`), as a Fastify plugin imports fastify. Everything else under packages/server/src
+// is the platform's own; test/boundaries.test.ts keeps modules to this file.
+
+export type { AuthContext } from '../auth/types.ts';
+export type { Bus } from '../bus/types.ts';
+// Model-driven seats: the agent contract and its helpers.
+export {
+  clip,
+  type Decision,
+  fixedDecision,
+  modelDecision,
+  type SeatAgent,
+  type SeatContext,
+  withPersona,
+} from '../drivers/agent.ts';
+// HTTP: errors in the house shape, auth guards, zod-typed routes, the wire's shared schemas.
+export { ApiError, zodDetails } from '../errors.ts';
+export type { RestCaller, RestResult } from '../mcp/rest.ts';
+export type { FeedSink, Subscription } from '../realtime/feed.ts';
+
+// Realtime: the frames a wire codec encodes, and a server-side subscription's sink.
+export { Frame } from '../realtime/frame.ts';
+export type { RealtimeHub } from '../realtime/hub.ts';
+export { viewerIn } from '../routes/access.ts';
+export { requireAdmin, requireAuth } from '../routes/context.ts';
+export type { ZodTypeProvider } from '../routes/zod.ts';
+export { runtimeError } from '../runtime/errors.ts';
+// The room runtime's shapes and errors.
+export type { RoomInfo, StateFor } from '../runtime/types.ts';
+export { isSupportedVersion } from '../schemas/common.ts';
+export { toJsonSchema } from '../schemas/protocol-json.ts';
+export type { State } from '../schemas/rest.ts';
+export type { Store } from '../store/index.ts';
+// The contract a module implements, and what it is given.
+export type {
+  Env,
+  JoinEffect,
+  JoinInput,
+  ModuleContext,
+  ModuleHost,
+  ModuleTool,
+  PrepareContext,
+  ProtocolModule,
+} from './module.ts';
+export type { ModuleRuntime } from './runtime.ts';
+export type { WireCodec, WireCommand, WireHost, WireOpened, WireReply, WireSession } from './wire.ts';

@@ -1,0 +1,23 @@
+// The web kit: the one surface a protocol's web module imports from the app (its contract, the
+// shared components and hooks). Everything else under packages/web/src is the app's own;
+// test/boundaries.test.ts keeps modules to this file.
+
+export { ActionForm } from './components/ActionForm.tsx';
+export { Badge, statusTone, type Tone } from './components/Badge.tsx';
+export { Countdown, formatRemaining, remainingMs } from './components/Countdown.tsx';
+export { errorAt, Field, SecondsInput } from './components/create/fields.tsx';
+export { EntryRow } from './components/EntryRow.tsx';
+export { LiveBadge } from './components/LiveBadge.tsx';
+export { type HeldSeat, SeatList } from './components/SeatList.tsx';
+export { anonClient, api, personalClient, tokenFor } from './lib/api.ts';
+export { type ActionError, useRoomLive } from './lib/live.ts';
+export { Link, navigate, useLocation } from './lib/router.tsx';
+export { useSeatActions } from './lib/seat-actions.ts';
+export { getSession, useCredentials } from './lib/session.ts';
+export type { Ack, Room, RoomState } from './lib/types.ts';
+export {
+  type CreateFormProps,
+  lazyPage,
+  type SeatActionsProps,
+  type WebModule,
+} from './protocols/module.tsx';
