@@ -1,4 +1,5 @@
 import { connect, type Socket } from 'node:net';
+import { timerDelay } from '@db8/core';
 
 /**
  * A small IRC client for the observer bridge, written by hand over node:net. Why not a library:
@@ -189,7 +190,7 @@ export class IrcClient {
     const delay = Math.round(base / 2 + (Math.random() * base) / 2);
     this.attempt++;
     this.o.log(`irc: reconnecting in ${delay} ms`);
-    this.reconnectTimer = setTimeout(() => this.open(), delay);
+    this.reconnectTimer = setTimeout(() => this.open(), timerDelay(delay));
   }
 
   /** Any line from the server proves the link; silence gets a PING, an unanswered one a reconnect. */
@@ -200,8 +201,8 @@ export class IrcClient {
       this.idleTimer = setTimeout(() => {
         this.o.log('irc: no answer to PING, reconnecting');
         this.socket?.destroy();
-      }, this.o.pongTimeoutMs);
-    }, this.o.idlePingMs);
+      }, timerDelay(this.o.pongTimeoutMs));
+    }, timerDelay(this.o.idlePingMs));
   }
 
   private write(line: string): void {
@@ -300,6 +301,6 @@ export class IrcClient {
     this.drainTimer = setTimeout(() => {
       this.drainTimer = null;
       this.drain();
-    }, wait);
+    }, timerDelay(wait));
   }
 }
