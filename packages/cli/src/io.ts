@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { JsonError, utf8Decode } from '@db8/core';
+import { clipText, JsonError, utf8Decode } from '@db8/core';
 import type { Command } from 'commander';
 import { EXIT_INVALID_INPUT, EXIT_IO_ERROR, EXIT_USAGE, type ExitCode } from './exit-codes.ts';
 
@@ -87,7 +87,7 @@ export function exitCodeOf(e: unknown): ExitCode {
 /** One line, however the message was built. */
 export function oneLine(message: string): string {
   const line = message.replace(/\s*\n\s*/g, ' ').trim();
-  return line.length > 1000 ? `${line.slice(0, 997)}...` : line;
+  return clipText(line, 1000, '...');
 }
 
 /** Wrap a command action: on failure print `db8: <message>` and exit with exitCodeOf(error). */

@@ -11,3 +11,5 @@ export * from './protocol/index.ts';
 export * from './random/index.ts';
 export * from './room/index.ts';
 export * from './ssh/index.ts';
+export * from './text/index.ts';
+export * from './time/index.ts';

@@ -1,3 +1,4 @@
+import { truncateCodePoints } from '@db8/core';
 import {
   AckSchema,
   type ActionBody,
@@ -83,7 +84,7 @@ export class Db8Client {
       } catch {
         // not JSON: keep the status
       }
-      throw errorFromBody(res.status, parsed, res.statusText || text.slice(0, 200));
+      throw errorFromBody(res.status, parsed, res.statusText || truncateCodePoints(text, 200));
     }
     return res;
   }

@@ -1,3 +1,4 @@
+import { timerDelay } from '@db8/core';
 import { errorFromBody } from './errors.ts';
 import { lines } from './rest.ts';
 
@@ -109,7 +110,7 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
     const t = setTimeout(() => {
       signal?.removeEventListener('abort', onAbort);
       resolve();
-    }, ms);
+    }, timerDelay(ms));
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 }

@@ -1,3 +1,4 @@
+import { timerDelay } from '@db8/core';
 import {
   type Ack,
   type ActionBody,
@@ -191,7 +192,7 @@ export class Db8Socket {
       const t = setTimeout(() => {
         off();
         reject(new Db8Error(0, 'TIMEOUT', `no ${type} message within ${timeoutMs} ms`));
-      }, timeoutMs);
+      }, timerDelay(timeoutMs));
       const off = this.on((m) => {
         if (m.type === type && pred(m as ServerMessageOf<T>)) {
           clearTimeout(t);

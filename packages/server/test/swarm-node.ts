@@ -12,6 +12,8 @@ export interface SwarmRun {
   prefix: string;
   stream: string;
   settings: Record<string, unknown>;
+  /** More DB8_SWARM_* settings every node of the run takes. */
+  env?: Record<string, string>;
 }
 
 export interface SwarmNode {
@@ -31,6 +33,7 @@ export function swarmEnv(name: string, run: SwarmRun): Record<string, string> {
     DB8_SWARM_STREAM: run.stream,
     DB8_SWARM_NODE_ID: `node:${name}`,
     DB8_SWARM_ROOM_SETTINGS: JSON.stringify(run.settings),
+    ...run.env,
   };
 }
 

@@ -8,6 +8,7 @@ import {
   channelOf,
   cleanLines,
   IRC_LINE_BYTES,
+  ircLine,
   PREFIX_RESERVE,
   splitUtf8,
   textBudget,
@@ -16,6 +17,19 @@ import {
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what must not appear.
 const VALID_CHANNEL = /^#[^\s,:\u0000-\u001f\u007f]{1,49}$/;
+
+describe('ircLine: the one line builder', () => {
+  it('strips CR, LF, NUL and other controls from every part and keeps middle params one word', () => {
+    const evil = 'a\r\nQUIT :bye\u0000\u0001ACTION';
+    const line = ircLine('PRIVMSG', ['#c', evil], evil);
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what must not appear.
+    expect(line).not.toMatch(/[\u0000-\u001f\u007f]/);
+    expect(line.split(' :')[0]?.split(' ')).toHaveLength(3);
+    expect(line).toBe('PRIVMSG #c a__QUIT_:bye__ACTION :a  QUIT :bye  ACTION');
+    expect(ircLine('JOIN', [':#x'])).toBe('JOIN _#x');
+    expect(ircLine('PONG', [], 'irc.db8.test')).toBe('PONG :irc.db8.test');
+  });
+});
 
 describe('channelOf', () => {
   it('maps any question id to a valid, deterministic channel', () => {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { LocalRoom } from '@db8/core';
+import { LocalRoom, truncateCodePoints } from '@db8/core';
 import {
   ACTION_FOR_STAGE,
   assessableRoles,
@@ -211,7 +211,7 @@ export async function runCouncil(opts: RunCouncilOptions): Promise<CouncilRun> {
     seed: opts.seed ?? randomBytes(32).toString('hex'),
     now: clock(),
     id: opts.runId,
-    title: opts.question.slice(0, 200),
+    title: truncateCodePoints(opts.question, 200),
   });
   const calls: CouncilCall[] = [];
   const progress = opts.onProgress ?? (() => {});

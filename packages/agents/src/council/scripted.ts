@@ -1,3 +1,4 @@
+import { truncateCodePoints } from '@db8/core';
 import type { Script, ScriptStep } from '../providers/index.ts';
 
 /**
@@ -32,7 +33,7 @@ function enumAt(schema: any, path: string[]): string[] {
 
 export function scriptedCouncilReply(req: ScriptInput): unknown {
   const role = /You are the (\w+)/.exec(req.system)?.[1] ?? 'Proponent';
-  const question = /^Question: (.*)$/m.exec(req.prompt)?.[1]?.slice(0, 120) ?? 'the question';
+  const question = truncateCodePoints(/^Question: (.*)$/m.exec(req.prompt)?.[1] ?? 'the question', 120);
   const [stance, confidence] = STANCE[role] ?? ['conditional', 0.5];
   const s = (text: string) => `[scripted] ${text}`;
   switch (req.schemaName) {

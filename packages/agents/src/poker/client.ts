@@ -1,3 +1,4 @@
+import { timerDelay } from '@db8/core';
 import {
   GameStateHeadSchema,
   type GameStatePayload,
@@ -119,7 +120,7 @@ export async function runPokerAgent(opts: AgentRunOptions): Promise<AgentRunResu
         result.errors.push('gave up: the table did not end in time');
         socket.close();
       },
-      opts.maxRunMs ?? 30 * 60_000,
+      timerDelay(opts.maxRunMs ?? 30 * 60_000),
     );
     socket.live.on('status', (s) => {
       if (s !== 'closed') return;

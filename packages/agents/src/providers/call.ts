@@ -1,4 +1,4 @@
-import { JsonError, parseJson } from '@db8/core';
+import { JsonError, parseJson, truncateCodePoints } from '@db8/core';
 import type { z } from 'zod';
 import type { Budget } from './budget.ts';
 import { TransportError } from './errors.ts';
@@ -128,9 +128,9 @@ export async function structuredCall<T>(
   ) => {
     const error: CallError = {
       code,
-      message: redactor.redact(message).slice(0, 2000),
+      message: truncateCodePoints(redactor.redact(message), 2000),
       status,
-      issues: issues.map((i) => redactor.redact(i).slice(0, 500)),
+      issues: issues.map((i) => truncateCodePoints(redactor.redact(i), 500)),
     };
     return { ok: false as const, error, record: record(false, error) };
   };

@@ -1,3 +1,4 @@
+import { timerDelay } from '@db8/core';
 import { TransportError } from './errors.ts';
 
 /**
@@ -15,7 +16,7 @@ export async function withDeadline<T>(
   const timer = setTimeout(() => {
     timedOut = true;
     ctl.abort(new TransportError('timeout', `no complete reply within ${timeoutMs} ms`));
-  }, timeoutMs);
+  }, timerDelay(timeoutMs));
   const onAbort = () => ctl.abort(outer.reason);
   if (outer.aborted) onAbort();
   else outer.addEventListener('abort', onAbort, { once: true });

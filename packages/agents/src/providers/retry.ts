@@ -1,3 +1,4 @@
+import { timerDelay } from '@db8/core';
 import { z } from 'zod';
 
 /** Retry policy for 429 / 5xx / timeouts / network errors / malformed bodies. */
@@ -33,7 +34,7 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
     const timer = setTimeout(() => {
       signal?.removeEventListener('abort', onAbort);
       resolve();
-    }, ms);
+    }, timerDelay(ms));
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 }

@@ -1,3 +1,4 @@
+import { clipText } from '@db8/core';
 import { z } from 'zod';
 import type { CallError, CallRecord, Provider } from '../providers/types.ts';
 
@@ -34,7 +35,7 @@ export type AgentOutcome<T> =
   | { ok: true; value: T; record: CallRecord }
   | { ok: false; error: CallError; record: CallRecord };
 
-const clip = (s: string, max: number) => (s.length <= max ? s : `${s.slice(0, max)}…`);
+const clip = (s: string, max: number) => clipText(s, max + 1);
 
 function transcript(room: RoomDigest, max = 12_000): string {
   const lines = room.messages.map((m, i) => `${i + 1}. [${m.kind}, ${m.origin}] ${m.speaker}: ${m.text}`);

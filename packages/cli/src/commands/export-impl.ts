@@ -7,6 +7,7 @@ import {
   JournalRecordSchema,
   parseJson,
   redactJournal,
+  truncateCodePoints,
   type ViewerClass,
   viewerClassCovers,
   viewerOfClass,
@@ -80,7 +81,7 @@ export async function fetchExport(
   }
   const body = await res.text();
   if (!res.ok) {
-    let why = body.slice(0, 200);
+    let why = truncateCodePoints(body, 200);
     try {
       const err = (JSON.parse(body) as { error?: { code?: string; message?: string } }).error;
       if (err) why = `${err.code}: ${err.message}`;

@@ -11,6 +11,7 @@ import type {
   Transition,
   Viewer,
 } from '../protocol/contract.ts';
+import { truncateCodePoints } from '../text/truncate.ts';
 import {
   asJson,
   type BuiltEntry,
@@ -192,7 +193,7 @@ export class LocalRoom<T extends P = AnyProtocol> {
   must(seat: string, action: unknown, now?: number): Stepped<StateOf<T>> {
     const r = this.act(seat, action, now);
     if (!r.ok) {
-      const what = JSON.stringify(action)?.slice(0, 80);
+      const what = truncateCodePoints(JSON.stringify(action) ?? String(action), 80);
       throw new Error(`${seat} ${what} refused: ${r.error.code} ${r.error.message}`);
     }
     return r as Stepped<StateOf<T>>;

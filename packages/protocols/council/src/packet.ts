@@ -1,4 +1,4 @@
-import { hashCanonical } from '@db8/core';
+import { hashCanonical, Rfc3339Schema } from '@db8/core';
 import { z } from 'zod';
 import {
   ARTIFACT_PATHS,
@@ -37,7 +37,7 @@ export const FinalPacketSchema = z
     question: z.string().min(1),
     context: z.string(),
     outputType: z.enum(['decision', 'worklog']),
-    createdAt: z.iso.datetime(),
+    createdAt: Rfc3339Schema,
     decision: z
       .object({
         summary: z.string().min(1).max(6000),

@@ -1,4 +1,9 @@
-import { type ApplyResult, hashCanonical, type Transition as ProtocolTransition } from '@db8/core';
+import {
+  type ApplyResult,
+  hashCanonical,
+  type Transition as ProtocolTransition,
+  truncateCodePoints,
+} from '@db8/core';
 import { ACTION_FOR_STAGE, type CouncilAction, reject, type TurnError } from './actions.ts';
 import { isoDate } from './artifacts.ts';
 import { assessableRoles, computeConsensus } from './consensus.ts';
@@ -182,7 +187,14 @@ function packetize(state: CouncilState, now: number, seq: number): Step {
   const parsed = FinalPacketSchema.safeParse(buildPacket(state, consensus, now));
   if (!parsed.success) {
     const message = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
-    return { state: abortRun(state, { code: 'PACKET_INVALID', message: message.slice(0, 2000) }, now, seq) };
+    return {
+      state: abortRun(
+        state,
+        { code: 'PACKET_INVALID', message: truncateCodePoints(message, 2000) },
+        now,
+        seq,
+      ),
+    };
   }
   // Packetize has nothing to wait for: the same step enters Writeback, so one tick settles the instant.
   const packed = { ...state, packet: parsed.data, packetSha256: hashCanonical(parsed.data) };

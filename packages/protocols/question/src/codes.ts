@@ -19,6 +19,8 @@ export const REFUSAL_CODES = [
   'REPLAYED',
   'CHANNEL_MISMATCH',
   'FROM_THE_FUTURE',
+  'TOO_OLD',
+  'TTL_TOO_LONG',
   'QUESTION_EXPIRED',
   // Answer room
   'WRONG_ROOM',

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { type Checked, refuse } from './codes.ts';
 import { type Profile, ProfileSchema } from './inputs.ts';
+import { envelopeRulesRefusal } from './rules.ts';
 import { validateQuestionEnvelope } from './upstream.ts';
 import { verifyQuestionEnvelope } from './verify.ts';
 
@@ -9,7 +10,7 @@ import { verifyQuestionEnvelope } from './verify.ts';
  * Every node of a federation builds its copy of a room from the same envelope and the same
  * settings, so every copy folds to the same state. The config is refused (BAD_CONFIG, the reason
  * code first in the message) unless the envelope is schema-valid, signed, bound to its channel and
- * asks for a profile its scope allows.
+ * keeps db8's envelope rules (`rules.ts`: id formats, times, TTL cap, a profile its scope allows).
  */
 
 export const SCOPE_DEFAULT_PROFILE: Record<string, Profile> = {
@@ -52,10 +53,8 @@ export function envelopeRefusal(
   if (env['delivery/response-channel-id'] !== env['question/id']) {
     return refuse('CHANNEL_MISMATCH', 'delivery/response-channel-id must equal question/id').error;
   }
-  const requested = env['room-policy/profile'];
-  if (env['delivery/scope'] === 'global' && requested === 'direct-live-allowed') {
-    return refuse('PROFILE_FORBIDDEN', 'a global room may not be direct-live-allowed').error;
-  }
+  const rules = envelopeRulesRefusal(env);
+  if (rules) return rules;
   const signed = verifyQuestionEnvelope(env, trust);
   return signed.ok ? null : signed.error;
 }

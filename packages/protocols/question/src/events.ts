@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DateTimeSchema, IdSchema, SignerIdSchema } from './formats.ts';
 
 /**
  * db8's flat schemas for the two lifecycle events proposal 003 shows only as nested examples
@@ -8,14 +9,10 @@ import { z } from 'zod';
  * The JSON Schema documents are generated from these (`summaryJsonSchema`, `closeJsonSchema`).
  */
 
-export const DID_KEY_ID = /^(participant|nym):did:key:z[1-9A-HJ-NP-Za-km-z]+$/;
-
-export const SignerIdSchema = z.string().regex(DID_KEY_ID).max(200);
-export const DateTimeSchema = z.iso.datetime({ offset: true });
 export const SignatureSchema = z
   .object({ alg: z.string().min(1).max(32), value: z.string().min(1).max(200) })
   .strict();
-const Id = z.string().min(1).max(200);
+const Id = IdSchema;
 const Items = z.array(z.string().min(1).max(4000)).max(100);
 
 export const SummarySchema = z

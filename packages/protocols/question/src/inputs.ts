@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { CloseSchema, DateTimeSchema, SignatureSchema, SignerIdSchema, SummarySchema } from './events.ts';
+import { CloseSchema, SignatureSchema, SummarySchema } from './events.ts';
+import { DateTimeSchema, IdSchema, LabelSchema, SignerIdSchema } from './formats.ts';
 
 /**
  * The answer room's inputs: db8's own signed messages (domain `db8/swarm/room-input/v1`), plus the
@@ -16,8 +17,8 @@ export const PROFILES = ['none', 'mediated-only', 'direct-live-allowed'] as cons
 export const ProfileSchema = z.enum(PROFILES);
 export type Profile = z.infer<typeof ProfileSchema>;
 
-const Id = z.string().min(1).max(200);
-const Labels = z.array(z.string().min(1).max(200)).max(50);
+const Id = IdSchema;
+const Labels = z.array(LabelSchema).max(50);
 
 const common = {
   'schema/v': z.literal(1),
@@ -34,7 +35,7 @@ export const JoinSchema = z
     ...common,
     type: z.literal('swarm/room-join'),
     'responder/models': Labels,
-    'responder/languages': z.array(z.string().min(2).max(35)).max(20),
+    'responder/languages': z.array(LabelSchema.pipe(z.string().min(2).max(35))).max(20),
     'responder/tags': Labels,
     /** The gateway node's rating of this responder mapped to 0..1 (docs/swarm.md "Reputation"). */
     'responder/reputation': z.number().min(0).max(1).optional(),

@@ -1,3 +1,4 @@
+import { parseRfc3339 } from '@db8/core';
 import type { QuestionConfig } from './config.ts';
 import { ProfileOrDefault } from './config.ts';
 import type { OriginClass, Profile } from './inputs.ts';
@@ -94,8 +95,12 @@ export interface QuestionState {
 
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x) => typeof x === 'string') : []);
 
+/** The facts of a config's envelope; the config check (`envelopeRefusal`) has read every time. */
 export function factsOf(env: Record<string, unknown>): QuestionFacts {
-  const createdAt = Date.parse(String(env['created-at']));
+  const createdAt = parseRfc3339(env['created-at']);
+  const ttl = env['ttl-sec'];
+  // Unreachable through a checked config; a throw here refuses the room rather than hold NaN.
+  if (createdAt === null || !Number.isSafeInteger(ttl)) throw new Error('question envelope: no valid time');
   const min = env['responder/min-reputation'];
   return {
     id: String(env['question/id']),
@@ -105,7 +110,7 @@ export function factsOf(env: Record<string, unknown>): QuestionFacts {
     askerNode: String(env['sender/node-id']),
     asker: String(env['author/nym'] ?? env['sender/participant-id']),
     createdAt,
-    deadline: createdAt + Number(env['ttl-sec']) * 1000,
+    deadline: createdAt + (ttl as number) * 1000,
     followUps: env['follow-ups/allowed'] === true,
     modelsRequire: strings(env['models/require']),
     modelsExclude: strings(env['models/exclude']),

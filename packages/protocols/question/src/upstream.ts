@@ -1,3 +1,4 @@
+import { isRfc3339 } from '@db8/core';
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import answerRoomMetadataSchema from '../schemas/answer-room-metadata.v1.schema.json' with { type: 'json' };
@@ -10,7 +11,8 @@ import { type Checked, refuse } from './codes.ts';
  * The upstream Orbiplex JSON Schemas (draft 2020-12), checked with Ajv exactly as published. The
  * envelope `$ref`s the nym certificate by file name and the certificate the succession proof; a
  * relative file name cannot be resolved against the schemas' `urn:` ids, so each such `$ref` is
- * rewritten to the referenced schema's own `$id` before compiling (nothing else changes).
+ * rewritten to the referenced schema's own `$id` before compiling (nothing else changes), and
+ * `format: date-time` is checked by @db8/core's RFC 3339 parser.
  */
 
 export const UPSTREAM_SCHEMAS = {
@@ -42,6 +44,9 @@ function validators(): { envelope: ValidateFunction; metadata: ValidateFunction 
   if (compiled) return compiled;
   const ajv = new Ajv2020({ allErrors: true, strict: false });
   addFormats(ajv);
+  // Every date-time (created-at, a certificate's validity) is read by the one strict parser the
+  // folds use: ajv-formats passes `…T23:59:60Z` and a space for `T`, which Date.parse reads as NaN.
+  ajv.addFormat('date-time', { type: 'string', validate: isRfc3339 });
   ajv.addSchema(resolveFileRefs(nymSuccessionSchema) as object);
   ajv.addSchema(resolveFileRefs(nymCertificateSchema) as object);
   compiled = {

@@ -1,3 +1,4 @@
+import { parseRfc3339 } from '@db8/core';
 import { type Checked, refuse } from './codes.ts';
 import { publicKeyFromDidKey } from './didkey.ts';
 import { type RoomInput, signerOf } from './inputs.ts';
@@ -52,13 +53,33 @@ export function verifyNymCertificate(cert: Obj, nym: unknown, at: number, trust:
   const signed = verifyWith(cert, SIGNATURE_DOMAINS.nymCertificate, issuer, 'issuer/id');
   if (!signed.ok) return signed;
   if (cert['nym/id'] !== nym) return refuse('NYM_MISMATCH', 'the certificate is for another nym');
-  const issued = Date.parse(String(cert['issued-at']));
-  const expires = Date.parse(String(cert['expires-at']));
-  const leniency = Date.parse(String(cert['leniency-until']));
-  if (at < issued) return refuse('CERT_NOT_YET_VALID', 'the envelope predates its nym certificate');
-  if (at > leniency) return refuse('CERT_EXPIRED', 'the nym certificate line is dead (past leniency-until)');
-  if (at > expires && !trust.allowLeniency) {
-    return refuse('CERT_EXPIRED', 'the nym certificate has expired (leniency not accepted here)', {
+  const issued = parseRfc3339(cert['issued-at']);
+  if (issued === null) return refuse('SCHEMA_INVALID', 'the certificate has no RFC 3339 issued-at');
+  if (!(at >= issued)) return refuse('CERT_NOT_YET_VALID', 'the envelope predates its nym certificate');
+  return certUnexpiredAt(cert, at, trust, 'the envelope');
+}
+
+/**
+ * The certificate's end at instant `at` (the envelope's `created-at`, and again at receipt: a
+ * backdated envelope must not carry a certificate that had expired before it arrived).
+ */
+export function certUnexpiredAt(
+  cert: Obj,
+  at: number,
+  trust: NymTrust,
+  what = 'the envelope',
+): Checked<null> {
+  const expires = parseRfc3339(cert['expires-at']);
+  const leniency = parseRfc3339(cert['leniency-until']);
+  if (expires === null || leniency === null) {
+    return refuse('SCHEMA_INVALID', 'the certificate has no RFC 3339 expires-at or leniency-until');
+  }
+  // Written as "not within", so a value that is no number at all is refused, never let through.
+  if (!(at <= leniency)) {
+    return refuse('CERT_EXPIRED', `the nym certificate line is dead (past leniency-until) at ${what}`);
+  }
+  if (!(at <= expires) && !trust.allowLeniency) {
+    return refuse('CERT_EXPIRED', `the nym certificate has expired at ${what} (leniency not accepted here)`, {
       inLeniency: true,
     });
   }
@@ -70,7 +91,9 @@ export function verifyQuestionEnvelope(env: QuestionEnvelope, trust: NymTrust): 
   const domain = SIGNATURE_DOMAINS.question;
   if (typeof env['author/nym'] === 'string') {
     const cert = env['auth/nym-certificate'] as Obj;
-    const certOk = verifyNymCertificate(cert, env['author/nym'], Date.parse(env['created-at']), trust);
+    const at = parseRfc3339(env['created-at']);
+    if (at === null) return refuse('SCHEMA_INVALID', 'created-at is not an RFC 3339 date-time');
+    const certOk = verifyNymCertificate(cert, env['author/nym'], at, trust);
     if (!certOk.ok) return certOk;
     const sig = verifyWith(env, domain, env['author/nym'], 'author/nym', 'auth/nym-signature');
     return sig.ok ? { ok: true, value: { path: 'nym', signer: env['author/nym'] } } : sig;

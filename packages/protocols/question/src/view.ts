@@ -20,7 +20,10 @@ export function projectMetadata(s: QuestionState): Record<string, unknown> {
     'secretary/required-for-direct-live': true,
     'moderation/approval-required': false,
   };
-  if (last) meta['room-policy/effective-at'] = new Date(last.at).toISOString();
+  // Every time in a state is finite (checked configs, stream times); a view never throws on one.
+  const effective = last ? new Date(last.at) : null;
+  if (effective && Number.isFinite(effective.getTime()))
+    meta['room-policy/effective-at'] = effective.toISOString();
   if (last?.by) meta['room-policy/changed-by'] = last.by;
   return meta;
 }

@@ -1,3 +1,4 @@
+import { timerDelay } from '@db8/core';
 import { Db8Error, socketError } from '../errors.ts';
 import { defaultWebSocket, OPEN, type WebSocketCtor, type WebSocketLike } from './websocket.ts';
 
@@ -75,7 +76,7 @@ export class Connection<M extends Frame> {
       const t = setTimeout(() => {
         fail(new Db8Error(0, 'TIMEOUT', 'WebSocket open timed out'));
         conn.drop(1006, 'open timed out');
-      }, timeoutMs);
+      }, timerDelay(timeoutMs));
       ws.addEventListener('open', () => {
         clearTimeout(t);
         resolve();
@@ -158,7 +159,7 @@ export class Connection<M extends Frame> {
       const timer = setTimeout(() => {
         this.pending.delete(id);
         reject(new Db8Error(0, 'TIMEOUT', `no reply to ${type} within ${this.timeoutMs} ms`));
-      }, this.timeoutMs);
+      }, timerDelay(this.timeoutMs));
       this.pending.set(id, { resolve, reject, timer });
       try {
         this.ws.send(JSON.stringify({ type, id, ...extra, payload }));

@@ -1,3 +1,4 @@
+import { timerDelay } from '@db8/core';
 import { Db8Error, MAX_IDEMPOTENT_ATTEMPTS, retryDelayMs, sleep } from '../errors.ts';
 import { type CloseInfo, Connection, type Frame } from './connection.ts';
 import { queueIterator } from './queue.ts';
@@ -166,7 +167,7 @@ export class LiveSocket<M extends Frame, W> {
         ? setTimeout(() => {
             off();
             reject(new Db8Error(0, 'TIMEOUT', `not connected within ${timeoutMs} ms`));
-          }, timeoutMs)
+          }, timerDelay(timeoutMs))
         : undefined;
       const off = this.on('status', (s) => {
         if (s !== 'live' && s !== 'closed') return;
@@ -272,7 +273,7 @@ export class LiveSocket<M extends Frame, W> {
     const { initialMs = 250, maxMs = 10_000 } = this.opts.backoff ?? {};
     const base = Math.min(maxMs, initialMs * 2 ** this.attempt++);
     // Jitter: a restarted server is not met by every client in the same millisecond.
-    this.retryTimer = setTimeout(() => void this.attemptOnce(), base * (0.5 + Math.random() / 2));
+    this.retryTimer = setTimeout(() => void this.attemptOnce(), timerDelay(base * (0.5 + Math.random() / 2)));
   }
 
   /** A refusal ends the client; so do the first attempts failing, with `failFast`. */

@@ -1,4 +1,5 @@
 import type { CallError, CallRecord, Provider } from '@db8/agents';
+import { truncateCodePoints } from '@db8/core';
 import type { z } from 'zod';
 
 /**
@@ -77,5 +78,5 @@ export function withPersona(system: string, persona: string | null): string {
 /** JSON for a prompt, cut to `max` characters so a long transcript cannot blow the context. */
 export function clip(value: unknown, max = 12_000): string {
   const s = JSON.stringify(value, null, 1);
-  return s.length <= max ? s : `${s.slice(0, max)}\n…(truncated)`;
+  return s.length <= max ? s : `${truncateCodePoints(s, max)}\n…(truncated)`;
 }

@@ -1,4 +1,5 @@
 import { type BudgetLimits, BudgetLimitsSchema, type CallRecord } from '@db8/agents';
+import { truncateCodePoints } from '@db8/core';
 import { z } from 'zod';
 import type { Store } from '../store/index.ts';
 import { type DriverSpec, DriverSpecSchema } from './spec.ts';
@@ -102,7 +103,7 @@ export class DriverStore {
         c.decision,
         c.ok,
         c.error?.code ?? null,
-        c.error?.message.slice(0, 2000) ?? null,
+        c.error ? truncateCodePoints(c.error.message, 2000) : null,
         c.actedSeq ?? null,
         c.record?.usage.inputTokens ?? 0,
         c.record?.usage.outputTokens ?? 0,

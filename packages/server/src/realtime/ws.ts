@@ -1,3 +1,4 @@
+import { truncateCodePoints } from '@db8/core';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { checkedCredential, limitKey, rateLimited } from '../auth/limits.ts';
@@ -244,7 +245,7 @@ class Connection {
     }
     const id =
       raw && typeof raw === 'object' && typeof (raw as { id?: unknown }).id === 'string'
-        ? (raw as { id: string }).id.slice(0, 128)
+        ? truncateCodePoints((raw as { id: string }).id, 128)
         : undefined;
     let cmd: WireCommand;
     try {

@@ -1,4 +1,5 @@
 import { Writable } from 'node:stream';
+import { clipText } from '@db8/core';
 import { type FastifyReply, type FastifyRequest, type FastifyServerOptions, LogController } from 'fastify';
 
 /** `pretty`: one human-readable line per entry (a terminal); `json`: pino's JSON lines. */
@@ -36,7 +37,7 @@ const QUIET = new Set([
 
 function short(v: unknown): string {
   const s = typeof v === 'string' ? v : JSON.stringify(v);
-  return s.length > 200 ? `${s.slice(0, 197)}...` : s;
+  return clipText(s, 200, '...');
 }
 
 /**

@@ -34,7 +34,10 @@ export function signRoomCheckpoint(
  * memo at a seq knows it. An externally clocked room keeps none, so no node's scheduler ticks it.
  */
 export function storedDeadline(memo: RoomMemo, cfg: Pick<CommitConfig, 'externalClock'>): number | null {
-  return memo.closed || cfg.externalClock?.(memo.protocol.name) ? null : memo.protocol.deadline(memo.state);
+  if (memo.closed || cfg.externalClock?.(memo.protocol.name)) return null;
+  const at = memo.protocol.deadline(memo.state);
+  // Only a finite instant is a deadline: NaN or ±Infinity would arm no timer that means anything.
+  return at !== null && Number.isFinite(at) ? at : null;
 }
 
 const crossed = (from: number, to: number, every: number) =>

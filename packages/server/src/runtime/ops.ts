@@ -221,7 +221,8 @@ export async function planTick(work: Work, now: number): Promise<number | null> 
   if (memo.closed) return null;
   const p = memo.protocol;
   const deadline = protocolCall('deadline', () => p.deadline(memo.state));
-  if (deadline === null || deadline > now) return null;
+  // `!(deadline <= now)`: a NaN deadline is never due (it compared false and ticked every time).
+  if (deadline === null || !(deadline <= now)) return null;
   const ts = work.ts(now);
   const seq = memo.seq + 1;
   const t = protocolCall('tick', () => p.tick(memo.state, ts, seq));

@@ -1,4 +1,6 @@
+import { MAX_TIMER_MS } from '@db8/core';
 import type { RoomsRepo } from '../store/rooms.ts';
+import { realTimers as clampedTimers, type Timers } from './long-timer.ts';
 
 /** What the scheduler needs of the runtime (the real Runtime fits). */
 export interface SchedulerRuntime {
@@ -15,10 +17,7 @@ export interface SchedulerBus {
 }
 
 /** Real timers by default; tests inject their own to see what gets armed. */
-export interface SchedulerTimers {
-  set(fn: () => void, ms: number): unknown;
-  clear(handle: unknown): void;
-}
+export type SchedulerTimers = Timers;
 
 export interface SchedulerOptions {
   bus?: SchedulerBus;
@@ -35,19 +34,10 @@ export interface SchedulerOptions {
   timers?: SchedulerTimers;
 }
 
-const realTimers: SchedulerTimers = {
-  set(fn, ms) {
-    const t = setTimeout(fn, ms);
-    t.unref();
-    return t;
-  },
-  clear(h) {
-    clearTimeout(h as NodeJS.Timeout);
-  },
-};
+const realTimers: SchedulerTimers = clampedTimers;
 
 /** setTimeout's longest delay is ~24.8 days; a later deadline is re-armed on the way. */
-const MAX_DELAY = 2 ** 31 - 1;
+const MAX_DELAY = MAX_TIMER_MS;
 const MAX_BACKOFF = 30_000;
 
 /**
@@ -185,7 +175,9 @@ export class DeadlineScheduler {
 
   private set(roomId: string, at: number | null): void {
     if (this.stopped) return;
-    if (at === null) {
+    // A deadline that is no finite number (a protocol's bug) is no deadline: NaN in the heap
+    // compares false with everything, and its timer (delay NaN → 1 ms) re-armed in a loop.
+    if (at === null || !Number.isFinite(at)) {
       this.due.delete(roomId);
       return; // its heap entries go stale and are dropped when they surface
     }

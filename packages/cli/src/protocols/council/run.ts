@@ -13,6 +13,7 @@ import {
   type Provider,
   runCouncil,
 } from '@db8/agents';
+import { truncateCodePoints } from '@db8/core';
 import { ARTIFACT_PATHS, type FinalPacket, ROLES, type Role } from '@db8/protocols/council';
 import { loadOrCreateLocalKey } from '../../kit-run.ts';
 import {
@@ -138,7 +139,10 @@ export async function runLocalCouncil(opts: LocalRunOptions): Promise<LocalRunRe
     const rel = await writeDecisionRecord(opts.home, decisionRecord(state().packet!, state().packetSha256!));
     completeWriteback(run, rel);
   } catch (e) {
-    abortCouncil(run, { code: 'STORAGE_UNAVAILABLE', message: (e as Error).message.slice(0, 500) });
+    abortCouncil(run, {
+      code: 'STORAGE_UNAVAILABLE',
+      message: truncateCodePoints((e as Error).message, 500),
+    });
     await writeLog().catch(() => {});
     throw new StorageError(`storage unavailable, run ${runId} aborted: ${(e as Error).message}`);
   }

@@ -1,7 +1,7 @@
 // `db8 debate create|status|watch|export|verify|ratings` and `db8 demo debate`; also registers the
 // debater commands (`db8 draft`, `submit`, `resubmit`, `vote`, `auth issue-cert`).
 import { writeFile } from 'node:fs/promises';
-import { parseJson, verifyBundleText } from '@db8/core';
+import { parseJson, truncateCodePoints, verifyBundleText } from '@db8/core';
 import { DebateConfigSchema } from '@db8/protocols/debate';
 import { type Db8Client, debateRating, debateRatings } from '@db8/sdk';
 import {
@@ -78,7 +78,7 @@ export async function create(o: CreateOpts) {
     c.createRoom({
       protocol: 'debate',
       config: config as never,
-      title: o.title ?? check.data.topic.slice(0, 120),
+      title: o.title ?? truncateCodePoints(check.data.topic, 120),
     }),
   );
   if (o.json) return out(JSON.stringify(room));

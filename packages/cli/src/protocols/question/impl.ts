@@ -1,5 +1,6 @@
 // `db8 swarm …` actions: each one request (or a few) to a node's /v1/swarm routes, signed by the
 // node (a draft) or by the user's own key (--key), with answers printed as one line or as JSON.
+import { timerDelay } from '@db8/core';
 import type { QuestionView } from '@db8/protocols/question';
 import { EXIT_INVALID_INPUT, EXIT_USAGE } from '../../exit-codes.ts';
 import { CliError, writeStdout } from '../../io.ts';
@@ -130,7 +131,7 @@ export async function watch(qid: string, o: Common & { intervalMs: number }) {
       await print(o, { event: 'end', status: r.room.status, close: c }, line);
       return;
     }
-    await new Promise((res) => setTimeout(res, o.intervalMs));
+    await new Promise((res) => setTimeout(res, timerDelay(o.intervalMs)));
   }
 }
 

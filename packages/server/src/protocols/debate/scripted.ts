@@ -1,4 +1,5 @@
 import type { Script, ScriptStep } from '@db8/agents';
+import { truncateCodePoints } from '@db8/core';
 
 /**
  * The scripted cast of a debate (`provider: "scripted"`): it answers each of the debate agent's
@@ -35,7 +36,7 @@ function submission(prompt: string, schema: Js): unknown {
   const maxClaims = numberAt(schema, ['properties', 'claims', 'maxItems'], 2);
   const url = (i: number) => `https://example.org/db8/scripted/${seat}/${round}/${i}`;
   return {
-    content: `${S} ${seat}, round ${round}: a fixed script, not an argument.`.slice(0, maxContent),
+    content: truncateCodePoints(`${S} ${seat}, round ${round}: a fixed script, not an argument.`, maxContent),
     claims: [1, 2].slice(0, Math.max(1, maxClaims)).map((i) => ({
       id: `c${i}`,
       text: `${S} claim ${i} of ${seat} in round ${round}`,

@@ -1,5 +1,5 @@
 import { resolveProvider } from '@db8/agents';
-import { entryPayload, type StoredEntry, type Viewer } from '@db8/core';
+import { entryPayload, type StoredEntry, truncateCodePoints, type Viewer } from '@db8/core';
 import {
   CoordinationSchema,
   type DeliberationView,
@@ -258,7 +258,7 @@ export function deliberationRestRoutes(
       const created = (await rt.createRoom({
         protocol: 'deliberation',
         config: mapped.config,
-        title: body.title ?? body.topic.slice(0, 200),
+        title: body.title ?? truncateCodePoints(body.topic, 200),
         createdBy: admin.principal,
       })) as { id: string; createdAt: number };
       if (driven && hosts) await hosts.attach(created.id, mapped.drivers, undefined);

@@ -1,6 +1,7 @@
 import { canonicalize } from '@db8/core';
 import { type Follower, JetStreamLog, type StreamMessage } from '../../bus/jetstream.ts';
 import type { ModuleRuntime as Runtime } from '../../kit/runtime.ts';
+import { armAt } from '../../runtime/long-timer.ts';
 import type { SwarmOptions } from './options.ts';
 import { type FoldOutcome, type Refusal, Replica, TICK_TYPE } from './replica.ts';
 import { durableName, roomIdOf, Subjects } from './subjects.ts';
@@ -25,6 +26,9 @@ export interface Published {
   outcome: FoldOutcome | null;
 }
 
+/** What the REST routes need of a transport: publish and the subjects, counts and refusals. */
+export type SwarmTransport = Pick<SwarmBinding, 'publish' | 'subjects' | 'counts' | 'refusals'>;
+
 export class SwarmBinding {
   readonly subjects: Subjects;
   readonly replica: Replica;
@@ -33,7 +37,8 @@ export class SwarmBinding {
   readonly counts = { opened: 0, applied: 0, expired: 0, refused: 0, ignored: 0 };
   private readonly outcomes = new Map<number, FoldOutcome>();
   private readonly waiters = new Map<number, Array<(o: FoldOutcome) => void>>();
-  private readonly timers = new Map<string, NodeJS.Timeout>();
+  /** Question → cancels its armed deadline timer. */
+  private readonly timers = new Map<string, () => void>();
   private followers: Follower[] = [];
   private stopped = false;
 
@@ -133,17 +138,23 @@ export class SwarmBinding {
     this.arm(q.id, q.scope, q.deadline);
   }
 
-  /** At the deadline (by this node's clock) publish the tick marker; every node folds it in order. */
+  /**
+   * At the deadline (by this node's clock) publish the tick marker; every node folds it in order.
+   * A deadline weeks away is armed in steps (`armAt`): one setTimeout cannot wait past 24.8 days.
+   */
   private arm(questionId: string, scope: string, deadline: number, attempt = 0): void {
     if (this.stopped) return;
-    clearTimeout(this.timers.get(questionId));
-    const delay = Math.max(0, deadline - Date.now()) + (attempt === 0 ? 0 : TICK_RETRY_MS);
-    const t = setTimeout(() => {
-      this.timers.delete(questionId);
-      void this.fire(questionId, scope, deadline, attempt);
-    }, delay);
-    t.unref();
-    this.timers.set(questionId, t);
+    this.timers.get(questionId)?.();
+    const at = attempt === 0 ? deadline : Math.max(deadline, Date.now()) + TICK_RETRY_MS;
+    const cancel = armAt(
+      at,
+      () => {
+        this.timers.delete(questionId);
+        void this.fire(questionId, scope, deadline, attempt);
+      },
+      Date.now,
+    );
+    this.timers.set(questionId, cancel);
   }
 
   private async fire(questionId: string, scope: string, deadline: number, attempt: number): Promise<void> {
@@ -161,7 +172,7 @@ export class SwarmBinding {
 
   async stop(): Promise<void> {
     this.stopped = true;
-    for (const t of this.timers.values()) clearTimeout(t);
+    for (const cancel of this.timers.values()) cancel();
     this.timers.clear();
     for (const f of this.followers) await f.stop().catch(() => {});
     this.followers = [];

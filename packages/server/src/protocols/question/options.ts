@@ -1,4 +1,9 @@
-import { didKeyFromPublicKey, QuestionSettingsSchema } from '@db8/protocols/question';
+import {
+  DEFAULT_MAX_TTL_SEC,
+  didKeyFromPublicKey,
+  MAX_TTL_SEC_CAP,
+  QuestionSettingsSchema,
+} from '@db8/protocols/question';
 import { z } from 'zod';
 import { runtimeError } from '../../runtime/errors.ts';
 import { SCOPES } from './subjects.ts';
@@ -44,6 +49,11 @@ export const SwarmEnvSchema = z.object({
   DB8_SWARM_ROOM_SETTINGS: Json.pipe(QuestionSettingsSchema).optional(),
   /** The stream's max_age backstop, seconds (the protocol's deadline is the TTL). Default 7 days. */
   DB8_SWARM_MAX_AGE_SEC: z.coerce.number().int().min(60).max(31_536_000).default(604_800),
+  /**
+   * The longest TTL (and the oldest created-at) the gate admits, seconds: at most the stream's
+   * max age, so the stream holds every question until its deadline. Default 7 days.
+   */
+  DB8_SWARM_MAX_TTL_SEC: z.coerce.number().int().min(60).max(MAX_TTL_SEC_CAP).default(DEFAULT_MAX_TTL_SEC),
 });
 
 export interface SwarmOptions {
@@ -55,6 +65,8 @@ export interface SwarmOptions {
   scopes: string[];
   settings: z.infer<typeof QuestionSettingsSchema>;
   maxAgeMs: number;
+  /** The gate's TTL limit (seconds), ≤ the stream's max age. */
+  maxTtlSec: number;
 }
 
 export function swarmOptions(
@@ -69,6 +81,12 @@ export function swarmOptions(
     throw runtimeError('BAD_CONFIG', `swarm settings: ${where}`);
   }
   const e = r.data;
+  if (e.DB8_SWARM_MAX_TTL_SEC > e.DB8_SWARM_MAX_AGE_SEC) {
+    throw runtimeError(
+      'BAD_CONFIG',
+      `swarm settings: DB8_SWARM_MAX_TTL_SEC ${e.DB8_SWARM_MAX_TTL_SEC} > DB8_SWARM_MAX_AGE_SEC ${e.DB8_SWARM_MAX_AGE_SEC} (the stream would drop questions still open)`,
+    );
+  }
   return {
     natsUrl: e.DB8_SWARM_NATS_URL ?? fallbackNatsUrl,
     prefix: e.DB8_SWARM_PREFIX,
@@ -78,5 +96,6 @@ export function swarmOptions(
     scopes: e.DB8_SWARM_SCOPES ?? [...SCOPES],
     settings: e.DB8_SWARM_ROOM_SETTINGS ?? QuestionSettingsSchema.parse({}),
     maxAgeMs: e.DB8_SWARM_MAX_AGE_SEC * 1000,
+    maxTtlSec: e.DB8_SWARM_MAX_TTL_SEC,
   };
 }

@@ -1,4 +1,4 @@
-import { parseJson } from '@db8/core';
+import { parseJson, truncateCodePoints } from '@db8/core';
 import {
   admitQuestion,
   admitRoomInput,
@@ -66,7 +66,7 @@ export class Replica {
 
   /** The gate's options at a stream instant: the stream's time, never this node's clock. */
   private ingest(ts: number): IngestOptions {
-    return { now: ts, trust: this.opts.settings.trust };
+    return { now: ts, trust: this.opts.settings.trust, maxTtlSec: this.opts.maxTtlSec };
   }
 
   async fold(m: StreamMessage): Promise<FoldOutcome> {
@@ -113,7 +113,7 @@ export class Replica {
         id: roomId,
         seed: roomSeedOf(qid),
         now: m.ts,
-        title: String(env['question/text']).slice(0, 200),
+        title: titleOf(String(env['question/text'])),
       });
       return { status: 'opened', questionId: qid, roomId: room.id, seq: room.seq };
     } catch (err) {
@@ -190,6 +190,16 @@ export class Replica {
       cursor = nextCursor;
     }
   }
+}
+
+/**
+ * The room's title: the question's first 200 code points, controls as spaces. A UTF-16 cut through
+ * an emoji left a lone surrogate, which no entry can hold, and a NUL cannot be stored in a text
+ * column: either made room creation throw, and the question never opened on any node.
+ */
+export function titleOf(text: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: replacing control characters is the point.
+  return truncateCodePoints(text.replace(/[\u0000-\u001F\u007F-\u009F]/g, ' '), 200);
 }
 
 function isTick(v: unknown): v is { type: string; 'question/id': string } {

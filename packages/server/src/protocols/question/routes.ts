@@ -1,8 +1,11 @@
+import { parseRfc3339 } from '@db8/core';
 import {
   admitQuestion,
   admitRoomInput,
+  IdSchema,
   QuestionListSchema,
   type QuestionView,
+  questionConfig,
   type Refusal,
   type RoomInput,
   toFlat,
@@ -13,7 +16,7 @@ import { ApiError } from '../../errors.ts';
 import type { ModuleRuntime as Runtime } from '../../kit/runtime.ts';
 import { requireAuth } from '../../routes/context.ts';
 import type { ZodTypeProvider } from '../../routes/zod.ts';
-import type { Published, SwarmBinding } from './binding.ts';
+import type { Published, SwarmTransport } from './binding.ts';
 import {
   AskDraftSchema,
   InputDraftSchema,
@@ -42,7 +45,7 @@ const InputBodySchema = z.union([
   z.object({ input: Obj }).strict().describe('a room input, summary or close the client signed'),
   z.object({ draft: InputDraftSchema }).strict().describe('an input the node completes and signs'),
 ]);
-const QuestionParams = z.object({ qid: z.string().min(1).max(200) });
+const QuestionParams = z.object({ qid: IdSchema });
 const ListQuery = z
   .object({
     scope: z.enum(SCOPES).optional(),
@@ -62,6 +65,12 @@ const gateError = (r: Refusal) => new ApiError(GATE_STATUS[r.code] ?? 422, r.cod
 
 function answer(p: Published) {
   const o = p.outcome;
+  if (o?.status === 'ignored') {
+    // Published, but this node's fold could not use it: never a success.
+    throw new ApiError(500, 'FOLD_FAILED', `this node could not fold the message: ${o.reason}`, {
+      stream_seq: p.streamSeq,
+    });
+  }
   if (o?.status === 'refused') {
     const details = o.details && typeof o.details === 'object' ? o.details : {};
     throw new ApiError(o.stage === 'room' ? 409 : 422, o.code, o.message, {
@@ -80,7 +89,7 @@ function answer(p: Published) {
 
 export interface SwarmRoutesDeps {
   runtime: Runtime;
-  binding: SwarmBinding | null;
+  binding: SwarmTransport | null;
   opts: SwarmOptions;
   node: NodeIdentity;
 }
@@ -88,7 +97,7 @@ export interface SwarmRoutesDeps {
 export function swarmRoutes(root: FastifyInstance, deps: SwarmRoutesDeps): void {
   const app = root.withTypeProvider<ZodTypeProvider>();
   const { runtime, opts, node } = deps;
-  const online = (): SwarmBinding => {
+  const online = (): SwarmTransport => {
     if (!deps.binding) throw new ApiError(503, 'SWARM_OFFLINE', 'this node has no swarm transport (no NATS)');
     return deps.binding;
   };
@@ -111,6 +120,7 @@ export function swarmRoutes(root: FastifyInstance, deps: SwarmRoutesDeps): void 
       stream: opts.stream,
       subject_prefix: opts.prefix,
       scopes: opts.scopes,
+      max_ttl_sec: opts.maxTtlSec,
       counts: deps.binding?.counts ?? null,
       refusals: deps.binding?.refusals.slice(-50) ?? [],
     }),
@@ -127,9 +137,17 @@ export function swarmRoutes(root: FastifyInstance, deps: SwarmRoutesDeps): void 
       const flat = toFlat(envelope) as Record<string, unknown>;
       const qid = typeof flat['question/id'] === 'string' ? flat['question/id'] : null;
       const exists = qid !== null && (await runtime.store.rooms.get(roomIdOf(qid))) !== null;
-      const admitted = admitQuestion(envelope, { now, trust: opts.settings.trust, seen: () => exists });
+      const admitted = admitQuestion(envelope, {
+        now,
+        trust: opts.settings.trust,
+        maxTtlSec: opts.maxTtlSec,
+        seen: () => exists,
+      });
       if (!admitted.ok) throw gateError(admitted.error);
       const env = admitted.value.envelope;
+      // What the fold checks next (the room's config): refused here, it is never published.
+      const config = questionConfig(env, opts.settings);
+      if (!config.ok) throw gateError(config.error);
       const p = await binding.publish(
         binding.subjects.publish(env['delivery/scope']),
         env,
@@ -167,7 +185,10 @@ export function swarmRoutes(root: FastifyInstance, deps: SwarmRoutesDeps): void 
           scope: String(env['delivery/scope']),
           tags: (env['question/tags'] as string[]) ?? [],
         };
-        const deadline = Date.parse(String(env['created-at'])) + Number(env['ttl-sec']) * 1000;
+        // A stored config was checked when its room opened; a time that does not read is skipped.
+        const created = parseRfc3339(env['created-at']);
+        if (created === null) continue;
+        const deadline = created + Number(env['ttl-sec']) * 1000;
         if (q.scope && facts.scope !== q.scope) continue;
         if (q.tag && !facts.tags.includes(q.tag)) continue;
         if (q.status === 'active' && deadline <= now) continue;
@@ -229,6 +250,7 @@ export function swarmRoutes(root: FastifyInstance, deps: SwarmRoutesDeps): void 
         now,
         trust: opts.settings.trust,
         maxBytes: opts.settings.maxInputBytes,
+        maxTtlSec: opts.maxTtlSec,
       });
       if (!admitted.ok) throw gateError(admitted.error);
       const input: RoomInput = admitted.value;

@@ -1,3 +1,4 @@
+import { truncateCodePoints } from '@db8/core';
 import {
   type CanonicalPayload,
   ClaimSchema,
@@ -134,7 +135,7 @@ export function buildDraft(form: DraftForm): DraftAction {
   });
   return DraftActionSchema.parse({
     type: 'draft',
-    content: form.content.slice(0, 4000),
+    content: truncateCodePoints(form.content, 4000),
     claims,
     citations: form.citations
       .filter((c) => c.url.trim() || c.title.trim())

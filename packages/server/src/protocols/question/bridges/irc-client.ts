@@ -1,4 +1,6 @@
 import { connect, type Socket } from 'node:net';
+import { timerDelay } from '@db8/core';
+import { ircLine } from './irc-lines.ts';
 
 /**
  * A small IRC client for the observer bridge, written by hand over node:net. Why not a library:
@@ -105,17 +107,17 @@ export class IrcClient {
 
   join(channel: string): void {
     this.channels.add(channel);
-    this.enqueue({ kind: 'JOIN', channel, line: `JOIN ${channel}` });
+    this.enqueue({ kind: 'JOIN', channel, line: ircLine('JOIN', [channel]) });
   }
 
   part(channel: string, reason: string): void {
     this.channels.delete(channel);
-    this.enqueue({ kind: 'PART', channel, line: `PART ${channel} :${reason}` });
+    this.enqueue({ kind: 'PART', channel, line: ircLine('PART', [channel], reason) });
   }
 
   /** `text` must already fit one line (irc-lines.ts splits). */
   say(channel: string, text: string): void {
-    this.enqueue({ kind: 'PRIVMSG', channel, line: `PRIVMSG ${channel} :${text}` });
+    this.enqueue({ kind: 'PRIVMSG', channel, line: ircLine('PRIVMSG', [channel], text) });
   }
 
   /** Lines still waiting to be sent. */
@@ -166,9 +168,9 @@ export class IrcClient {
     this.socket = s;
     s.setNoDelay(true);
     s.on('connect', () => {
-      if (this.o.password) this.write(`PASS ${this.o.password}`);
-      this.write(`NICK ${this.nick}`);
-      this.write(`USER ${this.o.nick.slice(0, 9)} 0 * :db8 swarm observer bridge`);
+      if (this.o.password) this.write(ircLine('PASS', [this.o.password]));
+      this.write(ircLine('NICK', [this.nick]));
+      this.write(ircLine('USER', [this.o.nick.slice(0, 9), '0', '*'], 'db8 swarm observer bridge'));
       this.alive();
     });
     s.on('data', (d: Buffer) => this.onData(d));
@@ -189,19 +191,19 @@ export class IrcClient {
     const delay = Math.round(base / 2 + (Math.random() * base) / 2);
     this.attempt++;
     this.o.log(`irc: reconnecting in ${delay} ms`);
-    this.reconnectTimer = setTimeout(() => this.open(), delay);
+    this.reconnectTimer = setTimeout(() => this.open(), timerDelay(delay));
   }
 
   /** Any line from the server proves the link; silence gets a PING, an unanswered one a reconnect. */
   private alive(): void {
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.idleTimer = setTimeout(() => {
-      this.write('PING :db8');
+      this.write(ircLine('PING', [], 'db8'));
       this.idleTimer = setTimeout(() => {
         this.o.log('irc: no answer to PING, reconnecting');
         this.socket?.destroy();
-      }, this.o.pongTimeoutMs);
-    }, this.o.idlePingMs);
+      }, timerDelay(this.o.pongTimeoutMs));
+    }, timerDelay(this.o.idlePingMs));
   }
 
   private write(line: string): void {
@@ -228,7 +230,7 @@ export class IrcClient {
     switch (m.command) {
       case 'PING':
         // Answered at once, ahead of the queue: a PONG held behind a rate limit times us out.
-        this.write(`PONG :${m.params[0] ?? ''}`);
+        this.write(ircLine('PONG', [], m.params[0] ?? ''));
         return;
       case '001':
         this.registered = true;
@@ -245,7 +247,7 @@ export class IrcClient {
         this.nickAttempt++;
         this.nick = fallbackNick(this.o.nick, this.nickAttempt);
         this.o.log(`irc: nick refused (${m.command}), trying ${this.nick}`);
-        this.write(`NICK ${this.nick}`);
+        this.write(ircLine('NICK', [this.nick]));
         return;
       case 'ERROR':
         this.o.log(`irc: server closes the link: ${m.params.at(-1) ?? ''}`);
@@ -276,7 +278,7 @@ export class IrcClient {
     for (const q of this.queue) if (q.kind === 'PRIVMSG') again.add(q.channel);
     const rest = this.queue.filter((q) => q.kind !== 'JOIN');
     this.queue = [
-      ...[...again].map((channel) => ({ kind: 'JOIN' as const, channel, line: `JOIN ${channel}` })),
+      ...[...again].map((channel) => ({ kind: 'JOIN' as const, channel, line: ircLine('JOIN', [channel]) })),
       ...rest,
     ];
     this.tokens = this.o.burst;
@@ -300,6 +302,6 @@ export class IrcClient {
     this.drainTimer = setTimeout(() => {
       this.drainTimer = null;
       this.drain();
-    }, wait);
+    }, timerDelay(wait));
   }
 }

@@ -33,6 +33,23 @@ export function channelOf(questionId: string): string {
   return `#swarm-${slug ? `${slug}-` : ''}${hash}`;
 }
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point.
+const CONTROLS = /[\u0000-\u001f\u007f]/g;
+
+/**
+ * The one place an IRC line is put together: every part that reaches the wire — the command, each
+ * middle parameter and the trailing one — goes through here. Each is stripped of CR, LF and NUL
+ * (and the other C0 controls and DEL, so no field starts a CTCP request or a colour code): a
+ * question's tags, the asker's node id or an answer's speaker holding `\r\nQUIT` made the bridge
+ * message a chosen nick, join a chosen channel and quit. Middle parameters also lose spaces and a
+ * leading `:` (either would shift the parameters). Replacing keeps a line's byte length.
+ */
+export function ircLine(command: string, params: readonly string[] = [], trailing?: string): string {
+  const middle = params.map((p) => p.replace(CONTROLS, ' ').replace(/ /g, '_').replace(/^:/, '_'));
+  const head = [command.replace(CONTROLS, '').replace(/ /g, ''), ...middle].join(' ');
+  return trailing === undefined ? head : `${head} :${trailing.replace(CONTROLS, ' ')}`;
+}
+
 /** The bytes a PRIVMSG to `channel` may carry in its text so that every relayed copy fits. */
 export function textBudget(channel: string): number {
   return IRC_LINE_BYTES - 2 - Buffer.byteLength(`PRIVMSG ${channel} :`) - PREFIX_RESERVE;

@@ -1,3 +1,4 @@
+import { timerDelay, truncateCodePoints } from '@db8/core';
 import { z } from 'zod';
 
 /**
@@ -154,7 +155,7 @@ export class MatrixClient {
       if (attempt >= this.retry.attempts || this.closed) throw step.err;
       this.stats.retried++;
       this.log(`matrix: ${method} ${path}: ${step.err.message}; retrying in ${step.wait} ms`);
-      await new Promise((r) => setTimeout(r, step.wait));
+      await new Promise((r) => setTimeout(r, timerDelay(step.wait)));
     }
   }
 
@@ -167,7 +168,7 @@ export class MatrixClient {
     attempt: number,
   ): Promise<{ value: T } | { wait: number; err: Error }> {
     const ac = new AbortController();
-    const timer = setTimeout(() => ac.abort(), this.retry.timeoutMs);
+    const timer = setTimeout(() => ac.abort(), timerDelay(this.retry.timeoutMs));
     this.aborts.add(ac);
     let res: Response;
     let text: string;
@@ -206,7 +207,7 @@ export class MatrixClient {
     const e = ErrorBody.safeParse(json);
     const err = e.success
       ? new MatrixError(res.status, e.data.errcode, e.data.error ?? '', e.data.retry_after_ms)
-      : new MatrixError(res.status, 'M_UNKNOWN', text.slice(0, 200));
+      : new MatrixError(res.status, 'M_UNKNOWN', truncateCodePoints(text, 200));
     if (res.status === 429 || err.errcode === 'M_LIMIT_EXCEEDED') {
       this.stats.rateLimited++;
       const header = Number(res.headers.get('retry-after'));

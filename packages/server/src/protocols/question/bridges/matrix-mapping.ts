@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { clipText } from '@db8/core';
 import type { QuestionFacts, RoomMessage, SummaryRecord } from '@db8/protocols/question';
 import type { BridgeEvent } from './bridge.ts';
 import type { CreateRoomBody } from './matrix-client.ts';
@@ -45,7 +46,7 @@ export function roomSettings(q: QuestionFacts, localpart: string): CreateRoomBod
   const federate = q.scope === 'cross-federation' || q.scope === 'global';
   return {
     room_alias_name: localpart,
-    name: q.text.length > 80 ? `${q.text.slice(0, 79)}…` : q.text,
+    name: clipText(q.text, 80),
     topic: `db8 swarm question ${q.id} · ${q.scope} · tags: ${q.tags.join(', ') || 'none'} · until ${iso(q.deadline)}`,
     preset: q.scope === 'private-to-swarm' ? 'private_chat' : 'public_chat',
     visibility: q.scope === 'global' ? 'public' : 'private',

@@ -1,3 +1,4 @@
+import { timerDelay } from '@db8/core';
 import { z } from 'zod';
 import type { Bus } from '../../../bus/types.ts';
 import type { ModuleRuntime as Runtime } from '../../../kit/runtime.ts';
@@ -220,7 +221,7 @@ export class MatrixBridge implements QuestionBridge {
 }
 
 // Unref'd: a pause between redeliveries never keeps a stopping process alive.
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms).unref());
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, timerDelay(ms)).unref());
 
 export interface RunningMatrixBridge {
   bridge: MatrixBridge;

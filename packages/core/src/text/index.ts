@@ -1,0 +1,1 @@
+export { clipText, codePointLength, truncateCodePoints } from './truncate.ts';
