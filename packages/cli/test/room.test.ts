@@ -231,7 +231,15 @@ describe('db8 room client against a real server', { timeout: 300_000 }, () => {
         JSON.stringify({ topic: 'Drivers from the CLI', debaters: 2, judges: 1, viewers: 0 }),
       ),
     ) as { room_id: string };
-    const d = (await (await fetch(`${server.url}/v1/rooms/${r.room_id}/drivers`)).json()) as {
+    // The drivers are the room admin's to read (issue 21): the admin's saved session token reads them.
+    const drivers = `${server.url}/v1/rooms/${r.room_id}/drivers`;
+    expect((await fetch(drivers)).status).toBe(401);
+    const saved = JSON.parse(readFileSync(join(dir, 'admin', 'session.json'), 'utf8')) as {
+      session: { token: string };
+    };
+    const d = (await (
+      await fetch(drivers, { headers: { authorization: `Bearer ${saved.session.token}` } })
+    ).json()) as {
       drivers: Record<string, { provider: string; model?: string }>;
     };
     expect(d.drivers).toMatchObject({
