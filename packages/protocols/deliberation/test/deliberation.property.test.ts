@@ -94,11 +94,14 @@ describe('topology secrecy (property)', () => {
           before: (r, seat) => {
             // `n` is bumped by `fail` before the text is written: register the marker that turn uses.
             layoutAt.set(`mk${n + 1}x${seat}q`, r.state.layout);
-            if (n % 25 === 0) check();
+            // Checked while the session runs (every turn is public once it ends).
+            if (n % 25 === 0 || r.state.phase === 'convergence') check();
           },
         });
         expect(room.closed).toBe(true);
-        check();
+        // Once over, the end entry has revealed every turn (audience.ts): every view holds them all.
+        for (const s of c.seats)
+          expect(room.view({ kind: 'seat', seat: s.id }).turns).toHaveLength(room.state.turns.length);
       }),
       { numRuns: 25 },
     );
