@@ -33,11 +33,10 @@ function sealed(
   input: { seq: number; action: DeliberationAction } | null,
 ): Transition<S> {
   const after = t.state;
-  if (isOver(after)) {
-    // The end reveals all; this entry goes public rather than seal what it reveals at once.
-    return before.sealedSeqs.length > 0 && !isOver(before) ? { ...t, reveal: [...before.sealedSeqs] } : t;
-  }
-  const seats = input && audienceOfEntry(before, after, input.seq, input.action);
+  // No input reaches a session that is over, so this entry is the one that ends it: it reveals all,
+  // and goes public rather than seal what it reveals at once.
+  if (isOver(after)) return before.sealedSeqs.length > 0 ? { ...t, reveal: [...before.sealedSeqs] } : t;
+  const seats = input ? audienceOfEntry(before, after, input.seq, input.action) : null;
   if (!input || !seats) return t;
   return {
     ...t,

@@ -39,6 +39,17 @@ export interface PhaseRecord {
   consensus: ConsensusScore | null;
 }
 
+/** A phase as summaries show it (REST results, the storage projection, the CLI report). */
+export function phaseSummary(p: PhaseRecord) {
+  return {
+    round: p.round,
+    phase: p.phase,
+    passes: p.passes,
+    skipped: p.skipped,
+    consensus: p.consensus?.score ?? null,
+  };
+}
+
 export interface Dissent {
   seat: string;
   choice: string | null;

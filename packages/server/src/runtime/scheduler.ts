@@ -1,6 +1,6 @@
-import { MAX_TIMER_MS } from '@db8/core';
+import { timerDelay } from '@db8/core';
 import type { RoomsRepo } from '../store/rooms.ts';
-import { realTimers as clampedTimers, type Timers } from './long-timer.ts';
+import { realTimers, type Timers } from './long-timer.ts';
 
 /** What the scheduler needs of the runtime (the real Runtime fits). */
 export interface SchedulerRuntime {
@@ -34,10 +34,6 @@ export interface SchedulerOptions {
   timers?: SchedulerTimers;
 }
 
-const realTimers: SchedulerTimers = clampedTimers;
-
-/** setTimeout's longest delay is ~24.8 days; a later deadline is re-armed on the way. */
-const MAX_DELAY = MAX_TIMER_MS;
 const MAX_BACKOFF = 30_000;
 
 /**
@@ -202,7 +198,8 @@ export class DeadlineScheduler {
     if (top[0] === this.timerAt && this.timer !== null) return;
     if (this.timer !== null) this.timers.clear(this.timer);
     this.timerAt = top[0];
-    const delay = Math.min(MAX_DELAY, Math.max(0, top[0] - this.runtime.now()));
+    // timerDelay caps at ~24.8 days (setTimeout's longest); a later deadline is re-armed on the way.
+    const delay = timerDelay(top[0] - this.runtime.now());
     this.timer = this.timers.set(() => this.fire(), delay);
   }
 

@@ -2,6 +2,7 @@ import {
   CoordinationSchema,
   type DeliberationState,
   PhaseSchema,
+  phaseSummary,
   STATUSES,
   TopologySchema,
   VotingMethodSchema,
@@ -110,13 +111,7 @@ export function reportFromState(
       winner: r.winner,
       reachedConsensus: r.reachedConsensus,
     })),
-    phases: s.phases.map((p) => ({
-      round: p.round,
-      phase: p.phase,
-      passes: p.passes,
-      skipped: p.skipped,
-      consensus: p.consensus?.score ?? null,
-    })),
+    phases: s.phases.map(phaseSummary),
     outcome: o,
     codeVersions: s.codeVersions.map((v) => ({
       version: v.version,

@@ -5,6 +5,7 @@ import {
   type DeliberationView,
   OPERATOR,
   PhaseSchema,
+  phaseSummary,
   RoleSchema,
   TopologySchema,
   VotingMethodSchema,
@@ -376,13 +377,7 @@ export function deliberationRestRoutes(
           winner: r.winner,
           reached: r.reachedConsensus,
         })),
-        phases: view.phases.map((p) => ({
-          round: p.round,
-          phase: p.phase,
-          passes: p.passes,
-          skipped: p.skipped,
-          consensus: p.consensus?.score ?? null,
-        })),
+        phases: view.phases.map(phaseSummary),
         code_versions: view.codeVersions.map((v) => ({
           version: v.version,
           seat: v.seat,

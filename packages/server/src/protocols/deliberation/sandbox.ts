@@ -137,9 +137,8 @@ function notRun(code: NonNullable<SandboxResult['code']>, message: string): Sand
   };
 }
 
-/** A version that does not compile: measured (0 of its tests), with esbuild's message. */
-function compileFailed(what: string, err: unknown, started: number): SandboxResult {
-  const message = `${what} does not compile: ${String((err as Error).message ?? err).slice(0, 2000)}`;
+/** A failed measurement in which no test ran: 0 passed, with why. */
+function crashedBeforeTests(why: string, durationMs: number): SandboxResult {
   return {
     status: 'crashed',
     passed: 0,
@@ -147,13 +146,19 @@ function compileFailed(what: string, err: unknown, started: number): SandboxResu
     total: 0,
     passRate: 0,
     failures: [],
-    durationMs: Date.now() - started,
+    durationMs,
     exitCode: null,
     signal: null,
     peakRssKb: 0,
     isolation: null,
-    output: `crashed: 0/0 passed\n${message}`,
+    output: `crashed: 0/0 passed\n${why}`,
   };
+}
+
+/** A version that does not compile: measured (0 of its tests), with esbuild's message. */
+function compileFailed(what: string, err: unknown, started: number): SandboxResult {
+  const message = `${what} does not compile: ${String((err as Error).message ?? err).slice(0, 2000)}`;
+  return crashedBeforeTests(message, Date.now() - started);
 }
 
 /**
@@ -161,20 +166,11 @@ function compileFailed(what: string, err: unknown, started: number): SandboxResu
  * measurement, recorded once instead of running the version again.
  */
 export function interruptedResult(startedAt: number): SandboxResult {
-  return {
-    status: 'crashed',
-    passed: 0,
-    failed: 0,
-    total: 0,
-    passRate: 0,
-    failures: [],
-    durationMs: 0,
-    exitCode: null,
-    signal: null,
-    peakRssKb: 0,
-    isolation: null,
-    output: `crashed: 0/0 passed\ninterrupted: the run that started at ${new Date(startedAt).toISOString()} never finished (the server stopped during it); recorded as failed, not run again`,
-  };
+  const when = new Date(startedAt).toISOString();
+  return crashedBeforeTests(
+    `interrupted: the run that started at ${when} never finished (the server stopped during it); recorded as failed, not run again`,
+    0,
+  );
 }
 
 /** Run `tests` against one code version in the sandbox. Never throws for the code's faults. */

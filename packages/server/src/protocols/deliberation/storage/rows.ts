@@ -1,4 +1,9 @@
-import type { DeliberationState, Turn, TurnAction } from '@db8/protocols/deliberation';
+import {
+  type DeliberationState,
+  phaseSummary,
+  type Turn,
+  type TurnAction,
+} from '@db8/protocols/deliberation';
 import { sessionUuid, turnUuid, versionUuid } from './ids.ts';
 
 /**
@@ -104,13 +109,7 @@ export function sessionRow(src: SessionSource): SessionRow {
         winner: r.winner,
         reachedConsensus: r.reachedConsensus,
       })),
-      phases: s.phases.map((p) => ({
-        round: p.round,
-        phase: p.phase,
-        passes: p.passes,
-        skipped: p.skipped,
-        consensus: p.consensus?.score ?? null,
-      })),
+      phases: s.phases.map(phaseSummary),
       layout: { leader: s.layout.leader, hub: s.layout.hub, order: s.layout.order },
       plan: s.plan ? { style: s.plan.style } : null,
       gates: s.gates,
