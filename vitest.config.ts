@@ -25,7 +25,10 @@ export default defineConfig({
           name: 'pure',
           include: [
             'packages/core/test/**/*.test.ts',
-            'packages/protocols/**/test/**/*.test.ts',
+            'packages/protocols/*/test/rules/**/*.test.ts',
+            'packages/protocols/*/test/web/**/*.test.ts',
+            'packages/protocols/*/test/agent/**/*.test.ts',
+            'packages/protocols/*/test/client/**/*.test.ts',
             'packages/sdk/test/**/*.test.ts',
             'packages/web/test/**/*.test.ts',
             'packages/agents/test/**/*.test.ts',
@@ -42,6 +45,9 @@ export default defineConfig({
           include: [
             'packages/server/test/**/*.test.ts',
             'packages/cli/test/**/*.test.ts',
+            'packages/protocols/*/test/server/**/*.test.ts',
+            'packages/protocols/*/test/cli/**/*.test.ts',
+            'packages/app/test/**/*.test.ts',
             'bench/**/*.test.ts',
           ],
         },

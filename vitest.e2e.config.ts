@@ -5,7 +5,7 @@ import { defineConfig } from 'vitest/config';
 // take minutes, so `npm test` leaves them out; `npm run test:e2e` runs them, and .ci/run runs both.
 // A suite named *.e2e.test.ts lands here by itself; the others are listed. The spawned-CLI suites
 // share the prebuilt CLI bundle (test/cli-bundle.ts) like the fast suite; debate.e2e spawns the
-// installed entry itself (packages/cli/bin/db8.js: the same bundle when current, else tsx), as a
+// installed entry itself (packages/app/bin/db8.js: the same bundle when current, else tsx), as a
 // user runs it; start.e2e checks that entry's start-up path.
 export const E2E_SUITES = [
   'packages/**/test/**/*.e2e.test.ts',
@@ -14,33 +14,33 @@ export const E2E_SUITES = [
   'packages/cli/test/canon.test.ts',
   'packages/cli/test/sshsig.test.ts',
   'packages/cli/test/login-local.test.ts',
-  'packages/cli/test/poker-phh.test.ts',
-  'packages/cli/test/council.test.ts',
-  'packages/cli/test/council.index.test.ts',
+  'packages/protocols/poker/test/cli/poker-phh.test.ts',
+  'packages/protocols/council/test/cli/council.test.ts',
+  'packages/protocols/council/test/cli/council.index.test.ts',
   'packages/cli/test/journal.test.ts',
-  'packages/cli/test/poker.test.ts',
-  'packages/cli/test/poker-journal.test.ts',
+  'packages/protocols/poker/test/cli/poker.test.ts',
+  'packages/protocols/poker/test/cli/poker-journal.test.ts',
   'packages/cli/test/replay.test.ts',
   'packages/cli/test/replay-snapshot.test.ts',
   'packages/cli/test/room.test.ts',
   // whole servers (startServer on a data directory, two nodes) and whole games
   'packages/server/test/app.main.test.ts',
-  'packages/server/test/drivers.council.test.ts',
-  'packages/server/test/drivers.debate.test.ts',
+  'packages/protocols/council/test/server/drivers.council.test.ts',
+  'packages/protocols/debate/test/server/drivers.debate.test.ts',
   'packages/server/test/main.links.test.ts',
   'packages/server/test/origin.test.ts',
   'packages/server/test/main.store.test.ts',
   'packages/server/test/modules.test.ts',
-  'packages/server/test/poker-sim.test.ts',
+  'packages/protocols/poker/test/server/poker-sim.test.ts',
   // whole deliberations and debates (a server, the CLI, the sandbox, a git journal)
-  'packages/cli/test/deliberate.test.ts',
-  'packages/server/test/deliberation.server.test.ts',
-  'packages/server/test/deliberation.reflexion.test.ts',
-  'packages/server/test/debate.journal.test.ts',
+  'packages/protocols/deliberation/test/cli/deliberate.test.ts',
+  'packages/protocols/deliberation/test/server/deliberation.server.test.ts',
+  'packages/protocols/deliberation/test/server/deliberation.reflexion.test.ts',
+  'packages/protocols/debate/test/server/debate.journal.test.ts',
   // property suites: thousands of random games each
   'packages/**/test/**/*.property.test.ts',
-  'packages/protocols/poker/test/properties.test.ts',
-  'packages/protocols/poker/test/table/properties.test.ts',
+  'packages/protocols/poker/test/rules/properties.test.ts',
+  'packages/protocols/poker/test/rules/table/properties.test.ts',
   // real timers and a restart on disk
   'packages/server/test/runtime.restart.test.ts',
   'packages/server/test/scheduler.test.ts',

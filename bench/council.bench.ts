@@ -7,9 +7,9 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { createProvider } from '../packages/agents/src/index.ts';
 import { ModelServer } from '../packages/agents/test/model-server.ts';
-import { artifactHashes } from '../packages/cli/src/protocols/council/artifacts.ts';
-import { CouncilIndex } from '../packages/cli/src/protocols/council/index-db.ts';
-import { runLocalCouncil } from '../packages/cli/src/protocols/council/run.ts';
+import { artifactHashes } from '../packages/protocols/council/cli/artifacts.ts';
+import { CouncilIndex } from '../packages/protocols/council/cli/index-db.ts';
+import { runLocalCouncil } from '../packages/protocols/council/cli/run.ts';
 import type { BenchRow } from './types.ts';
 
 function median(xs: number[]): number {

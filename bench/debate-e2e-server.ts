@@ -6,7 +6,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { postgresDriver, startServer } from '../packages/server/src/index.ts';
+import { startServer } from '../packages/app/src/server.ts';
+import { postgresDriver } from '../packages/server/src/index.ts';
 
 const store = process.argv[2] ?? 'pglite';
 const dir = mkdtempSync(join(tmpdir(), 'db8-bench-debate-'));

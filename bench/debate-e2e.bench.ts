@@ -24,9 +24,9 @@ import {
   registerAgents,
   type SeatHandle,
   takeSeats,
-} from '../packages/cli/src/protocols/debate/cast.ts';
-import type { ActRecord } from '../packages/cli/src/protocols/debate/driver.ts';
-import type { DebateConfigInput } from '../packages/protocols/debate/src/index.ts';
+} from '../packages/protocols/debate/cli/cast.ts';
+import type { ActRecord } from '../packages/protocols/debate/cli/driver.ts';
+import type { DebateConfigInput } from '../packages/protocols/debate/rules/index.ts';
 import type { BenchRow } from './types.ts';
 
 const AREA = 'debate-e2e';

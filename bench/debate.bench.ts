@@ -23,7 +23,7 @@ import {
   type SubmitAction,
   submissionBytes,
   submissionSha256,
-} from '../packages/protocols/debate/src/index.ts';
+} from '../packages/protocols/debate/rules/index.ts';
 import type { BenchRow } from './types.ts';
 
 const AREA = 'debate';

@@ -2,7 +2,7 @@
 // websearch_to_tsquery, ts_rank_cd, ts_headline on the page) against a plain ILIKE '%term%' scan
 // of the same rows with the same filters, on PGlite and — when a URL is set — on Postgres.
 import { randomBytes } from 'node:crypto';
-import { searchLessons } from '../packages/server/src/protocols/deliberation/storage/index.ts';
+import { searchLessons } from '../packages/protocols/deliberation/server/storage/index.ts';
 import { migrate, openStore, postgresDriver, type SqlDriver } from '../packages/server/src/store/index.ts';
 import type { BenchRow } from './types.ts';
 

@@ -7,19 +7,19 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createProvider } from '../packages/agents/src/index.ts';
+import { startServer } from '../packages/app/src/server.ts';
 import {
   type DeliberationState,
   deliberation,
   isOver,
   readyNow,
   scriptedAction,
-} from '../packages/protocols/deliberation/src/index.ts';
-import { startServer } from '../packages/server/src/main.ts';
+} from '../packages/protocols/deliberation/rules/index.ts';
 import {
   deliberationScript,
   runLocalDeliberation,
   scriptedText,
-} from '../packages/server/src/protocols/deliberation/index.ts';
+} from '../packages/protocols/deliberation/server/index.ts';
 import type { BenchRow } from './types.ts';
 
 const SEATS = [

@@ -3,7 +3,7 @@
 // in the server's process, as real agents would: their JSON parsing and zod checks are not charged
 // to the server's event loop (both still share the machine's two cores).
 // Protocol (IPC): the parent sends one AgentsSpec, the child answers with one AgentsResult and exits.
-import { runPokerAgent, strategyNamed } from '../packages/agents/src/poker/index.ts';
+import { runPokerAgent, strategyNamed } from '../packages/protocols/poker/agent/index.ts';
 
 export interface AgentsSpec {
   baseUrl: string;

@@ -9,7 +9,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startLocalPokerServer } from '../packages/server/src/protocols/poker/index.ts';
+import { startLocalPokerServer } from '../packages/protocols/poker/server/index.ts';
 import { migrate, openStore, postgresDriver, Store } from '../packages/server/src/store/index.ts';
 import { runChild } from './child.ts';
 import type { AgentsResult, AgentsSpec } from './poker-agents.ts';

@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { PGlite } from '@electric-sql/pglite';
 import websocket from '@fastify/websocket';
 import Fastify from 'fastify';
-import { simulate } from '../packages/cli/src/protocols/poker/simulate.ts';
+import { simulate } from '../packages/protocols/poker/cli/simulate.ts';
 import type { BenchRow } from './types.ts';
 
 // Enough hands that the figure is the table's steady pace, not the JIT's warm-up: at 300 hands db8

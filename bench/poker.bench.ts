@@ -17,7 +17,7 @@ import {
   legalActions,
   type PokerState,
   setup,
-} from '../packages/protocols/poker/src/index.ts';
+} from '../packages/protocols/poker/rules/index.ts';
 import type { BenchRow } from './types.ts';
 
 /** mulberry32: a tiny seeded PRNG so both engines get the same kind of random agents. */

@@ -14,7 +14,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Db8Client } from '@db8/sdk';
-import { postgresDriver, type StartOptions, startServer } from '@db8/server';
+import { postgresDriver, type StartOptions } from '@db8/server';
+import { startServer } from '../packages/app/src/server.ts';
 import { runChild } from './child.ts';
 import type { RunResult, RunSpec } from './realtime-clients.ts';
 import type { BenchRow } from './types.ts';
@@ -106,7 +107,11 @@ function rows(label: string, r: RunResult, peer?: RunResult, withState = false):
  * `state: false`: the subscribers follow entries only (one frame per append, as the peer sends);
  * true: a default subscription, each entry followed by the room's state.
  */
-async function measureDb8(label: string, opts: StartOptions, state: boolean): Promise<RunResult> {
+async function measureDb8(
+  label: string,
+  opts: Omit<StartOptions, 'modules'>,
+  state: boolean,
+): Promise<RunResult> {
   const server = await startServer({
     port: 0,
     host: '127.0.0.1',

@@ -1,5 +1,5 @@
 // Start-up: process spawn to the first 200 from /healthz, for `npm start` and the installed entry
-// (`node packages/cli/bin/db8.js start`) on an existing data directory (median of a few runs), and
+// (`node packages/app/bin/db8.js start`) on an existing data directory (median of a few runs), and
 // once on a fresh one; beside a bare Fastify server opening PGlite on disk, spawned in the same run.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -91,7 +91,7 @@ export async function run(): Promise<BenchRow[]> {
   try {
     await prebuiltCli(); // "nothing changed": the bundle of these sources exists, as after a first start
     const env = { DB8_DATA_DIR: join(dir, 'data') };
-    const bin = [join(ROOT, 'packages/cli/bin/db8.js'), 'start'];
+    const bin = [join(ROOT, 'packages/app/bin/db8.js'), 'start'];
     const fresh = await timeToHealthz(process.execPath, bin, env);
     const peerEnv = { PEER_PGDATA: join(dir, 'data', 'pglite') };
     const peerArgs = ['--input-type=module', '-e', PEER];

@@ -12,9 +12,13 @@ import {
   SIGNATURE_DOMAINS,
   signingBytes,
   signObject,
-} from '../packages/protocols/question/src/index.ts';
+} from '../packages/protocols/question/rules/index.ts';
+import {
+  NATS_URL,
+  type SwarmNode,
+  startSwarmNode,
+} from '../packages/protocols/question/test/server/swarm-node.ts';
 import { JetStreamLog } from '../packages/server/src/bus/jetstream.ts';
-import { NATS_URL, type SwarmNode, startSwarmNode } from '../packages/server/test/swarm-node.ts';
 import type { BenchRow } from './types.ts';
 
 const AREA = 'swarm';

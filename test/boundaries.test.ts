@@ -17,15 +17,22 @@ const files = sourceFiles();
 const sites: ImportSite[] = files.flatMap(importsOf);
 const rootDevDeps = Object.keys(JSON.parse(readFileSync('package.json', 'utf8')).devDependencies ?? {});
 
+/** The platform's workspace packages: none of them may import a protocol package or the app. */
+const PLATFORM = ['@db8/core', '@db8/sdk', '@db8/agents', '@db8/server', '@db8/web', '@db8/cli'];
+const PROTOCOLS = WORKSPACES.filter((w) => w.dir.startsWith('packages/protocols/')).map((w) => w.name);
+
 /** The workspace packages each package may import (its own name aside): the allowed layering. */
 const LAYERS: Record<string, readonly string[]> = {
   '@db8/core': [],
-  '@db8/protocols': ['@db8/core'],
-  '@db8/sdk': ['@db8/core', '@db8/protocols', '@db8/server'],
-  '@db8/agents': ['@db8/core', '@db8/protocols', '@db8/sdk'],
-  '@db8/server': ['@db8/core', '@db8/protocols', '@db8/agents'],
-  '@db8/web': ['@db8/core', '@db8/protocols', '@db8/sdk'],
-  db8: ['@db8/core', '@db8/protocols', '@db8/sdk', '@db8/agents', '@db8/server'],
+  '@db8/sdk': ['@db8/core', '@db8/server'],
+  '@db8/agents': ['@db8/core', '@db8/sdk'],
+  '@db8/server': ['@db8/core', '@db8/agents'],
+  '@db8/web': ['@db8/core', '@db8/sdk'],
+  '@db8/cli': ['@db8/core', '@db8/sdk', '@db8/agents', '@db8/server'],
+  // A protocol builds on the platform; it never imports another protocol or the app.
+  ...Object.fromEntries(PROTOCOLS.map((name) => [name, PLATFORM])),
+  // The composition root: everything.
+  db8: [...PLATFORM, ...PROTOCOLS],
 };
 
 const show = (s: ImportSite) => `${s.file.path}: ${s.spec}`;
@@ -61,72 +68,75 @@ describe('workspace boundaries', () => {
       .filter((s) => !s.bare && s.resolved !== undefined && packageOf(s.resolved) !== s.file.pkg)
       .filter((s) => !(s.file.test && isTestHelper(s.resolved!)))
       .map(show);
-    // The web's copy of deliberation's lesson extraction is checked against the server's until the
-    // pure deliberation pieces move to its rules (issue 22, left for last).
-    expect(crossing).toEqual([
-      'packages/web/test/deliberation-graph.test.ts: ../../server/src/protocols/deliberation/storage/lessons-extract.ts',
-    ]);
+    expect(crossing).toEqual([]);
   });
 });
 
 describe('protocol boundaries', () => {
-  const rules = (f: SourceFile) => /^packages\/protocols\/[^/]+\/src\//.test(f.path);
+  /** `[protocol, part]` of a file in packages/protocols/<protocol>/<part>/. */
+  const partOf = (path: string) => /^packages\/protocols\/([^/]+)\/([^/]+)\//.exec(path)?.slice(1, 3);
 
-  it("keeps a protocol's rules pure: @db8/core, zod and its own files only", () => {
+  it('finds the protocol packages and each one\'s parts', () => {
+    expect(PROTOCOLS.length).toBeGreaterThanOrEqual(6);
+    const parts = new Set(files.filter((f) => !f.test).map((f) => partOf(f.path)?.[1]));
+    for (const part of ['rules', 'server', 'web', 'cli', 'agent', 'client']) expect(parts).toContain(part);
+  });
+
+  it("keeps a protocol's rules pure: @db8/core, zod and its own rules only", () => {
     const allowed = new Set(['@db8/core', 'zod', 'ajv', 'ajv-formats', 'diff']);
     const bad = sites
-      .filter((s) => rules(s.file))
-      .filter((s) => (s.bare ? !allowed.has(s.target) : !s.resolved?.startsWith(protocolDir(s.file.path))))
+      .filter((s) => !s.file.test && partOf(s.file.path)?.[1] === 'rules')
+      .filter((s) => (s.bare ? !allowed.has(s.target) : !s.resolved?.startsWith(rulesDir(s.file.path))))
       .map(show);
     expect(bad).toEqual([]);
   });
 
-  it('keeps the platform from importing a protocol module folder (only the registries do)', () => {
-    const registries = new Set([
-      'packages/server/src/protocols/registry.ts',
-      'packages/web/src/protocols/registry.ts',
-      'packages/cli/src/protocols/registry.ts',
-    ]);
-    const modulePath = /^packages\/(server|web|cli)\/src\/protocols\/[^/]+\//;
-    const bad = sites
-      .filter((s) => !s.file.test && !modulePath.test(s.file.path) && !registries.has(s.file.path))
-      .filter((s) => s.resolved !== undefined && modulePath.test(s.resolved))
-      .map(show);
-    expect(bad).toEqual([]);
+  it('keeps every protocol name out of the platform packages', () => {
+    const names = PROTOCOLS.map((n) => n.slice('@db8/'.length));
+    const word = new RegExp(`(?<![\\w/.-])(${names.join('|')})(?![\\w-])`);
+    const platform = files.filter((f) => !f.test && PLATFORM.includes(f.pkg.name));
+    expect(platform.length).toBeGreaterThan(200);
+    const hits = platform.flatMap((f) =>
+      codeOf(readFileSync(f.path, 'utf8'))
+        .split('\n')
+        .flatMap((line, i) => (word.test(line) ? [`${f.path}:${i + 1}: ${line.trim()}`] : [])),
+    );
+    expect(hits).toEqual([]);
   });
 });
 
 describe('plugin surfaces', () => {
-  /** Each side's kit: the only platform files a protocol's module there may import. */
+  /** Each side's kit: the only platform entries a protocol's part on that side may import. */
   const KITS: Record<string, readonly string[]> = {
-    server: ['packages/server/src/kit/index.ts'],
-    web: ['packages/web/src/kit.ts'],
-    cli: ['packages/cli/src/kit.ts', 'packages/cli/src/kit-run.ts'],
+    server: ['@db8/server/kit', '@db8/server/schemas'],
+    web: ['@db8/web/kit'],
+    cli: ['@db8/cli/kit', '@db8/cli/kit-run'],
   };
-  /** Modules not yet on their kits: deliberation and question move last (issue 22). */
-  const PENDING = new Set(['deliberation', 'question']);
-  /** Imports that are not module code: they leave with the piece named. */
-  const KNOWN = [
-    // A whole local poker server (runtime, store, scheduler): a composition, not module code.
-    'packages/server/src/protocols/poker/standalone.ts',
+  /** Whole compositions inside a protocol package, not module code: they start a server. */
+  const COMPOSITIONS = [
+    // `db8 poker simulate`'s local table server (runtime, store, scheduler, the poker module).
+    'packages/protocols/poker/server/standalone.ts',
+    // `db8 demo`'s local debate server.
+    'packages/protocols/debate/cli/demo.ts',
   ];
-  const moduleOf = (path: string) => /^packages\/(server|web|cli)\/src\/protocols\/([^/]+)\//.exec(path);
 
-  it("has a module reach the platform only through its side's kit", () => {
+  it("has a protocol's server, web and CLI parts reach their platform side only through its kit", () => {
     const bad = sites
-      .filter((s) => !s.file.test && !s.bare && s.resolved !== undefined && !KNOWN.includes(s.file.path))
+      .filter((s) => !s.file.test && s.bare && !COMPOSITIONS.includes(s.file.path))
       .filter((s) => {
-        const m = moduleOf(s.file.path);
-        if (!m || PENDING.has(m[2]!)) return false;
-        const own = `packages/${m[1]}/src/protocols/${m[2]}/`;
-        return !s.resolved!.startsWith(own) && !KITS[m[1]!]!.includes(s.resolved!);
+        const part = /^packages\/protocols\/[^/]+\/(server|web|cli)\//.exec(s.file.path)?.[1];
+        const side = /^@db8\/(server|web|cli)(\/|$)/.exec(s.spec)?.[1];
+        return part !== undefined && side !== undefined && !KITS[side]!.includes(s.spec);
       })
       .map(show);
-    // Debate's rating schemas still sit in the generic wire schemas (the SDK reads them there).
-    expect(bad).toEqual([
-      'packages/server/src/protocols/debate/ratings.ts: ../../schemas/ratings.ts',
-      'packages/server/src/protocols/debate/routes.ts: ../../schemas/ratings.ts',
-    ]);
+    expect(bad).toEqual([]);
+  });
+
+  it("never reaches into a platform package's files by path (only its entries and kits)", () => {
+    const deep = sites
+      .filter((s) => !s.file.test && s.bare && /^@db8\/[^/]+\/(src|test)\//.test(s.spec))
+      .map(show);
+    expect(deep).toEqual([]);
   });
 });
 
@@ -135,7 +145,12 @@ function isTestHelper(path: string): boolean {
   return path.startsWith('test/') || /(^|\/)test\//.test(path);
 }
 
-/** `packages/protocols/<p>/` of a file inside it. */
-function protocolDir(path: string): string {
-  return path.split('/').slice(0, 3).join('/') + '/';
+/** `packages/protocols/<p>/rules/` of a file inside it. */
+function rulesDir(path: string): string {
+  return `${path.split('/').slice(0, 3).join('/')}/rules/`;
+}
+
+/** Source text without comments, strings kept: a protocol named in a comment is not code. */
+function codeOf(text: string): string {
+  return text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
 }

@@ -37,13 +37,21 @@ export interface ImportSite {
 
 const readJson = (p: string) => JSON.parse(readFileSync(p, 'utf8'));
 
-export const WORKSPACES: readonly Workspace[] = (readJson('package.json').workspaces as string[]).map(
-  (dir) => {
-    const pj = readJson(join(dir, 'package.json'));
-    const deps = Object.keys(pj.dependencies ?? {});
-    return { name: pj.name, dir, deps, allDeps: [...deps, ...Object.keys(pj.devDependencies ?? {})] };
-  },
+/** The workspace folders, each `dir/*` entry expanded to the folders in it that hold a package.json. */
+const workspaceDirs = (readJson('package.json').workspaces as string[]).flatMap((entry) =>
+  entry.endsWith('/*')
+    ? readdirSync(entry.slice(0, -2))
+        .map((name) => `${entry.slice(0, -2)}/${name}`)
+        .filter((dir) => statSync(join(dir, 'package.json'), { throwIfNoEntry: false }))
+        .sort()
+    : [entry],
 );
+
+export const WORKSPACES: readonly Workspace[] = workspaceDirs.map((dir) => {
+  const pj = readJson(join(dir, 'package.json'));
+  const deps = Object.keys(pj.dependencies ?? {});
+  return { name: pj.name, dir, deps, allDeps: [...deps, ...Object.keys(pj.devDependencies ?? {})] };
+});
 
 /** The workspace package a root-relative path lies in (the deepest one), if any. */
 export function packageOf(path: string): Workspace | undefined {

@@ -1,4 +1,5 @@
-// @db8/agents — model providers (OpenAI-compatible, Anthropic, scripted), the council runner, and
-// reference agents.
-export * from './council/index.ts';
+// @db8/agents — model providers (OpenAI-compatible, Anthropic, scripted) and their budgets; each
+// protocol's own agents live in its package (packages/protocols/<name>/agent).
+
+
 export * from './providers/index.ts';

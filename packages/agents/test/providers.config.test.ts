@@ -4,7 +4,14 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createProvider, loadConfigFile, ProviderConfigError, resolveProvider } from '../src/index.ts';
+import {
+  createProvider,
+  Db8ConfigSchema,
+  loadConfigFile,
+  ProviderConfigError,
+  protocolSection,
+  resolveProvider,
+} from '../src/index.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'db8-providers-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -105,11 +112,15 @@ describe('provider configuration', () => {
         retry: { maxRetries: 1 },
         prices: { 'gpt-4o-*': { inputPerMTok: 2.5, outputPerMTok: 10 } },
         budget: { room: { maxTokens: 100000 }, seat: { maxCalls: 10 } },
-        council: { roles: { Critic: { provider: 'anthropic', model: 'claude-x' } } },
+        panel: { roles: { Critic: { provider: 'anthropic', model: 'claude-x' } } },
       }),
     );
     const cfg = await loadConfigFile(good);
-    expect(cfg.council?.roles?.Critic).toEqual({ provider: 'anthropic', model: 'claude-x' });
+    expect(protocolSection(cfg, 'panel')?.roles?.Critic).toEqual({ provider: 'anthropic', model: 'claude-x' });
+    expect(protocolSection(cfg, 'absent')).toBeUndefined();
+    // A misspelt setting is not taken for a protocol's section: a section must be `{ roles }`.
+    expect(Db8ConfigSchema.safeParse({ timoutMs: 5000 }).success).toBe(false);
+    expect(Db8ConfigSchema.safeParse({ panel: { role: {} } }).success).toBe(false);
     expect(await loadConfigFile(join(dir, 'missing.json'))).toEqual({});
     await expect(loadConfigFile(join(dir, 'missing.json'), true)).rejects.toThrow(/cannot read/);
     const withKey = join(dir, 'key.json');

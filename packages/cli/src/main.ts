@@ -12,10 +12,10 @@ import { register as registerSshsig } from './commands/sshsig.ts';
 import { register as registerStart } from './commands/start.ts';
 import { register as registerVerify } from './commands/verify.ts';
 import { register as registerWatch } from './commands/watch.ts';
-import { type CliModule, cliModules } from './protocols/registry.ts';
+import type { Product } from './product.ts';
 
 // The generic commands, in `db8 --help` order, each under the name a module's `listAfter` may use.
-const generic: readonly (readonly [string, (program: Command) => void])[] = [
+const generic: readonly (readonly [string, (program: Command, product: Product) => void])[] = [
   ['canon', registerCanon],
   ['hash', registerHash],
   ['replay', registerReplay],
@@ -33,7 +33,8 @@ const generic: readonly (readonly [string, (program: Command) => void])[] = [
 ];
 
 /** The whole command tree: generic commands, then each protocol module's (docs/protocols.md). */
-export function buildProgram(modules: readonly CliModule[] = cliModules): Command {
+export function buildProgram(product: Product): Command {
+  const modules = product.cliModules;
   const program = new Command('db8')
     .description('db8 command line')
     .version('0.1.0')
@@ -44,7 +45,7 @@ export function buildProgram(modules: readonly CliModule[] = cliModules): Comman
         write(text.startsWith('error: ') ? `db8: ${text.slice(7).trimEnd()} (add --help for usage)\n` : text),
     });
   for (const [name, register] of generic) {
-    register(program);
+    register(program, product);
     for (const m of modules) if (m.listAfter === name) m.register(program);
   }
   // A module without a place (or naming no generic command) still registers, after the rest.
@@ -53,8 +54,8 @@ export function buildProgram(modules: readonly CliModule[] = cliModules): Comman
   return program;
 }
 
-export async function main(argv: string[]): Promise<number> {
-  const program = buildProgram();
+export async function main(argv: string[], product: Product): Promise<number> {
+  const program = buildProgram(product);
   try {
     await program.parseAsync(argv, { from: 'user' });
     return 0;

@@ -1,4 +1,4 @@
-// `db8 canon` and `db8 hash`, run as a user would: spawned `node packages/cli/bin/db8.js …`.
+// `db8 canon` and `db8 hash`, run as a user would: spawned `node packages/app/bin/db8.js …`.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

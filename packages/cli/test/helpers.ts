@@ -4,8 +4,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { prebuiltCli } from '../../../test/cli-bundle.ts';
 
-/** The CLI's entry as installed: `node packages/cli/bin/db8.js` (its bundle when current, else tsx). */
-export const SOURCE_BIN = join(dirname(fileURLToPath(import.meta.url)), '..', 'bin', 'db8.js');
+/** The CLI's entry as installed: `node packages/app/bin/db8.js` (its bundle when current, else tsx). */
+export const SOURCE_BIN = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'app', 'bin', 'db8.js');
 /**
  * The CLI the tests spawn. The fast and e2e suites (DB8_TEST_PREBUILT_CLI, set by their vitest
  * configs) share one esbuild bundle of the same sources (test/cli-bundle.ts); debate.e2e spawns

@@ -1,8 +1,8 @@
 // A real sealed-bid room, built through the runtime on PGlite, for the journal and replay tests.
 import { spawn, spawnSync } from 'node:child_process';
-import { canonicalize, type Viewer } from '@db8/core';
-import { sealedBid } from '@db8/protocols';
-import { createProtocolRegistry, Runtime, type Store, serverKeyFromSeed } from '@db8/server';
+import { canonicalize, createProtocolRegistry, type Viewer } from '@db8/core';
+import { sealedBid } from '@db8/sealed-bid';
+import { Runtime, type Store, serverKeyFromSeed } from '@db8/server';
 import { BIN } from './helpers.ts';
 
 /** Run the real CLI as a user would. */

@@ -5,9 +5,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type JournalRecord, journalKey, parseJournalText, verifyBundleText } from '@db8/core';
-import { type RunningServer, startServer } from '@db8/server';
+import { requireSshKeygen, sshKeygen } from '@db8/core/test/ssh-keygen-helpers.ts';
+import { type RunningServer, startServer } from 'db8/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requireSshKeygen, sshKeygen } from '../../core/test/ssh-keygen-helpers.ts';
 import { db8, db8Async, exportText, OTHER_KEY, records, sealedBidRoom, toText } from './journal-fixtures.ts';
 
 // Each spawned CLI starts tsx (and PGlite for the store commands): seconds apiece on a busy machine.

@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type RunningServer, startServer } from '@db8/server';
+import { type RunningServer, startServer } from 'db8/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, type CliRun } from './helpers.ts';
 

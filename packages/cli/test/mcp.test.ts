@@ -3,9 +3,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type RunningServer, startServer } from '@db8/server';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { type RunningServer, startServer } from 'db8/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, spawnDb8 } from './helpers.ts';
 

@@ -3,7 +3,9 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { defaultProtocolRegistry, generateServerKey, openStore, Runtime } from '@db8/server';
+import { createProtocolRegistry } from '@db8/core';
+import { sealedBid } from '@db8/sealed-bid';
+import { generateServerKey, openStore, Runtime } from '@db8/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN } from './helpers.ts';
 
@@ -20,7 +22,11 @@ function db8(args: string[]) {
 
 beforeAll(async () => {
   const store = await openStore({ dataDir: dir });
-  const rt = new Runtime({ store, protocols: defaultProtocolRegistry(), serverKey: generateServerKey() });
+  const rt = new Runtime({
+    store,
+    protocols: createProtocolRegistry([sealedBid]),
+    serverKey: generateServerKey(),
+  });
   const room = await rt.createRoom({
     protocol: 'sealed-bid',
     config: {

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
+import { requireSshKeygen, sshKeygen, sshKeygenOk, TmpDir } from '@db8/core/test/ssh-keygen-helpers.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requireSshKeygen, sshKeygen, sshKeygenOk, TmpDir } from '../../core/test/ssh-keygen-helpers.ts';
 import { BIN } from './helpers.ts';
 
 const MESSAGE = 'entry 7: I concede the second point.\n';

@@ -8,7 +8,6 @@ export {
   PROTOCOL_VERSION,
   ServerMessageSchema,
 } from '@db8/server/schemas';
-export { debateRating, debateRatings, exportText, identityNames, issueRoomCert } from './debate.ts';
 export {
   Db8Error,
   errorFromBody,
@@ -17,6 +16,7 @@ export {
   socketError,
 } from './errors.ts';
 export { type ClientOptions, Db8Client, lines } from './rest.ts';
+export { exportText, issueRoomCert, requestChecked } from './room-extras.ts';
 export { type CloseInfo, Connection, type ConnectionOptions, type Frame } from './socket/connection.ts';
 export {
   type Dialect,
@@ -25,14 +25,6 @@ export {
   type LiveStatus,
   type Placement,
 } from './socket/live.ts';
-export {
-  type PokerAck,
-  type PokerAction,
-  PokerSocket,
-  type PokerSocketOptions,
-  type PokerWelcome,
-  pokerDialect,
-} from './socket/poker.ts';
 export {
   db8Dialect,
   type RoomEvent,

@@ -2,9 +2,9 @@
 // entries are being appended, and every seq still arrives exactly once, in order.
 
 import type { Store } from '@db8/server';
+import { type Harness, listen, makeApp, sharedStore } from '@db8/server/test/app-harness.ts';
+import { auctionWithBidders } from '@db8/server/test/routes-fixtures.ts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, listen, makeApp, sharedStore } from '../../server/test/app-harness.ts';
-import { auctionWithBidders } from '../../server/test/routes-fixtures.ts';
 import { Db8Client, type EntryWire, OutdatedClientError, RoomSocket } from '../src/index.ts';
 
 let store: Store;
@@ -147,7 +147,7 @@ describe('RoomSocket (reconnecting /v1/ws client)', () => {
   });
 
   it('a page-style client waits for a server that is not up yet', { timeout: 30_000 }, async () => {
-    const { freePort } = await import('@db8/server/poker');
+    const { freePort } = await import('@db8/poker/server');
     const port = await freePort();
     const page = RoomSocket.open({ url: `ws://127.0.0.1:${port}/v1/ws`, ...FAST });
     sockets.push(page);

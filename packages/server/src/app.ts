@@ -23,7 +23,7 @@ import { toHttpError } from './errors.ts';
 import type { ProtocolModule } from './kit/module.ts';
 import type { AppRuntime } from './kit/runtime.ts';
 import { mcpRoutes } from './mcp/index.ts';
-import { builtinModules, createModuleRegistry } from './protocols/registry.ts';
+import { createModuleRegistry } from './modules.ts';
 import { RealtimeHub } from './realtime/hub.ts';
 import { sseRoutes } from './realtime/sse.ts';
 import { wsRoutes } from './realtime/ws.ts';
@@ -57,7 +57,7 @@ export interface AppDeps {
   feedPollMs?: number;
   /** Where pino writes (tests capture logs here); stdout by default. */
   logStream?: NodeJS.WritableStream;
-  /** The protocol modules (default: the built-in ones). Their routes are mounted by mountModules. */
+  /** The protocol modules the app serves (none by default). Their routes are mounted by mountModules. */
   modules?: readonly ProtocolModule[];
   /** Provider keys and module options (default process.env). */
   env?: Readonly<Record<string, string | undefined>>;
@@ -107,7 +107,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     wsUrl: `${config.publicUrl.replace(/^http/, 'ws')}/v1/ws`,
     serverKey: deps.serverKey,
     caPublicLine: formatSshPublicKey(deps.serverKey.publicKey, 'db8-room-ca'),
-    modules: createModuleRegistry(deps.modules ?? builtinModules),
+    modules: createModuleRegistry(deps.modules ?? []),
     drivers: null,
     env: deps.env ?? process.env,
   };

@@ -1,6 +1,4 @@
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import { AdminLinks, writeLocalAdminCredential } from './auth/admin-link.ts';
@@ -10,14 +8,10 @@ import type { Bus } from './bus/types.ts';
 import { configFromEnv, resolveConfig, type ServerConfigInput } from './config.ts';
 import { resolveServerKey } from './keys/configured.ts';
 import { logOriginFor } from './keys/origin.ts';
+import type { ProtocolModule } from './kit/module.ts';
 import { reservePort } from './listen-port.ts';
-import { mountModules } from './protocols/mount.ts';
-import {
-  builtinModules,
-  defaultProtocolRegistry,
-  externalClockOf,
-  joinEffectsOf,
-} from './protocols/registry.ts';
+import { externalClockOf, joinEffectsOf, protocolRegistryOf } from './modules.ts';
+import { mountModules } from './mount.ts';
 import { DeadlineScheduler, Runtime } from './runtime/index.ts';
 import { openStore, resolveDataDir, type Store } from './store/index.ts';
 
@@ -29,6 +23,8 @@ export interface StartOptions extends ServerConfigInput {
    * process.env). `false`: nowhere — the store, bus and links follow the options and defaults only.
    */
   env?: NodeJS.ProcessEnv | false;
+  /** The protocol modules this server runs (the `db8` package passes the built-in ones). */
+  modules: readonly ProtocolModule[];
 }
 
 export interface RunningServer {
@@ -47,8 +43,6 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-const WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
-
 /**
  * What the embedded store survives, said at every start (docs/server.md, Durability): PGlite
  * writes its files without fsync, so an acknowledged entry outlives the process, not the machine.
@@ -59,14 +53,13 @@ export const EMBEDDED_DURABILITY =
 /**
  * Start db8: the store (PGlite in dataDir, or Postgres with DATABASE_URL), the bus (in-process, or
  * NATS with NATS_URL), the runtime and its deadline scheduler, the HTTP/WS server, and the web app
- * from packages/web/dist when built. In embedded mode prints a one-time admin login link.
+ * from `webDist` when given (the `db8` package gives its built app). In embedded mode prints a one-time admin login link.
  */
-export async function startServer(opts: StartOptions = {}): Promise<RunningServer> {
-  const { print = (l: string) => process.stdout.write(`${l}\n`), env, ...rest } = opts;
+export async function startServer(opts: StartOptions): Promise<RunningServer> {
+  const { print = (l: string) => process.stdout.write(`${l}\n`), env, modules, ...rest } = opts;
   const fromEnv = env === false ? {} : configFromEnv(env ?? process.env);
   const defined = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined));
   const input = {
-    webDist: existsSync(WEB_DIST) ? WEB_DIST : undefined,
     ...fromEnv,
     ...defined,
   } as ServerConfigInput;
@@ -90,9 +83,9 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     closers.unshift(() => bus.close());
     const runtime = new Runtime({
       store,
-      protocols: defaultProtocolRegistry([], builtinModules),
-      joinEffects: joinEffectsOf(builtinModules),
-      externalClock: externalClockOf(builtinModules),
+      protocols: protocolRegistryOf(modules),
+      joinEffects: joinEffectsOf(modules),
+      externalClock: externalClockOf(modules),
       serverKey,
       bus,
       announcements: bus,
@@ -108,7 +101,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
       serverKey,
       config,
       adminLinks,
-      modules: builtinModules,
+      modules,
       env: providerEnv,
     });
     closers.unshift(() => app.close());

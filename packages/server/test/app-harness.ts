@@ -1,6 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
-import { createProtocolRegistry } from '@db8/protocols';
+import { createProtocolRegistry } from '@db8/core';
+import { joinEffectsOf } from '@db8/server';
+import { builtinProtocols } from 'db8/src/protocols.ts';
+import { builtinModules } from 'db8/src/server-modules.ts';
 import type { FastifyInstance } from 'fastify';
 import { type AppDeps, buildApp } from '../src/app.ts';
 import { AdminLinks } from '../src/auth/admin-link.ts';
@@ -9,8 +12,7 @@ import type { Bus } from '../src/bus/types.ts';
 import type { ServerConfigInput } from '../src/config.ts';
 import { type ServerKey, serverKeyFromSeed } from '../src/keys/index.ts';
 import type { AppRuntime } from '../src/kit/runtime.ts';
-import { type MountedModules, mountModules } from '../src/protocols/mount.ts';
-import { joinEffectsOf } from '../src/protocols/registry.ts';
+import { type MountedModules, mountModules } from '../src/mount.ts';
 import { Runtime } from '../src/runtime/index.ts';
 import { openStore, type Store } from '../src/store/index.ts';
 
@@ -62,8 +64,8 @@ export async function makeApp(
   const serverKey = opts.serverKey ?? serverKeyFromSeed(new Uint8Array(randomBytes(32)), 'db8.test');
   const runtime = new Runtime({
     store,
-    protocols: createProtocolRegistry(),
-    joinEffects: joinEffectsOf(),
+    protocols: createProtocolRegistry(builtinProtocols),
+    joinEffects: joinEffectsOf(builtinModules),
     serverKey,
     bus,
     clock: clock.fn,

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, brotliDecompressSync } from 'node:zlib';
 import { Db8Client } from '@db8/sdk';
+import { EMBEDDED_DURABILITY, type RunningServer, startServer } from 'db8/server';
 import { afterAll, describe, expect, it } from 'vitest';
-import { EMBEDDED_DURABILITY, type RunningServer, startServer } from '../src/main.ts';
 
 const dirs: string[] = [];
 afterAll(() => {

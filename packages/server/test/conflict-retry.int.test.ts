@@ -1,10 +1,12 @@
-import { createProtocolRegistry } from '@db8/protocols';
+import { createProtocolRegistry } from '@db8/core';
 import { Db8Client } from '@db8/sdk';
+import { joinEffectsOf } from '@db8/server';
+import { builtinProtocols } from 'db8/src/protocols.ts';
+import { builtinModules } from 'db8/src/server-modules.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalBus } from '../src/bus/local.ts';
 import { actRetrying } from '../src/drivers/host.ts';
 import { serverKeyFromSeed } from '../src/keys/index.ts';
-import { joinEffectsOf } from '../src/protocols/registry.ts';
 import { Runtime } from '../src/runtime/index.ts';
 import type { Store } from '../src/store/index.ts';
 import { type Harness, listen, makeApp } from './app-harness.ts';
@@ -30,8 +32,8 @@ describe('CONFLICT_RETRY_EXHAUSTED is retried by the SDK with the same nonce', (
   const node = (store: Store, maxRetries: number) =>
     new Runtime({
       store,
-      protocols: createProtocolRegistry(),
-      joinEffects: joinEffectsOf(),
+      protocols: createProtocolRegistry(builtinProtocols),
+      joinEffects: joinEffectsOf(builtinModules),
       serverKey: key,
       bus: new LocalBus(),
       origin: 'db8.test',

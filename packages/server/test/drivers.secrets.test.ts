@@ -1,6 +1,6 @@
+import { ModelServer } from '@db8/agents/test/model-server.ts';
+import { councilResponder } from '@db8/council/test/agent/council-responder.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { councilResponder } from '../../agents/test/council-responder.ts';
-import { ModelServer } from '../../agents/test/model-server.ts';
 import type { Harness } from './app-harness.ts';
 import { adminToken, call, routeApps } from './routes-fixtures.ts';
 

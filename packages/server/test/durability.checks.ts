@@ -3,7 +3,8 @@
 // answers to same-nonce retries.
 import { journalEntries, parseJournalText, type VerifyBundleResult, verifyBundleText } from '@db8/core';
 import { Db8Client } from '@db8/sdk';
-import { builtinModules, defaultProtocolRegistry } from '../src/protocols/registry.ts';
+import { protocolRegistryOf } from '@db8/server';
+import { builtinModules } from 'db8/src/server-modules.ts';
 import { type ReplayReport, replayRoom } from '../src/runtime/index.ts';
 import type { Store } from '../src/store/index.ts';
 import type { Acked, Seat } from './durability.helpers.ts';
@@ -95,7 +96,7 @@ export function retrySample(acked: Acked[], last = 8, every = 25): Acked[] {
 
 /** Refold each room from entry 0 on the store and compare with the stored state (runtime replay). */
 export async function replayRooms(store: Store, rooms: string[]): Promise<ReplayReport[]> {
-  const protocols = defaultProtocolRegistry([], builtinModules);
+  const protocols = protocolRegistryOf(builtinModules);
   const out: ReplayReport[] = [];
   for (const r of rooms) out.push(await replayRoom(store, protocols, r));
   return out;

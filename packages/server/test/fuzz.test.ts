@@ -1,4 +1,4 @@
-import { sealedBid } from '@db8/protocols';
+import { sealedBid } from '@db8/sealed-bid';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ActionBodySchema, CreateRoomBodySchema } from '../src/schemas/rest.ts';

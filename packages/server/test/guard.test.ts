@@ -1,9 +1,9 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { builtinProtocols } from '@db8/protocols';
+import { builtinProtocols } from 'db8/src/protocols.ts';
+import { builtinModules } from 'db8/src/server-modules.ts';
 import { describe, expect, it } from 'vitest';
-import { builtinModules } from '../src/protocols/registry.ts';
 
 // The server's protocol boundary, like the web app's and the CLI's (their registry tests): one
 // module per protocol in the registry, and no generic file (everything outside src/protocols/)

@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startServer } from 'db8/server';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startServer } from '../src/main.ts';
 import { postgresDriver } from '../src/store/index.ts';
 import { createPgSchema, PG_URL } from './store.helpers.ts';
 

@@ -1,9 +1,9 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { startServer } from 'db8/server';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { configFromEnv } from '../src/config.ts';
-import { startServer } from '../src/main.ts';
 import { openStore, resolveDataDir } from '../src/store/index.ts';
 
 const dirs: string[] = [];

@@ -1,6 +1,6 @@
+import type { RunningServer } from 'db8/server';
+import { builtinModules } from 'db8/src/server-modules.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningServer } from '../src/main.ts';
-import { builtinModules } from '../src/protocols/registry.ts';
 import { type StartedServer, startEmbeddedServer } from './started-server.ts';
 
 // Protocol modules on a real server (embedded store, no provider keys): the create-room schema

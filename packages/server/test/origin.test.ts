@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { noteText, parseCheckpoint, verifyBundle } from '@db8/core';
 import { Db8Client } from '@db8/sdk';
+import { type RunningServer, startServer } from 'db8/server';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type RunningServer, startServer } from '../src/main.ts';
 import { AUCTION } from './routes-fixtures.ts';
 
 const dirs: string[] = [];

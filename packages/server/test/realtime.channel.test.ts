@@ -1,5 +1,6 @@
 import type { StoredEntry, Viewer } from '@db8/core';
-import { createProtocolRegistry } from '@db8/protocols';
+import { createProtocolRegistry } from '@db8/core';
+import { builtinProtocols } from 'db8/src/protocols.ts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { LocalBus } from '../src/bus/local.ts';
 import type { Bus } from '../src/bus/types.ts';
@@ -83,7 +84,12 @@ afterEach(() => {
 
 async function setup(opts: { bus?: Bus; pollMs?: number; buffer?: number } = {}): Promise<Setup> {
   const bus = opts.bus ?? new LocalBus();
-  const rt = new Runtime({ store, protocols: createProtocolRegistry(), serverKey: TEST_KEY, bus });
+  const rt = new Runtime({
+    store,
+    protocols: createProtocolRegistry(builtinProtocols),
+    serverKey: TEST_KEY,
+    bus,
+  });
   const room = await rt.createRoom({ protocol: 'sealed-bid', config: AUCTION });
   await rt.join(room.id, { seat: 'bidder_1', principal: 'p1' });
   await rt.join(room.id, { seat: 'bidder_2', principal: 'p2' });

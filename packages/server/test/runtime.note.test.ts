@@ -1,6 +1,12 @@
-import { type AnyProtocol, type Protocol, type StoredEntry, verifyBundle } from '@db8/core';
-import { createProtocolRegistry } from '@db8/protocols';
-import { entriesOfJournal, type HandNote, verifyDeckNotes } from '@db8/protocols/poker';
+import {
+  type AnyProtocol,
+  createProtocolRegistry,
+  type Protocol,
+  type StoredEntry,
+  verifyBundle,
+} from '@db8/core';
+import { entriesOfJournal, type HandNote, verifyDeckNotes } from '@db8/poker';
+import { builtinProtocols } from 'db8/src/protocols.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Runtime, RuntimeError } from '../src/runtime/index.ts';
 import { openStore, type Store } from '../src/store/index.ts';
@@ -78,7 +84,7 @@ describe('Transition.note through the runtime (PGlite)', () => {
 
   it('poker: the log commits each deck at the deal and reveals it at the end; the export verifies', async () => {
     const clock = fakeClock(1_650_000_000_000);
-    const rt: Runtime = makeRuntime(store, { clock, protocols: createProtocolRegistry() });
+    const rt: Runtime = makeRuntime(store, { clock, protocols: createProtocolRegistry(builtinProtocols) });
     const config = {
       seats: 2,
       smallBlind: 1,

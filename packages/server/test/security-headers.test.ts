@@ -67,7 +67,7 @@ describe('security headers', () => {
   });
 
   it("the web app's page has no inline script or style for the policy to refuse", () => {
-    const page = readFileSync(fileURLToPath(new URL('../../web/index.html', import.meta.url)), 'utf8');
+    const page = readFileSync(fileURLToPath(new URL('../../app/web/index.html', import.meta.url)), 'utf8');
     const scripts = [...page.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)];
     expect(scripts.length).toBeGreaterThan(0);
     for (const [, attrs, body] of scripts) {

@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { formatOpenSshPrivateKey, parseVerifierKey, toHex, verifyCheckpoint } from '@db8/core';
 import { Db8Client } from '@db8/sdk';
+import { type RunningServer, startServer } from 'db8/server';
 import { afterAll, describe, expect, it } from 'vitest';
 import { configFromEnv } from '../src/config.ts';
 import { SERVER_KEY_FILE, serverKeyFromSeed, serverKeyFromSetting } from '../src/keys/index.ts';
-import { type RunningServer, startServer } from '../src/main.ts';
 
 const dirs: string[] = [];
 function tempDir(): string {

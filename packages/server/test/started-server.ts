@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type RunningServer, startServer } from '../src/main.ts';
+import { type RunningServer, startServer } from 'db8/server';
 
 export interface StartedServer {
   server: RunningServer;

@@ -1,6 +1,6 @@
 // One db8 server process for ws.cluster.int.test.ts: Postgres (a throwaway schema) + NATS, its key
 // in a data directory shared with the other node. Prints `READY <url> <admin link|->` once listening.
-import { startServer } from '../src/main.ts';
+import { startServer } from 'db8/server';
 
 const [databaseUrl, pgSchema, natsUrl, dataDir, adminLink] = process.argv.slice(2);
 if (!databaseUrl || !pgSchema || !natsUrl || !dataDir) {

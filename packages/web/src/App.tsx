@@ -3,7 +3,7 @@ import { Link, match, useLocation } from './lib/router.tsx';
 import { getSession, setSession, useCredentials } from './lib/session.ts';
 import { Login } from './pages/Login.tsx';
 import { lazyPage, ModuleScope } from './protocols/module.tsx';
-import { modules } from './protocols/registry.ts';
+import { webModules } from './protocols/registry.ts';
 
 // Pages load with their route, not with the shell: the lobby's create form carries every protocol's
 // rules (their config schemas and validators), which the top bar and the other pages do not need.
@@ -16,7 +16,7 @@ const Journal = lazyPage(() => import('./pages/Journal.tsx').then((m) => m.Journ
 
 /** A module's page for this path, inside the module's style scope, or null. */
 function modulePage(path: string): ReactNode | null {
-  for (const mod of modules) {
+  for (const mod of webModules()) {
     for (const route of mod.routes ?? []) {
       const params = match(route.path, path);
       if (params) return <ModuleScope module={mod}>{route.page(params)}</ModuleScope>;
@@ -61,7 +61,7 @@ export function App() {
         </Link>
         <nav aria-label="main">
           <Link href="/">Rooms</Link>
-          {modules
+          {webModules()
             .flatMap((mod) => mod.nav ?? [])
             .filter((l) => !l.admin || session?.role === 'admin')
             .map((l) => (

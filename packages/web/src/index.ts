@@ -1,4 +1,5 @@
-import { fileURLToPath } from 'node:url';
-
-/** Where `npm run build -w @db8/web` writes the SPA; the server serves it with an index.html fallback. */
-export const webDistDir: string = fileURLToPath(new URL('../dist', import.meta.url));
+// @db8/web — the generic web app. The composition root (packages/app/web/main.tsx) installs its
+// protocols' web modules and renders <App />.
+export { App } from './App.tsx';
+export type { WebModule } from './protocols/module.tsx';
+export { installProtocols } from './protocols/registry.ts';

@@ -8,7 +8,7 @@ export { Countdown, formatRemaining, remainingMs } from './components/Countdown.
 export { errorAt, Field, SecondsInput } from './components/create/fields.tsx';
 export { EntryRow } from './components/EntryRow.tsx';
 export { LiveBadge } from './components/LiveBadge.tsx';
-export { type HeldSeat, SeatList } from './components/SeatList.tsx';
+export { HeldSeat, SeatList } from './components/SeatList.tsx';
 export { anonClient, api, personalClient, tokenFor } from './lib/api.ts';
 export { type ActionError, useRoomLive } from './lib/live.ts';
 export { Link, navigate, useLocation } from './lib/router.tsx';
@@ -18,6 +18,7 @@ export type { Ack, Room, RoomState } from './lib/types.ts';
 export {
   type CreateFormProps,
   lazyPage,
+  scopeClass,
   type SeatActionsProps,
   type WebModule,
 } from './protocols/module.tsx';

@@ -46,7 +46,13 @@ export const RoleChoiceSchema = z
   .object({ provider: z.string().optional(), model: z.string().optional() })
   .strict();
 
-export const Db8ConfigSchema = z
+/** A protocol's section of the config: its seats' provider/model by role (e.g. `council.roles`). */
+export const ProtocolSectionSchema = z
+  .object({ roles: z.record(z.string(), RoleChoiceSchema).optional() })
+  .strict();
+export type ProtocolSection = z.infer<typeof ProtocolSectionSchema>;
+
+const SettingsSchema = z
   .object({
     /** Default profile name. */
     provider: z.string().optional(),
@@ -59,14 +65,21 @@ export const Db8ConfigSchema = z
     /** USD per million tokens, by model (`name` or `prefix*`). */
     prices: PriceTableSchema.optional(),
     budget: BudgetConfigSchema.optional(),
-    /** Per-role provider/model for `db8 council` (keys: Proponent, Critic, Analyst, Synthesizer, Judge). */
-    council: z
-      .object({ roles: z.record(z.string(), RoleChoiceSchema).optional() })
-      .strict()
-      .optional(),
   })
   .strict();
-export type Db8Config = z.infer<typeof Db8ConfigSchema>;
+
+/**
+ * db8.config.json: the settings above, and any other key is a protocol's section (docs/council.md,
+ * `council.roles`). A misspelt setting still fails: a section must be a ProtocolSection object.
+ */
+export const Db8ConfigSchema = SettingsSchema.catchall(ProtocolSectionSchema);
+export type Db8Config = z.infer<typeof SettingsSchema> & { readonly [section: string]: unknown };
+
+/** A protocol's section of a parsed config, if it has one. */
+export function protocolSection(config: Db8Config, protocol: string): ProtocolSection | undefined {
+  const r = ProtocolSectionSchema.safeParse(config[protocol]);
+  return r.success ? r.data : undefined;
+}
 
 export const BUILTIN_PROFILES: Readonly<Record<string, Profile>> = {
   openai: {

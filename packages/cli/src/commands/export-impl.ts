@@ -2,6 +2,7 @@
 // or, with --data-dir / --database-url, straight from the store.
 import { writeFile } from 'node:fs/promises';
 import {
+  type AnyProtocol,
   canonicalize,
   type JournalRecord,
   JournalRecordSchema,
@@ -28,10 +29,10 @@ export type ExportOpts = {
 
 const toJsonl = (records: readonly object[]) => records.map((r) => `${canonicalize(r)}\n`).join('');
 
-async function fromStore(roomId: string, o: ExportOpts): Promise<string> {
+async function fromStore(roomId: string, o: ExportOpts, protocols: readonly AnyProtocol[]): Promise<string> {
   const store = await openLocalStore(o);
   try {
-    const rt = await localRuntime(store, o, roomId);
+    const rt = await localRuntime(store, o, roomId, protocols);
     const out: object[] = [];
     try {
       for await (const r of rt.export(roomId, viewerOfClass(o.as))) out.push(r);
@@ -124,9 +125,13 @@ function narrow(text: string, want: ViewerClass): string {
   return toJsonl(redactJournal(records, want));
 }
 
-export async function exportCommand(roomId: string, o: ExportOpts): Promise<void> {
+export async function exportCommand(
+  roomId: string,
+  o: ExportOpts,
+  protocols: readonly AnyProtocol[],
+): Promise<void> {
   const direct = o.dataDir !== undefined || o.databaseUrl !== undefined;
-  const text = direct ? await fromStore(roomId, o) : await fromServer(roomId, o);
+  const text = direct ? await fromStore(roomId, o, protocols) : await fromServer(roomId, o);
   if (!o.output || o.output === '-') return writeStdout(text);
   try {
     await writeFile(o.output, text);

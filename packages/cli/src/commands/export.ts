@@ -3,6 +3,7 @@ import { type ViewerClass, ViewerClassSchema } from '@db8/core';
 import { type Command, InvalidArgumentError } from 'commander';
 import { STORE_HELP } from '../help-text.ts';
 import { runAction } from '../io.ts';
+import type { Product } from '../product.ts';
 import type { ExportOpts } from './export-impl.ts';
 
 const impl = () => import('./export-impl.ts');
@@ -13,7 +14,7 @@ function viewerClass(v: string): ViewerClass {
   return r.data;
 }
 
-export function register(program: Command): void {
+export function register(program: Command, product: Product): void {
   const cmd = program
     .command('export')
     .description(
@@ -34,5 +35,9 @@ export function register(program: Command): void {
     .option('--data-dir <dir>', 'read the PGlite store and server key in this data directory, not the server')
     .option('--database-url <url>', 'read this PostgreSQL store (the key still comes from --data-dir)')
     .addHelpText('after', `\n${STORE_HELP}\n`);
-  cmd.action(runAction(cmd, async (room: string, o: ExportOpts) => (await impl()).exportCommand(room, o)));
+  cmd.action(
+    runAction(cmd, async (room: string, o: ExportOpts) =>
+      (await impl()).exportCommand(room, o, product.protocols),
+    ),
+  );
 }

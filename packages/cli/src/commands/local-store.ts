@@ -2,9 +2,8 @@
 // server uses, without starting it. PGlite is single-process: the server must be stopped first.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { noteText, parseCheckpoint } from '@db8/core';
+import { type AnyProtocol, createProtocolRegistry, noteText, parseCheckpoint } from '@db8/core';
 import {
-  defaultProtocolRegistry,
   loadOrCreateServerKey,
   openStore,
   Runtime,
@@ -50,14 +49,19 @@ export async function originOf(store: Store, roomId: string): Promise<string | u
 }
 
 /** A runtime over the store with the server's own key and origin, so what it signs is the server's. */
-export async function localRuntime(store: Store, o: StoreOpts, roomId: string): Promise<Runtime> {
+export async function localRuntime(
+  store: Store,
+  o: StoreOpts,
+  roomId: string,
+  protocols: readonly AnyProtocol[],
+): Promise<Runtime> {
   const key = existingServerKey(o.dataDir);
   if (!key)
     throw new CliError(EXIT_USAGE, `no server key (${SERVER_KEY_FILE}) in ${resolveDataDir(o.dataDir)}`);
   const origin = await originOf(store, roomId);
   return new Runtime({
     store,
-    protocols: defaultProtocolRegistry(),
+    protocols: createProtocolRegistry(protocols),
     serverKey: key,
     ...(origin ? { origin } : {}),
   });

@@ -4,11 +4,17 @@
 // --data-dir / --database-url, or when no server answers, refold from this machine's store and
 // check every stored hash, snapshot and checkpoint too. Exit 3 when anything differs.
 import { existsSync } from 'node:fs';
-import { journalEntries, parseJournalText, refoldLog } from '@db8/core';
-import { createProtocolRegistry } from '@db8/protocols';
+import {
+  createProtocolRegistry,
+  journalEntries,
+  type ProtocolRegistry,
+  parseJournalText,
+  refoldLog,
+} from '@db8/core';
 import type { Command } from 'commander';
 import { EXIT_INVALID_INPUT, EXIT_IO_ERROR, EXIT_VERIFICATION_FAILED } from '../exit-codes.ts';
 import { CliError, readTextInput, runAction, writeStdout } from '../io.ts';
+import type { Product } from '../product.ts';
 
 interface ReplayOptions {
   url?: string;
@@ -18,7 +24,8 @@ interface ReplayOptions {
   json?: boolean;
 }
 
-export function register(program: Command): void {
+export function register(program: Command, product: Product): void {
+  const registry = createProtocolRegistry(product.protocols);
   const cmd = program
     .command('replay')
     .description(
@@ -42,7 +49,7 @@ export function register(program: Command): void {
     );
   cmd.action(
     runAction(cmd, async (room: string, opts: ReplayOptions) => {
-      if (existsSync(room)) return replayBundle(await readTextInput(room), room, opts);
+      if (existsSync(room)) return replayBundle(await readTextInput(room), room, opts, registry);
       const direct = opts.dataDir !== undefined || opts.databaseUrl !== undefined;
       if (!direct) {
         const { fetchExport } = await import('./export-impl.ts');
@@ -52,16 +59,16 @@ export function register(program: Command): void {
             return null;
           throw e;
         });
-        if (text !== null) return replayBundle(text, room, opts);
+        if (text !== null) return replayBundle(text, room, opts, registry);
       }
       // @db8/server (PGlite, fastify) loads only when the command runs.
-      const { defaultProtocolRegistry, openStore, RuntimeError, replayRoom } = await import('@db8/server');
+      const { openStore, RuntimeError, replayRoom } = await import('@db8/server');
       const store = await openStore({
         ...(opts.dataDir !== undefined ? { dataDir: opts.dataDir } : {}),
         ...(opts.databaseUrl !== undefined ? { databaseUrl: opts.databaseUrl } : {}),
       });
       try {
-        const report = await replayRoom(store, defaultProtocolRegistry(), room).catch((e: unknown) => {
+        const report = await replayRoom(store, registry, room).catch((e: unknown) => {
           // ROOM_NOT_FOUND, UNKNOWN_PROTOCOL…: the input names nothing this store can replay.
           throw e instanceof RuntimeError ? new CliError(EXIT_INVALID_INPUT, e.message) : e;
         });
@@ -91,10 +98,15 @@ export function register(program: Command): void {
 }
 
 /** A bundle refolded offline: the same report shape, from its entries alone (no store). */
-async function replayBundle(text: string, file: string, opts: ReplayOptions): Promise<void> {
+async function replayBundle(
+  text: string,
+  file: string,
+  opts: ReplayOptions,
+  registry: ProtocolRegistry,
+): Promise<void> {
   const entries = journalEntries(parseJournalText(text).records.map((r) => r.value));
   if (entries.length === 0) throw new CliError(EXIT_INVALID_INPUT, `${file}: no journal entries`);
-  const { state: _state, ...report } = refoldLog(entries, createProtocolRegistry());
+  const { state: _state, ...report } = refoldLog(entries, registry);
   const room = entries[0]!.room;
   if (opts.json) await writeStdout(`${JSON.stringify(report)}\n`);
   else {

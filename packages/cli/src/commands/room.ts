@@ -2,7 +2,7 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import { ROOM_HELP, URL_HELP } from '../help-text.ts';
 import { runAction } from '../io.ts';
-import { roomProtocolExamples } from '../protocols/registry.ts';
+import type { Product } from '../product.ts';
 
 const impl = () => import('./room-impl.ts');
 
@@ -19,13 +19,13 @@ function ttl(v: string): number {
   return n;
 }
 
-export function register(program: Command): void {
+export function register(program: Command, product: Product): void {
   const room = program.command('room').description('rooms: create, list, status, join, invite');
 
   const c = room
     .command('create')
     .description('create a room (admin: db8 login --link <admin link>)')
-    .requiredOption('--protocol <name>', `protocol, e.g. ${roomProtocolExamples().join(', ')}`)
+    .requiredOption('--protocol <name>', `protocol, e.g. ${product.roomExamples.join(', ')}`)
     .option('--config <file>', 'room config as a JSON file (- for stdin)')
     .option('--title <title>', 'room title')
     .option(

@@ -4,6 +4,7 @@
 // JSON), requests at debug only.
 import { type Command, InvalidArgumentError } from 'commander';
 import { runAction } from '../io.ts';
+import type { Product } from '../product.ts';
 
 interface StartOptions {
   port?: number;
@@ -17,7 +18,7 @@ function parsePort(v: string): number {
   return n;
 }
 
-export function register(program: Command): void {
+export function register(program: Command, product: Product): void {
   const cmd = program
     .command('start')
     .description('start the db8 server: web UI, REST, WebSocket and SSE on one port')
@@ -26,8 +27,7 @@ export function register(program: Command): void {
     .option('--data-dir <dir>', 'embedded store and server key directory (default: $DB8_DATA_DIR or ./.db8)');
   cmd.action(
     runAction(cmd, async (opts: StartOptions) => {
-      const { startServer } = await import('@db8/server');
-      const server = await startServer({
+      const server = await product.startServer({
         ...(opts.port !== undefined ? { port: opts.port } : {}),
         ...(opts.host !== undefined ? { host: opts.host } : {}),
         ...(opts.dataDir !== undefined ? { dataDir: opts.dataDir } : {}),

@@ -6,20 +6,22 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   CHECKPOINT_SSHSIG_NAMESPACE,
+  createProtocolRegistry,
   formatFailure,
   type JournalFailureCode,
   JournalKeySchema,
   journalEntries,
+  type ProtocolRegistry,
   parseJournalText,
   type RefoldReport,
   refoldLog,
   type VerifyBundleResult,
   verifyBundleText,
 } from '@db8/core';
-import { createProtocolRegistry } from '@db8/protocols';
 import type { Command } from 'commander';
 import { EXIT_INVALID_INPUT, EXIT_IO_ERROR, EXIT_VERIFICATION_FAILED } from '../exit-codes.ts';
 import { CliError, inputName, readTextInput, runAction, writeStdout } from '../io.ts';
+import type { Product } from '../product.ts';
 
 /** Not a journal bundle at all (or one this version cannot read): invalid input, not a failed check. */
 const NOT_A_BUNDLE: ReadonlySet<JournalFailureCode> = new Set(['NO_HEADER', 'UNSUPPORTED_VERSION']);
@@ -75,22 +77,26 @@ function summary(r: VerifyBundleResult, f: RefoldReport, file: string, pinned: b
 }
 
 /** Refold the bundle's entries offline (every built-in protocol); the state itself stays out of JSON. */
-function refold(text: string): RefoldReport {
+function refold(text: string, registry: ProtocolRegistry): RefoldReport {
   const entries = journalEntries(parseJournalText(text).records.map((x) => x.value));
-  const { state: _state, ...report } = refoldLog(entries, createProtocolRegistry());
+  const { state: _state, ...report } = refoldLog(entries, registry);
   return report;
 }
 
 type VerifyOpts = { key?: string; json?: boolean; sshDir?: string };
 
-async function verifyCommand(file: string | undefined, o: VerifyOpts): Promise<void> {
+async function verifyCommand(
+  file: string | undefined,
+  o: VerifyOpts,
+  registry: ProtocolRegistry,
+): Promise<void> {
   const text = await readTextInput(file);
   const pin = o.key !== undefined ? await pinnedKey(o.key) : undefined;
   const r = verifyBundleText(text, pin !== undefined ? { pinnedKey: pin } : {});
   if (o.sshDir !== undefined) await writeSshFiles(o.sshDir, text);
   const first = r.firstFailure;
   // A bundle that fails its own checks is not refolded: its entries are not what was signed.
-  const f = first ? null : refold(text);
+  const f = first ? null : refold(text, registry);
   if (o.json) await writeStdout(`${JSON.stringify(f ? { ...r, refold: f } : r)}\n`);
   if (first) {
     const exit = NOT_A_BUNDLE.has(first.code) ? EXIT_INVALID_INPUT : EXIT_VERIFICATION_FAILED;
@@ -104,7 +110,8 @@ async function verifyCommand(file: string | undefined, o: VerifyOpts): Promise<v
   if (!o.json && f) await writeStdout(summary(r, f, inputName(file), r.keyPinned));
 }
 
-export function register(program: Command): void {
+export function register(program: Command, product: Product): void {
+  const registry = createProtocolRegistry(product.protocols);
   const cmd = program
     .command('verify')
     .description(
@@ -123,5 +130,5 @@ export function register(program: Command): void {
       '--ssh-dir <dir>',
       `write allowed_signers and checkpoint-<size>(.sig) files for ssh-keygen -Y verify -n ${CHECKPOINT_SSHSIG_NAMESPACE}`,
     );
-  cmd.action(runAction(cmd, (file: string | undefined, o: VerifyOpts) => verifyCommand(file, o)));
+  cmd.action(runAction(cmd, (file: string | undefined, o: VerifyOpts) => verifyCommand(file, o, registry)));
 }

@@ -1,2 +1,3 @@
 export * from './cast.ts';
 export * from './contract.ts';
+export * from './registry.ts';

@@ -4,6 +4,8 @@
 
 export type { AuthContext } from '../auth/types.ts';
 export type { Bus } from '../bus/types.ts';
+// A module that follows a JetStream subject itself (the question protocol's replicas).
+export { type Follower, JetStreamLog, type StreamMessage } from '../bus/jetstream.ts';
 // Model-driven seats: the agent contract and its helpers.
 export {
   clip,
@@ -14,9 +16,10 @@ export {
   type SeatContext,
   withPersona,
 } from '../drivers/agent.ts';
+export { providerFor } from '../drivers/spec.ts';
 // HTTP: errors in the house shape, auth guards, zod-typed routes, the wire's shared schemas.
 export { ApiError, zodDetails } from '../errors.ts';
-export type { RestCaller, RestResult } from '../mcp/rest.ts';
+export { RestCaller, type RestResult } from '../mcp/rest.ts';
 export type { FeedSink, Subscription } from '../realtime/feed.ts';
 
 // Realtime: the frames a wire codec encodes, and a server-side subscription's sink.
@@ -25,12 +28,16 @@ export type { RealtimeHub } from '../realtime/hub.ts';
 export { viewerIn } from '../routes/access.ts';
 export { requireAdmin, requireAuth } from '../routes/context.ts';
 export type { ZodTypeProvider } from '../routes/zod.ts';
-export { runtimeError } from '../runtime/errors.ts';
+export { RuntimeError, runtimeError } from '../runtime/errors.ts';
+// Timers longer than setTimeout's 24.8-day limit.
+export { armAt } from '../runtime/long-timer.ts';
 // The room runtime's shapes and errors.
 export type { RoomInfo, StateFor } from '../runtime/types.ts';
 export { isSupportedVersion } from '../schemas/common.ts';
+export { type DriverSpec, DriverSpecSchema } from '../schemas/drivers.ts';
 export { toJsonSchema } from '../schemas/protocol-json.ts';
 export type { State } from '../schemas/rest.ts';
+export type { SqlDriver } from '../store/driver.ts';
 export type { Store } from '../store/index.ts';
 // The contract a module implements, and what it is given.
 export type {

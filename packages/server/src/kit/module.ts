@@ -4,10 +4,10 @@ import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import type { SeatAgent } from '../drivers/agent.ts';
 import type { Drivers } from '../drivers/spec.ts';
-import type { ModuleRuntime } from '../kit/runtime.ts';
 import type { RestCaller, RestResult } from '../mcp/rest.ts';
 import type { AppContext } from '../routes/context.ts';
 import type { JoinEffect, JoinInput } from '../runtime/types.ts';
+import type { ModuleRuntime } from './runtime.ts';
 import type { WireCodec } from './wire.ts';
 
 /**

@@ -1,7 +1,6 @@
-import type { Legal, PublicEntry, SeatInfo } from '@db8/core';
-import { JsonValueSchema } from '@db8/core';
 /** name → protocol, as @db8/protocols' createProtocolRegistry builds it. */
-import type { ProtocolRegistry } from '@db8/protocols';
+import type { Legal, ProtocolRegistry, PublicEntry, SeatInfo } from '@db8/core';
+import { JsonValueSchema } from '@db8/core';
 import { z } from 'zod';
 import type { ServerKey } from '../keys/server-key.ts';
 import type { Store } from '../store/store.ts';

@@ -3,6 +3,5 @@ export * from './drivers.ts';
 export * from './export.ts';
 export * from './keys.ts';
 export * from './protocol-json.ts';
-export * from './ratings.ts';
 export * from './rest.ts';
 export * from './ws.ts';

@@ -1,8 +1,7 @@
 import { useState } from 'react';
 import { api } from '../lib/api.ts';
-import { protocols } from '../lib/protocols.ts';
 import { navigate } from '../lib/router.tsx';
-import { moduleFor } from '../protocols/registry.ts';
+import { installedProtocols, moduleFor } from '../protocols/registry.ts';
 import { type DriverChoices, DriverPicker, driversBody, seatsOf } from './create/Drivers.tsx';
 import { GeneratedForm } from './create/GeneratedForm.tsx';
 
@@ -10,7 +9,7 @@ import { GeneratedForm } from './create/GeneratedForm.tsx';
 // from its zod schema), choose who plays each seat, create the room and go to it.
 
 export function CreateRoom(props: { onCreated?: () => void }) {
-  const [protocol, setProtocol] = useState(protocols[0]?.name ?? '');
+  const [protocol, setProtocol] = useState(installedProtocols()[0]?.name ?? '');
   const [title, setTitle] = useState('');
   const [drivers, setDrivers] = useState<DriverChoices>({});
   const [busy, setBusy] = useState(false);
@@ -78,7 +77,7 @@ export function CreateRoom(props: { onCreated?: () => void }) {
       <div className="field">
         <label htmlFor="cr-protocol">protocol</label>
         <select id="cr-protocol" value={protocol} onChange={(e) => pick(e.target.value)}>
-          {protocols.map((p) => (
+          {installedProtocols().map((p) => (
             <option key={p.name} value={p.name}>
               {p.name} (v{p.version})
             </option>

@@ -1,6 +1,6 @@
 import type { AnyProtocol } from '@db8/core';
-import { builtinProtocols } from '@db8/protocols';
 import { z } from 'zod';
+import { installedProtocols } from '../protocols/registry.ts';
 
 // A protocol whose web module has no create form of its own gets one generated from its zod config
 // schema (the same registry the server runs), so a new protocol needs no UI work to be created. Its
@@ -19,10 +19,8 @@ export type FieldSpec = {
   description?: string;
 };
 
-export const protocols: readonly AnyProtocol[] = builtinProtocols;
-
 export function protocolNamed(name: string): AnyProtocol | undefined {
-  return protocols.find((p) => p.name === name);
+  return installedProtocols().find((p) => p.name === name);
 }
 
 type JsonSchema = {

@@ -2,10 +2,11 @@ import { useCallback, useEffect, useState } from 'react';
 import { Badge, statusTone } from '../components/Badge.tsx';
 import { CreateRoom } from '../components/CreateRoom.tsx';
 import { api } from '../lib/api.ts';
-import { openableSeats, protocols } from '../lib/protocols.ts';
+import { openableSeats } from '../lib/protocols.ts';
 import { Link } from '../lib/router.tsx';
 import { getSession, useCredentials } from '../lib/session.ts';
 import type { Room } from '../lib/types.ts';
+import { installedProtocols } from '../protocols/registry.ts';
 
 // The lobby: every room with its protocol, status and log height; admins get the create form.
 
@@ -45,10 +46,13 @@ export function Lobby() {
         <section className="card about" data-testid="about" aria-labelledby="about-h">
           <h2 id="about-h">db8: rooms where agents and people play by the rules</h2>
           <p>
-            Each room runs a protocol ({protocols.map((p) => p.name).join(', ')}): AI agents and people take
-            its seats and act in turn, and the server refuses any move the rules do not allow. Every move is
-            an entry in the room's signed, append-only log, so anyone can check a room's whole history in the
-            browser.
+            Each room runs a protocol (
+            {installedProtocols()
+              .map((p) => p.name)
+              .join(', ')}
+            ): AI agents and people take its seats and act in turn, and the server refuses any move the rules
+            do not allow. Every move is an entry in the room's signed, append-only log, so anyone can check a
+            room's whole history in the browser.
           </p>
           <p className="small">
             Watch any room below. Agents start at <a href="/skill.md">/skill.md</a>; admins sign in with the

@@ -1,14 +1,31 @@
-import { council } from './council/index.ts';
-import { debate } from './debate/index.tsx';
-import { deliberation } from './deliberation/index.ts';
+import type { AnyProtocol } from '@db8/core';
 import type { WebModule } from './module.tsx';
-import { poker } from './poker/index.tsx';
-import { question } from './question/index.tsx';
-import { sealedBid } from './sealed-bid/index.ts';
 
-// Every protocol's web module, one line each. Adding a protocol's UI: a folder beside these and a line here.
-export const modules: readonly WebModule[] = [debate, poker, council, sealedBid, question, deliberation];
+// The protocols this web app was composed with: the composition root (packages/app/web/main.tsx)
+// installs them once, before the first render; the platform pages read them here and never name a
+// protocol. Module-level rather than a React context because plain functions (forms, lookups) read
+// it too, and it never changes after boot.
+
+let installed: { modules: readonly WebModule[]; protocols: readonly AnyProtocol[] } = {
+  modules: [],
+  protocols: [],
+};
+
+/** Set the web modules and protocol rules the app serves; call once, before rendering. */
+export function installProtocols(modules: readonly WebModule[], protocols: readonly AnyProtocol[]): void {
+  installed = { modules, protocols };
+}
+
+/** Every installed protocol's web module, in the order the composition root lists them. */
+export function webModules(): readonly WebModule[] {
+  return installed.modules;
+}
 
 export function moduleFor(protocol: string | undefined): WebModule | undefined {
-  return modules.find((m) => m.protocol === protocol);
+  return installed.modules.find((m) => m.protocol === protocol);
+}
+
+/** Every installed protocol's pure rules: what generated create forms read their config schema from. */
+export function installedProtocols(): readonly AnyProtocol[] {
+  return installed.protocols;
 }

@@ -1,0 +1,17 @@
+import { councilModule } from '@db8/council/server';
+import { debateModule } from '@db8/debate/server';
+import { deliberationModule } from '@db8/deliberation/server';
+import { pokerModule } from '@db8/poker/server';
+import { questionModule } from '@db8/question/server';
+import { sealedBidModule } from '@db8/sealed-bid/server';
+import type { ProtocolModule } from '@db8/server/kit';
+
+/** Every protocol module a db8 server runs out of the box: adding a protocol is one line here. */
+export const builtinModules: readonly ProtocolModule[] = [
+  sealedBidModule,
+  pokerModule,
+  councilModule,
+  debateModule,
+  questionModule,
+  deliberationModule,
+];

@@ -1,0 +1,15 @@
+import { councilScript } from '../agent/index.ts';
+import type { ProtocolModule } from '@db8/server/kit';
+import { council } from '../rules/index.ts';
+import { councilAgent } from './agent.ts';
+import { councilConfig } from './config.ts';
+import { councilRoutes } from './routes.ts';
+
+/** Seed 001's five-role council. */
+export const councilModule: ProtocolModule = {
+  protocol: council,
+  prepareConfig: councilConfig,
+  agent: councilAgent,
+  scripted: () => councilScript,
+  routes: councilRoutes,
+};

@@ -1,0 +1,80 @@
+import type { ModuleRuntime, ProtocolModule, Store } from '@db8/server/kit';
+import type { FastifyInstance } from 'fastify';
+import { debate } from '../rules/index.ts';
+import { debateAgent } from './agent.ts';
+import { identityBinding, withRoomCa } from './hooks.ts';
+import { DebateJournalGit } from './journal-git.ts';
+import { DebateRatings, type IdentityLookup } from './ratings.ts';
+import { ratingRoutes } from './routes.ts';
+import { debateScript } from './scripted.ts';
+
+export { identityBinding, withRoomCa } from './hooks.ts';
+export { DebateJournalGit, JOURNAL_NAMESPACE, journalRef } from './journal-git.ts';
+export { DebateRatings, type IdentityLookup, type RatingsSnapshot } from './ratings.ts';
+
+/**
+ * A principal as the ratings show it: agents and people only (an admin's id is not published), and
+ * `scripted` when it registered with `metadata: {scripted: true}` (docs/debate.md, "Ratings").
+ */
+export function principalLookup(store: Pick<Store, 'principals'>): IdentityLookup {
+  return async (id) => {
+    const p = await store.principals.get(id);
+    if (!p || (p.kind !== 'agent' && p.kind !== 'person')) return null;
+    return { name: p.displayName, scripted: p.meta.scripted === true };
+  };
+}
+
+export interface DebatePlugin {
+  ratings: DebateRatings;
+  /** The git journal writer, when a repository was given. */
+  journal: DebateJournalGit | null;
+}
+
+/**
+ * Debate's background side (docs/debate.md, "Running a debate"): the ratings API, refolded
+ * whenever a room closes, and — with `journalGit` (default $DB8_JOURNAL_GIT), a git repository
+ * path — each published round committed to `refs/_db8/journal/<room>`.
+ */
+export async function registerDebate(
+  app: FastifyInstance,
+  opts: {
+    runtime: Pick<ModuleRuntime, 'getRoom' | 'act' | 'listRooms' | 'entries' | 'stateFor' | 'serverKey'>;
+    journalGit?: string;
+    /** Names and scripted flags of principals (default: the app's store). */
+    lookup?: IdentityLookup;
+  },
+): Promise<DebatePlugin> {
+  const ratings = new DebateRatings(opts.runtime, Date.now, opts.lookup ?? principalLookup(app.db8.store));
+  ratingRoutes(app, ratings);
+  const repo = opts.journalGit ?? (process.env.DB8_JOURNAL_GIT || undefined);
+  const journal = repo
+    ? new DebateJournalGit(repo, opts.runtime, (err, roomId) =>
+        app.log.warn({ err, roomId }, 'debate: git journal'),
+      )
+    : null;
+  const stop = app.db8.bus.subscribe('*', (e) => {
+    if (e.kind === 'close') ratings.invalidate();
+    // A round is published by an entry that reveals its submissions.
+    if (journal && (e.reveals?.length ?? 0) > 0) void journal.sync(e.room);
+  });
+  app.addHook('preClose', async () => {
+    stop();
+    await journal?.flush();
+  });
+  return { ratings, journal };
+}
+
+/** Seed 000's structured debate. */
+export const debateModule: ProtocolModule = {
+  protocol: debate,
+  prepareConfig: (config, ctx) => withRoomCa(config, ctx.caPublicLine),
+  onJoin: identityBinding,
+  agent: debateAgent,
+  scripted: () => debateScript,
+  routes: async (app, ctx) => {
+    await registerDebate(app, {
+      runtime: ctx.runtime,
+      ...(ctx.env.DB8_JOURNAL_GIT ? { journalGit: ctx.env.DB8_JOURNAL_GIT } : {}),
+    });
+  },
+};

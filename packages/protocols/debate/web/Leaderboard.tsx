@@ -1,0 +1,160 @@
+import { anonClient } from '@db8/web/kit';
+import { useCallback, useEffect, useState } from 'react';
+import { debateRating, debateRatings } from '../client/index.ts';
+import type { RatingsResponse } from '../rules/ratings-wire.ts';
+import type { Series } from './chart.ts';
+import { IdentityName } from './names.tsx';
+import { RatingChart } from './RatingChart.tsx';
+
+// The debate leaderboard: Elo per identity from closed debates, globally or per topic tag, as
+// the server computes it (GET /v1/ratings), and the rating history of the leaders as a chart
+// (GET /v1/ratings/:identity for each identity charted).
+
+const REFRESH_MS = 15_000;
+const CHARTED = 6;
+
+type Row = RatingsResponse['global'][number];
+
+export function Leaderboard() {
+  const [data, setData] = useState<RatingsResponse | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [scope, setScope] = useState<string>('global');
+  const [series, setSeries] = useState<Series[]>([]);
+  // Agents registered as scripted (demos) are left out by the server unless asked.
+  const [scripted, setScripted] = useState(false);
+
+  const load = useCallback(async () => {
+    try {
+      setData(await debateRatings(anonClient(), { scripted }));
+      setError(null);
+    } catch (e) {
+      setError((e as Error).message);
+    }
+  }, [scripted]);
+  useEffect(() => {
+    void load();
+    const t = setInterval(load, REFRESH_MS);
+    return () => clearInterval(t);
+  }, [load]);
+
+  const rows: Row[] = data ? (scope === 'global' ? data.global : (data.tags[scope.slice(4)] ?? [])) : [];
+  const leaders = rows
+    .slice(0, CHARTED)
+    .map((r) => r.identity)
+    .join('\n');
+  const computedAt = data?.computed_at;
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: refetch histories when the tables are recomputed.
+  useEffect(() => {
+    if (!leaders) {
+      setSeries([]);
+      return;
+    }
+    let stop = false;
+    void Promise.all(
+      leaders.split('\n').map(async (identity) => {
+        const h = await debateRating(anonClient(), identity, { scripted }).catch(() => null);
+        const points = (h?.history ?? []).filter((p) => p.scope === scope);
+        return { identity, name: h?.name ?? identity, points };
+      }),
+    ).then((s) => {
+      if (!stop) setSeries(s);
+    });
+    return () => {
+      stop = true;
+    };
+  }, [leaders, scope, computedAt, scripted]);
+
+  const tags = data ? Object.keys(data.tags) : [];
+  return (
+    <div className="leaderboard">
+      <section className="card" aria-labelledby="lb-h">
+        <header className="card-head">
+          <h1 id="lb-h">Leaderboard</h1>
+          <label className="inline">
+            <span className="muted small">table</span>
+            <select value={scope} onChange={(e) => setScope(e.target.value)} aria-label="rating table">
+              <option value="global">global</option>
+              {tags.map((t) => (
+                <option key={t} value={`tag:${t}`}>
+                  #{t}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="inline">
+            <input
+              type="checkbox"
+              checked={scripted}
+              onChange={(e) => setScripted(e.target.checked)}
+              data-testid="include-scripted"
+            />{' '}
+            <span className="small">include scripted agents</span>
+          </label>
+        </header>
+        <p className="small muted">
+          Elo per identity from closed debates (K = 24, ±40 per debate, pairwise from placements), computed by
+          the server.
+          {data ? ` ${data.matches} rated debate${data.matches === 1 ? '' : 's'}.` : ''}
+          {scripted ? '' : ' Scripted agents (demos) are left out.'}
+        </p>
+        {error ? (
+          <p className="error" role="alert">
+            Could not load ratings: {error}
+          </p>
+        ) : null}
+        {data === null && !error ? <p className="muted">Loading…</p> : null}
+        {data && rows.length === 0 ? <p className="muted">No rated debates yet.</p> : null}
+        {rows.length > 0 ? (
+          <div className="table-wrap">
+            <table data-testid="leaderboard">
+              <thead>
+                <tr>
+                  <th scope="col" className="num">
+                    #
+                  </th>
+                  <th scope="col">Agent</th>
+                  <th scope="col" className="num">
+                    Rating
+                  </th>
+                  <th scope="col" className="num">
+                    Debates
+                  </th>
+                  <th scope="col" className="num" title="pairwise wins · losses · draws">
+                    W · L · D
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map((r, i) => (
+                  <tr key={r.identity} data-identity={r.identity}>
+                    <td className="num">{i + 1}</td>
+                    <td>
+                      <IdentityName identity={r.identity} name={r.name} scripted={r.scripted} />
+                    </td>
+                    <td className="num mono" data-testid="rating">
+                      {r.rating.toFixed(2)}
+                    </td>
+                    <td className="num">{r.matches}</td>
+                    <td className="num mono">
+                      {r.wins} · {r.losses} · {r.draws}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        ) : null}
+      </section>
+      {series.some((s) => s.points.length > 0) ? (
+        <section className="card" aria-labelledby="chart-h">
+          <h2 id="chart-h">Rating history {scope === 'global' ? '' : `(#${scope.slice(4)})`}</h2>
+          <RatingChart
+            series={series.filter((s) => s.points.length > 0)}
+            title={`Rating history, ${scope}`}
+          />
+        </section>
+      ) : null}
+    </div>
+  );
+}

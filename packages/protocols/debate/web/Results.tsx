@@ -1,0 +1,240 @@
+import { Badge, Link } from '@db8/web/kit';
+import { useMemo } from 'react';
+import { checkChain } from './chain-check.ts';
+import { type EloChange, useEloChanges } from './elo.ts';
+import type { DebateView } from './model.ts';
+import { IdentityName, useIdentityNames } from './names.tsx';
+
+// The results: placements (approvals, Borda), the rubric and the bonuses per debater, each
+// debater's Elo change once the room is closed and rated, the unmasked names once revealed, and
+// the journal badge (the round chain recomputed in this browser, and whether it is published).
+
+const fmt = (n: number) => (Math.round(n * 100) / 100).toFixed(2);
+const signed = (n: number) => `${n > 0 ? '+' : n < 0 ? '−' : '±'}${fmt(Math.abs(n))}`;
+
+function JournalBadge(props: { view: DebateView; roomId: string }) {
+  const check = useMemo(() => checkChain(props.view), [props.view]);
+  const published = props.view.journal.published;
+  return (
+    <p className="journal-badge" data-testid="journal-badge">
+      {check.ok ? (
+        <Badge tone="ok" title={`chain head ${check.head}`}>
+          ✓ chain verified here · {check.submissions} submissions in {check.rounds} rounds
+        </Badge>
+      ) : (
+        <Badge tone="bad" title={check.reason}>
+          ✗ chain check failed: {check.reason}
+        </Badge>
+      )}{' '}
+      <Badge tone={published ? 'ok' : 'muted'}>
+        {published ? 'journal published' : 'journal not yet published'}
+      </Badge>{' '}
+      <span className="mono small muted" title={props.view.journal.chain}>
+        head {props.view.journal.chain.slice(0, 12)}…
+      </span>{' '}
+      <Link href={`/rooms/${encodeURIComponent(props.roomId)}/journal`} className="small">
+        Verify every entry
+      </Link>
+    </p>
+  );
+}
+
+function EloCell(props: {
+  change: EloChange | undefined;
+  closed: boolean;
+  masked: boolean;
+  identity: string | null;
+  scripted: boolean;
+}) {
+  if (props.masked) return <span className="muted small">after the reveal</span>;
+  if (!props.identity) return <span className="muted small">anonymous</span>;
+  if (props.scripted) return <span className="muted small">not rated (scripted)</span>;
+  if (!props.closed) return <span className="muted small">when closed</span>;
+  const c = props.change;
+  if (!c) return <span className="muted small">…</span>;
+  if (c.kind === 'none') return <span className="muted small">not rated</span>;
+  return (
+    <span
+      className={c.delta > 0 ? 'ok' : c.delta < 0 ? 'error' : ''}
+      title={`${fmt(c.before)} → ${fmt(c.after)}`}
+    >
+      {signed(c.delta)} <span className="muted small">→ {fmt(c.after)}</span>
+    </span>
+  );
+}
+
+export function Results(props: { view: DebateView; roomId: string }) {
+  const { view } = props;
+  const res = view.results;
+  const ids = res?.identities ?? null;
+  const closed = view.phase === 'closed';
+  const elo = useEloChanges(props.roomId, closed ? ids : null);
+  const known = useIdentityNames(Object.values(ids ?? {}));
+  if (!res) return null;
+  const score = new Map(res.scores.map((s) => [s.seat, s]));
+  const stats = new Map(res.stats.map((s) => [s.seat, s]));
+  const name = (seat: string) => ids?.[seat] ?? null;
+  const shown = (seat: string) => {
+    const id = name(seat);
+    return id ? (known[id]?.name ?? id) : seat;
+  };
+
+  return (
+    <section className="card results" aria-labelledby="results-h" data-testid="results">
+      <header className="card-head">
+        <h2 id="results-h">Results</h2>
+        <span>
+          {ids ? (
+            <Badge tone="info">names unmasked</Badge>
+          ) : (
+            <Badge tone="muted">names masked until the reveal</Badge>
+          )}{' '}
+          <Link href={`/rooms/${encodeURIComponent(props.roomId)}/results`} className="small">
+            Results page
+          </Link>
+        </span>
+      </header>
+      <JournalBadge view={view} roomId={props.roomId} />
+      <div className="table-wrap">
+        <table className="placements" data-testid="placements">
+          <thead>
+            <tr>
+              <th scope="col" className="num">
+                Place
+              </th>
+              <th scope="col">Debater</th>
+              <th scope="col" className="num">
+                Approvals
+              </th>
+              <th scope="col" className="num">
+                Borda
+              </th>
+              <th scope="col" className="num">
+                Total
+              </th>
+              <th scope="col" className="num">
+                Elo
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {res.placements.map((p) => (
+              <tr key={p.seat} data-seat={p.seat} className={p.place === 1 ? 'winner' : ''}>
+                <td className="num place">
+                  {p.place === 1 ? (
+                    <span className="badge badge-ok" title="first place">
+                      winner
+                    </span>
+                  ) : null}{' '}
+                  {p.place}
+                </td>
+                <td>
+                  {name(p.seat) ? (
+                    <span>
+                      <IdentityName
+                        testId="placement-name"
+                        identity={name(p.seat)!}
+                        name={known[name(p.seat)!]?.name}
+                        scripted={known[name(p.seat)!]?.scripted === true}
+                      />
+                      <span className="mono small muted"> · {p.seat}</span>
+                    </span>
+                  ) : (
+                    <strong data-testid="placement-name">{p.seat}</strong>
+                  )}
+                </td>
+                <td className="num">{p.approvals}</td>
+                <td className="num">{p.borda}</td>
+                <td className="num mono">{fmt(p.total)}</td>
+                <td className="num" data-testid="elo">
+                  <EloCell
+                    change={name(p.seat) ? elo[name(p.seat)!] : undefined}
+                    closed={closed}
+                    masked={ids === null}
+                    identity={name(p.seat)}
+                    scripted={known[name(p.seat) ?? '']?.scripted === true}
+                  />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <h3>Scores</h3>
+      <div className="table-wrap">
+        <table className="scores" data-testid="scores">
+          <thead>
+            <tr>
+              <th scope="col">Debater</th>
+              <th scope="col" className="num" title="trimmed mean of the judges' weighted cards">
+                Rubric
+              </th>
+              <th scope="col" title="Evidence / Reasoning / Clarity / ciVility / Yielding">
+                E · R · C · V · Y
+              </th>
+              <th scope="col" className="num">
+                Movement
+              </th>
+              <th scope="col" className="num">
+                Concessions
+              </th>
+              <th scope="col" className="num">
+                Calibration
+              </th>
+              <th scope="col" className="num">
+                Total
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {res.placements.map(({ seat }) => {
+              const s = score.get(seat);
+              const st = stats.get(seat);
+              if (!s) return null;
+              const d = s.dimensions;
+              return (
+                <tr key={seat}>
+                  <td>
+                    {shown(seat)}
+                    {st ? (
+                      <div className="small muted">
+                        {st.submitted} submitted · {st.verified} verified · {st.rejected} rejected ·{' '}
+                        {st.forfeits} forfeits
+                        {st.signed ? ` · ${st.signed} signed` : ''}
+                      </div>
+                    ) : null}
+                  </td>
+                  <td className="num mono">
+                    {fmt(s.rubric)}{' '}
+                    <span className="muted small">
+                      ({s.judges} judge{s.judges === 1 ? '' : 's'})
+                    </span>
+                  </td>
+                  <td className="mono small">
+                    {d ? [d.e, d.r, d.c, d.v, d.y].map((x) => Math.round(x)).join(' · ') : '—'}
+                  </td>
+                  <td className="num mono">{signed(s.movement)}</td>
+                  <td className="num mono">{signed(s.concessions)}</td>
+                  <td
+                    className="num mono"
+                    title={s.brier === null ? 'no checked claim with a confidence' : `Brier ${s.brier}`}
+                  >
+                    {signed(s.calibration)}
+                  </td>
+                  <td className="num mono">
+                    <strong>{fmt(s.total)}</strong>
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+      <p className="small muted">
+        {res.ballots} ballots · placements by{' '}
+        {res.placement === 'approval' ? 'approvals, then Borda, then score' : 'total score'} ·{' '}
+        <Link href="/leaderboard">Leaderboard</Link>
+      </p>
+    </section>
+  );
+}

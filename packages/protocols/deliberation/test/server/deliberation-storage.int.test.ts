@@ -1,0 +1,6 @@
+import { postgresSchemaStore } from '@db8/server/test/store.helpers.ts';
+import { projectionContract } from './deliberation-storage.contract.ts';
+import { seedSchemaContract } from './deliberation-storage.schema-contract.ts';
+
+seedSchemaContract('postgres', postgresSchemaStore);
+projectionContract('postgres', postgresSchemaStore);

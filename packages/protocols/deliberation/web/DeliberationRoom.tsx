@@ -1,0 +1,264 @@
+import type { Room } from '@db8/web/kit';
+import { Badge, Link, LiveBadge, statusTone, tokenFor, useCredentials, useRoomLive } from '@db8/web/kit';
+import { useState } from 'react';
+import type { DeliberationView } from '../rules/index.ts';
+import { CodeVersions } from './CodeVersions.tsx';
+import { Seats } from './Seats.tsx';
+import { TopologyGraph } from './TopologyGraph.tsx';
+
+// A deliberation room, kept small: the topology as a graph of who spoke to whom, the phase timeline
+// of each round (consensus per phase), the consensus of each round as bars against the threshold,
+// the open gate with approve/reject for a reviewer, and the code versions with their measured pass
+// rate, its trend and diffs. The state is the viewer's
+// own view pushed over the WebSocket; `?raw=1` shows the generic room.
+
+const PHASES = [
+  'dehallucination',
+  'self_evolvement',
+  'proposal',
+  'critique',
+  'review',
+  'optimization',
+  'adversarial',
+  'convergence',
+] as const;
+
+const pct = (x: number | null | undefined) =>
+  x === null || x === undefined ? '–' : `${Math.round(x * 100)}%`;
+
+function isView(v: unknown): v is DeliberationView {
+  return typeof v === 'object' && v !== null && 'phases' in v && 'layout' in v && 'config' in v;
+}
+
+function Timeline({ view }: { view: DeliberationView }) {
+  const rounds = Array.from({ length: view.round }, (_, i) => i + 1);
+  return (
+    <section className="card" aria-label="phase timeline">
+      <h2>Phases</h2>
+      <div className="delib-timeline-wrap">
+        <table className="delib-timeline" data-testid="delib-timeline">
+          <thead>
+            <tr>
+              <th>round</th>
+              {PHASES.map((p) => (
+                <th key={p}>{p.replace('_', ' ')}</th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {rounds.map((r) => (
+              <tr key={r}>
+                <th>{r}</th>
+                {PHASES.map((p) => {
+                  const rec = view.phases.find((x) => x.round === r && x.phase === p);
+                  const now = view.round === r && view.phase === p && rec?.closedAt === null;
+                  const cls = !rec ? 'todo' : rec.skipped ? 'skipped' : now ? 'now' : 'done';
+                  return (
+                    <td key={p} className={`cell-${cls}`} title={rec ? `${rec.passes} pass(es)` : ''}>
+                      {!rec ? '' : rec.skipped ? rec.skipped : now ? '…' : pct(rec.consensus?.score)}
+                    </td>
+                  );
+                })}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}
+
+function ConsensusChart({ view }: { view: DeliberationView }) {
+  const min = view.config.minConsensus;
+  return (
+    <section className="card" aria-label="consensus per round">
+      <h2>Consensus per round</h2>
+      <div className="delib-bars" data-testid="delib-consensus">
+        {view.rounds.length === 0 ? <p className="muted small">No round has converged yet.</p> : null}
+        {view.rounds.map((o) => (
+          <div key={o.round} className="bar-row">
+            <span className="bar-label">round {o.round}</span>
+            <span className="bar-track">
+              <span
+                className={`bar ${o.reachedConsensus ? 'bar-ok' : ''}`}
+                style={{ width: `${o.confidence * 100}%` }}
+              />
+              <span className="bar-min" style={{ left: `${min * 100}%` }} title={`threshold ${pct(min)}`} />
+            </span>
+            <span className="bar-value">
+              {pct(o.confidence)} · {o.winner ?? 'no winner'}
+            </span>
+          </div>
+        ))}
+      </div>
+    </section>
+  );
+}
+
+function Gate({ roomId, view }: { roomId: string; view: DeliberationView }) {
+  const [error, setError] = useState<string | null>(null);
+  const [reason, setReason] = useState('');
+  const [busy, setBusy] = useState(false);
+  const gate = view.gates.at(-1);
+  if (!gate || gate.decision !== null || view.status !== 'paused') return null;
+  // Only those the server lets decide see the buttons: an admin, or a reviewer seat held here.
+  const mayDecide =
+    view.you.kind === 'admin' ||
+    (view.you.seat !== null && view.config.gates.reviewers.includes(view.you.seat));
+  // The seat's own session when this browser holds a seat (a reviewer), else the person's.
+  const token = tokenFor(roomId);
+  const decide = async (d: 'approve' | 'reject') => {
+    if (d === 'reject' && !reason.trim()) {
+      setError('Say why you reject: the reason is recorded.');
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    const res = await fetch(`/v1/debates/${encodeURIComponent(roomId)}/${d}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify({ reason: reason.trim() || 'approved in the web app' }),
+    }).catch(() => null);
+    setBusy(false);
+    if (!res?.ok)
+      setError(
+        ((await res?.json().catch(() => null)) as { error?: { message?: string } } | null)?.error?.message ??
+          `HTTP ${res?.status ?? 'error'}`,
+      );
+  };
+  return (
+    <section className="card delib-gate" aria-label="approval gate" data-testid="delib-gate">
+      <h2>
+        Waiting for approval after {gate.phase} (round {gate.round})
+      </h2>
+      <p className="muted small">
+        Reviewers: {view.config.gates.reviewers.join(', ')} · on timeout: {view.config.gates.onTimeout}
+        {gate.deadline ? ` at ${new Date(gate.deadline).toLocaleTimeString()}` : ''}
+      </p>
+      {mayDecide ? (
+        <>
+          <div className="field">
+            <label htmlFor="gate-reason">reason (required to reject)</label>
+            <input
+              id="gate-reason"
+              value={reason}
+              onChange={(e) => setReason(e.target.value)}
+              maxLength={2000}
+            />
+          </div>
+          <p className="row">
+            <button type="button" className="primary" disabled={busy} onClick={() => void decide('approve')}>
+              Approve
+            </button>
+            <button type="button" className="ghost" disabled={busy} onClick={() => void decide('reject')}>
+              Reject
+            </button>
+          </p>
+        </>
+      ) : (
+        <p className="muted" data-testid="gate-waiting">
+          A reviewer decides this gate.
+        </p>
+      )}
+      {error ? (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </section>
+  );
+}
+
+function Decided({ view }: { view: DeliberationView }) {
+  const decided = view.gates.filter((g) => g.decision !== null);
+  if (decided.length === 0) return null;
+  return (
+    <ul className="delib-gates small" data-testid="delib-gates">
+      {decided.map((g) => (
+        <li key={`${g.round}-${g.phase}`}>
+          Gate after {g.phase} (round {g.round}):{' '}
+          <strong>{g.decision === 'approve' ? 'approved' : 'rejected'}</strong> by {g.by ?? '–'}
+          {g.reason ? ` — ${g.reason}` : ''}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function DeliberationRoom(props: { roomId: string; room: Room | null }) {
+  useCredentials();
+  const { roomId, room } = props;
+  const live = useRoomLive(roomId, tokenFor(roomId));
+  const view = isView(live.state?.view) ? live.state.view : null;
+  return (
+    <div className="deliberation">
+      <header className="room-head">
+        <div>
+          <p className="crumbs small">
+            <Link href="/">Rooms</Link> / <span className="mono">{roomId}</span>
+          </p>
+          <h1>{room?.title ?? 'Deliberation'}</h1>
+          <p className="meta">
+            <code>deliberation</code>{' '}
+            <Badge tone={statusTone(view?.status ?? room?.status ?? '')} testId="delib-status">
+              {view?.status ?? room?.status ?? '…'}
+            </Badge>{' '}
+            <LiveBadge
+              status={live.status}
+              closed={room?.status === 'closed' || live.state?.status === 'closed'}
+            />{' '}
+            <Link href={`/rooms/${encodeURIComponent(roomId)}?raw=1`} className="button ghost small">
+              Raw log
+            </Link>
+          </p>
+        </div>
+      </header>
+      {live.error ? (
+        <p className="error" role="alert">
+          {live.error}
+        </p>
+      ) : null}
+      <Seats
+        roomId={roomId}
+        room={room}
+        closed={
+          room?.status === 'closed' ||
+          live.state?.status === 'closed' ||
+          ['completed', 'failed', 'cancelled'].includes(view?.status ?? '')
+        }
+      />
+      {view ? (
+        <>
+          <section className="card" aria-label="task">
+            <p className="delib-topic">{view.config.topic}</p>
+            <p className="muted small">
+              {view.config.topology} · {view.config.coordination}
+              {view.plan ? ` (${view.plan.style})` : ''} · round {view.round} of {view.config.maxRounds} ·{' '}
+              {view.phase}/{view.step} · {view.active.length} seats · leader {view.layout.leader}
+            </p>
+            <Decided view={view} />
+            {view.outcome ? (
+              <p className="small" data-testid="delib-outcome">
+                Outcome: <strong>{view.outcome.winner ?? 'no winner'}</strong> by {view.outcome.method} at{' '}
+                {pct(view.outcome.confidence)}
+                {view.outcome.reachedConsensus ? ' (consensus)' : ' (no consensus)'} ·{' '}
+                <Link
+                  href={`/deliberation/lessons?domain=${view.config.task.kind === 'code' ? 'code' : 'general'}`}
+                >
+                  lessons
+                </Link>
+              </p>
+            ) : null}
+          </section>
+          <Gate roomId={roomId} view={view} />
+          <TopologyGraph view={view} />
+          <Timeline view={view} />
+          <ConsensusChart view={view} />
+          <CodeVersions view={view} />
+        </>
+      ) : (
+        <p className="muted">Loading…</p>
+      )}
+    </div>
+  );
+}

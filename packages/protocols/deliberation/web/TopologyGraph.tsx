@@ -1,0 +1,94 @@
+import type { DeliberationView } from '../rules/index.ts';
+import { GRAPH_H, GRAPH_W, type GraphEdge, graphOf } from './graph.ts';
+
+// Who spoke to whom: the seats laid out by their topology, each edge as thick as the turns that
+// crossed it (seen or addressed). Counts are of the turns this viewer may read.
+
+const total = (e: GraphEdge) => e.ab + e.ba + e.addressed;
+
+export function TopologyGraph({ view }: { view: DeliberationView }) {
+  const g = graphOf(view);
+  const max = Math.max(1, ...g.edges.map(total));
+  const pos = new Map(g.nodes.map((n) => [n.id, n]));
+  const busiest = g.edges
+    .flatMap((e) => [
+      { from: e.a, to: e.b, n: e.ab },
+      { from: e.b, to: e.a, n: e.ba },
+    ])
+    .filter((d) => d.n > 0)
+    .sort((x, y) => y.n - x.n || x.from.localeCompare(y.from) || x.to.localeCompare(y.to))
+    .slice(0, 6);
+  return (
+    <section className="card" aria-label="topology">
+      <h2>
+        Topology: {view.layout.kind.replace('_', ' ')}
+        {view.layout.hub ? <span className="muted small"> · hub {view.layout.hub}</span> : null}
+      </h2>
+      <svg
+        className="delib-graph"
+        data-testid="delib-graph"
+        data-kind={view.layout.kind}
+        viewBox={`0 0 ${GRAPH_W} ${GRAPH_H}`}
+        role="img"
+        aria-label={`${view.layout.kind} of ${g.nodes.length} seats`}
+      >
+        {g.edges.map((e) => {
+          const a = pos.get(e.a)!;
+          const b = pos.get(e.b)!;
+          const w = total(e);
+          return (
+            <line
+              key={`${e.a}-${e.b}`}
+              data-testid="delib-edge"
+              data-from={e.a}
+              data-to={e.b}
+              data-weight={w}
+              className={`edge${e.structural ? '' : ' edge-old'}${w === 0 ? ' edge-idle' : ''}`}
+              x1={a.x}
+              y1={a.y}
+              x2={b.x}
+              y2={b.y}
+              strokeWidth={1 + (5 * w) / max}
+            >
+              <title>
+                {`${e.a} → ${e.b}: ${e.ab} seen · ${e.b} → ${e.a}: ${e.ba} seen · ${e.addressed} addressed`}
+              </title>
+            </line>
+          );
+        })}
+        {g.nodes.map((n) => (
+          <g
+            key={n.id}
+            data-testid="delib-node"
+            data-seat={n.id}
+            data-turns={n.turns}
+            className={`node${n.active ? '' : ' node-gone'}${n.leader ? ' node-leader' : ''}`}
+            transform={`translate(${n.x} ${n.y})`}
+          >
+            <title>{`${n.id} (${n.role}): ${n.turns} turns${n.leader ? ', leader' : ''}${n.active ? '' : ', forfeited'}`}</title>
+            <circle r={n.hub || n.leader ? 20 : 16} />
+            <text className="node-id" y={4}>
+              {n.id.slice(0, 6)}
+            </text>
+            <text className="node-role" y={n.hub || n.leader ? 33 : 29}>
+              {n.role.replace('_', ' ')} · {n.turns}
+            </text>
+          </g>
+        ))}
+      </svg>
+      {busiest.length > 0 ? (
+        <p className="muted small" data-testid="delib-busiest">
+          Most read:{' '}
+          {busiest.map((d, i) => (
+            <span key={`${d.from}-${d.to}`}>
+              {i > 0 ? ', ' : ''}
+              {d.from} → {d.to} {d.n}
+            </span>
+          ))}
+        </p>
+      ) : (
+        <p className="muted small">No turns you may read yet.</p>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,85 @@
+import { Link } from '@db8/web/kit';
+import { useEffect, useState } from 'react';
+import { AdminOnly } from './AdminTables.tsx';
+import { type AgentRow, pokerApi } from './tables.ts';
+
+// Admin: every agent, whether it is connected now, when it was last seen, and the seats it holds.
+
+export function AdminAgents() {
+  return (
+    <AdminOnly>
+      <AgentsInner />
+    </AdminOnly>
+  );
+}
+
+function AgentsInner() {
+  const [agents, setAgents] = useState<AgentRow[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    const load = () =>
+      pokerApi
+        .agents()
+        .then((a) => {
+          setAgents(a);
+          setError(null);
+        })
+        .catch((e: Error) => setError(e.message));
+    void load();
+    const t = setInterval(load, 3000);
+    return () => clearInterval(t);
+  }, []);
+  return (
+    <section className="card">
+      <header className="card-head">
+        <h1>Agents</h1>
+        <Link href="/admin/tables">Tables</Link>
+      </header>
+      {error && <p className="error small">{error}</p>}
+      {agents === null ? (
+        <p className="muted">Loading…</p>
+      ) : agents.length === 0 ? (
+        <p className="muted">No agents have registered.</p>
+      ) : (
+        <div className="table-wrap">
+          <table className="admin-table">
+            <thead>
+              <tr>
+                <th>Agent</th>
+                <th>Connected</th>
+                <th>Last seen</th>
+                <th>Seats</th>
+              </tr>
+            </thead>
+            <tbody>
+              {agents.map((a) => (
+                <tr key={a.agent_id} data-agent={a.agent_id}>
+                  <td>
+                    {a.name ?? <span className="muted">unnamed</span>}{' '}
+                    <span className="mono muted small">{a.agent_id}</span>
+                  </td>
+                  <td>
+                    {a.connected ? <span className="ok">connected</span> : <span className="muted">no</span>}
+                  </td>
+                  <td className="small">
+                    {a.last_seen_at ? new Date(a.last_seen_at).toLocaleString() : '—'}
+                  </td>
+                  <td className="small">
+                    {a.seats.length === 0
+                      ? '—'
+                      : a.seats.map((s) => (
+                          <span key={s.table_id}>
+                            <Link href={`/admin/tables/${encodeURIComponent(s.table_id)}`}>{s.table_id}</Link>{' '}
+                            seat {s.seat_id}{' '}
+                          </span>
+                        ))}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,144 @@
+import { EntryRow, getSession, Link, useRoomLive } from '@db8/web/kit';
+import { useCallback, useEffect, useState } from 'react';
+import { AdminOnly } from './AdminTables.tsx';
+import { HandSummaries } from './HandSummaries.tsx';
+import { useTableLive } from './live.ts';
+import { PokerFelt } from './PokerFelt.tsx';
+import { TopUp } from './TopUp.tsx';
+import { type AdminEvent, pokerApi } from './tables.ts';
+
+// Admin: one table — the felt, the live log feed (admin reads every entry), the recorded events a
+// page at a time, downloads (JSONL, PHH), play-money top-ups and stop.
+
+const PAGE = 50;
+
+export function AdminTable(props: { tableId: string }) {
+  return (
+    <AdminOnly>
+      <AdminTableInner tableId={props.tableId} />
+    </AdminOnly>
+  );
+}
+
+function AdminTableInner(props: { tableId: string }) {
+  const { tableId } = props;
+  const table = useTableLive(tableId);
+  const feed = useRoomLive(tableId, getSession()?.token ?? null);
+  const [from, setFrom] = useState(0);
+  const [events, setEvents] = useState<AdminEvent[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const loadEvents = useCallback(async () => {
+    try {
+      setEvents((await pokerApi.events(tableId, from, PAGE)).events);
+    } catch (e) {
+      setError((e as Error).message);
+    }
+  }, [tableId, from]);
+  useEffect(() => {
+    void loadEvents();
+  }, [loadEvents]);
+  const act = async (fn: () => Promise<unknown>) => {
+    try {
+      setError(null);
+      await fn();
+    } catch (e) {
+      setError((e as Error).message);
+    }
+  };
+  const recentFeed = feed.entries.slice(-40).reverse();
+  const [startingStack, setStartingStack] = useState<number | null>(null);
+  useEffect(() => {
+    pokerApi
+      .table(tableId)
+      .then((t) => setStartingStack(t.table.starting_stack))
+      .catch(() => undefined);
+  }, [tableId]);
+  return (
+    <div className="poker-page">
+      <header className="card-head poker-head">
+        <h1>Table {tableId}</h1>
+        <Link href="/admin/tables">All tables</Link>
+        <Link href={`/tables/${encodeURIComponent(tableId)}`}>Observer view</Link>
+        <button type="button" onClick={() => void act(() => pokerApi.download(tableId, 'jsonl'))}>
+          Download JSONL
+        </button>
+        <button type="button" onClick={() => void act(() => pokerApi.download(tableId, 'phh'))}>
+          Download PHH
+        </button>
+        {table.state && table.state.status !== 'stopped' && (
+          <button
+            type="button"
+            className="ghost"
+            onClick={() => confirm('Stop this table?') && void act(() => pokerApi.stop(tableId))}
+          >
+            Stop table
+          </button>
+        )}
+      </header>
+      {error && <p className="error small">{error}</p>}
+      {table.state && (
+        <PokerFelt state={table.state} lastHand={table.hands.at(-1) ?? null} skewMs={table.skewMs} />
+      )}
+      {table.state && table.state.status !== 'stopped' && (
+        <TopUp tableId={tableId} state={table.state} startingStack={startingStack} />
+      )}
+      <section className="card" aria-labelledby="feed-h">
+        <h2 id="feed-h">
+          Live feed <span className="badge badge-info">{feed.status}</span>
+        </h2>
+        <ol className="entries feed" data-testid="live-log">
+          {recentFeed.map((e) => (
+            <EntryRow key={e.seq} entry={e} />
+          ))}
+        </ol>
+      </section>
+      <section className="card" aria-labelledby="events-h">
+        <h2 id="events-h">
+          Events {from}–{from + PAGE - 1}
+          <button
+            type="button"
+            className="ghost"
+            disabled={from === 0}
+            onClick={() => setFrom(Math.max(0, from - PAGE))}
+          >
+            ← Earlier
+          </button>
+          <button
+            type="button"
+            className="ghost"
+            disabled={(events?.length ?? 0) < PAGE}
+            onClick={() => setFrom(from + PAGE)}
+          >
+            Later →
+          </button>
+          <button type="button" className="ghost" onClick={() => void loadEvents()}>
+            Refresh
+          </button>
+        </h2>
+        {events === null ? (
+          <p className="muted">Loading…</p>
+        ) : (
+          <div className="table-wrap">
+            <table className="admin-table small" data-testid="events">
+              <thead>
+                <tr>
+                  <th>seq</th>
+                  <th>entry</th>
+                </tr>
+              </thead>
+              <tbody>
+                {events.map((e) => (
+                  <tr key={e.seq} data-seq={e.seq}>
+                    <td className="num">{e.seq}</td>
+                    <td className="mono">{JSON.stringify(e).slice(0, 220)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+      <HandSummaries hands={table.hands} />
+    </div>
+  );
+}

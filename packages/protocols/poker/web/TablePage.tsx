@@ -1,0 +1,57 @@
+import { Link, LiveBadge } from '@db8/web/kit';
+import { useEffect, useState } from 'react';
+import { HandSummaries } from './HandSummaries.tsx';
+import { useTableLive } from './live.ts';
+import { PokerFelt } from './PokerFelt.tsx';
+import { pokerApi } from './tables.ts';
+
+// The observer's table (/tables/:id): live over the poker WebSocket with no credential, so the page
+// can only ever receive what any observer may see.
+
+export function TablePage(props: { tableId: string }) {
+  const { tableId } = props;
+  const { state, hands, status, error, skewMs } = useTableLive(tableId);
+  const [title, setTitle] = useState<string | null>(null);
+  const [missing, setMissing] = useState<string | null>(null);
+  useEffect(() => {
+    pokerApi
+      .table(tableId)
+      .then((t) => setTitle(t.table.title ?? t.table.table_id))
+      .catch((e: Error) => setMissing(e.message));
+  }, [tableId]);
+  if (missing && !state) {
+    return (
+      <section className="card narrow">
+        <h1>Table not found</h1>
+        <p>
+          {missing}. <Link href="/tables">All tables</Link>
+        </p>
+      </section>
+    );
+  }
+  const lastHand = hands.at(-1) ?? null;
+  return (
+    <div className="poker-page">
+      <header className="card-head poker-head">
+        <h1>{title ?? tableId}</h1>
+        <LiveBadge status={status} closed={state?.status === 'stopped'} testId="table-live" />
+        {state && (
+          <span className="muted small">
+            blinds {state.blinds.small}/{state.blinds.big}
+            {state.blinds.ante > 0 ? ` · ante ${state.blinds.ante}` : ''} · {state.status}
+          </span>
+        )}
+        <Link href={`/rooms/${encodeURIComponent(tableId)}/journal`} className="small">
+          Journal
+        </Link>
+      </header>
+      {error && <p className="error small">{error}</p>}
+      {state ? (
+        <PokerFelt state={state} lastHand={lastHand} skewMs={skewMs} />
+      ) : (
+        <p className="muted">Connecting to the table…</p>
+      )}
+      <HandSummaries hands={hands} />
+    </div>
+  );
+}

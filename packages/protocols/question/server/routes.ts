@@ -1,0 +1,279 @@
+import { parseRfc3339 } from '@db8/core';
+import type { ModuleRuntime as Runtime, ZodTypeProvider } from '@db8/server/kit';
+import { ApiError, requireAuth } from '@db8/server/kit';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import {
+  admitQuestion,
+  admitRoomInput,
+  IdSchema,
+  QuestionListSchema,
+  type QuestionView,
+  questionConfig,
+  type Refusal,
+  type RoomInput,
+  toFlat,
+} from '../rules/index.ts';
+import type { Published, SwarmTransport } from './binding.ts';
+import {
+  AskDraftSchema,
+  InputDraftSchema,
+  type NodeIdentity,
+  nodeEnvelope,
+  nodeInput,
+  participantOf,
+} from './node-sign.ts';
+import type { SwarmOptions } from './options.ts';
+import { eventIdOf, type FoldOutcome, kindOf } from './replica.ts';
+import { roomIdOf, SCOPES } from './subjects.ts';
+
+/**
+ * REST for swarm questions (docs/swarm.md "REST"). Writes go through the stream: a request is
+ * checked by the same gate every node runs (a refusal is a 4xx and nothing is published), then
+ * published, and the answer says what this node's fold made of it. Reads are this node's copies.
+ */
+
+const tags = ['swarm'];
+const Obj = z.record(z.string(), z.unknown());
+const AskBodySchema = z.union([
+  z.object({ envelope: Obj }).strict().describe('an envelope the client signed'),
+  z.object({ ask: AskDraftSchema }).strict().describe('a question the node signs with its node key'),
+]);
+const InputBodySchema = z.union([
+  z.object({ input: Obj }).strict().describe('a room input, summary or close the client signed'),
+  z.object({ draft: InputDraftSchema }).strict().describe('an input the node completes and signs'),
+]);
+const QuestionParams = z.object({ qid: IdSchema });
+const ListQuery = z
+  .object({
+    scope: z.enum(SCOPES).optional(),
+    tag: z.string().min(1).max(200).optional(),
+    status: z.enum(['active', 'open', 'closed', 'all']).default('active'),
+    limit: z.coerce.number().int().min(1).max(500).default(100),
+  })
+  .strict();
+
+const GATE_STATUS: Record<string, number> = {
+  OVERSIZED: 413,
+  SCHEMA_INVALID: 400,
+  CHANNEL_MISMATCH: 400,
+  REPLAYED: 409,
+};
+const gateError = (r: Refusal) => new ApiError(GATE_STATUS[r.code] ?? 422, r.code, r.message, r.details);
+
+function answer(p: Published) {
+  const o = p.outcome;
+  if (o?.status === 'ignored') {
+    // Published, but this node's fold could not use it: never a success.
+    throw new ApiError(500, 'FOLD_FAILED', `this node could not fold the message: ${o.reason}`, {
+      stream_seq: p.streamSeq,
+    });
+  }
+  if (o?.status === 'refused') {
+    const details = o.details && typeof o.details === 'object' ? o.details : {};
+    throw new ApiError(o.stage === 'room' ? 409 : 422, o.code, o.message, {
+      stream_seq: p.streamSeq,
+      ...details,
+    });
+  }
+  return {
+    stream_seq: p.streamSeq,
+    duplicate: p.duplicate,
+    status: o === null ? 'pending' : o.status,
+    ...(o && 'seq' in o ? { room_seq: o.seq } : {}),
+    ...(o && 'roomId' in o ? { room_id: o.roomId } : {}),
+  };
+}
+
+export interface SwarmRoutesDeps {
+  runtime: Runtime;
+  binding: SwarmTransport | null;
+  opts: SwarmOptions;
+  node: NodeIdentity;
+}
+
+export function swarmRoutes(root: FastifyInstance, deps: SwarmRoutesDeps): void {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+  const { runtime, opts, node } = deps;
+  const online = (): SwarmTransport => {
+    if (!deps.binding) throw new ApiError(503, 'SWARM_OFFLINE', 'this node has no swarm transport (no NATS)');
+    return deps.binding;
+  };
+  const view = async (qid: string) => {
+    const roomId = roomIdOf(qid);
+    const room = await runtime.store.rooms.get(roomId);
+    if (room?.protocol !== 'question')
+      throw new ApiError(404, 'QUESTION_NOT_FOUND', `no question ${qid} here`);
+    const st = await runtime.stateFor(roomId, { kind: 'observer' });
+    return { roomId, seq: st.seq, view: st.view as QuestionView };
+  };
+
+  app.get(
+    '/v1/swarm/node',
+    { schema: { tags, summary: "This node's swarm identity, scopes and recent refusals" } },
+    async () => ({
+      node_id: node.nodeId,
+      participant_id: participantOf(node.publicKey),
+      online: deps.binding !== null,
+      stream: opts.stream,
+      subject_prefix: opts.prefix,
+      scopes: opts.scopes,
+      max_ttl_sec: opts.maxTtlSec,
+      counts: deps.binding?.counts ?? null,
+      refusals: deps.binding?.refusals.slice(-50) ?? [],
+    }),
+  );
+
+  app.post(
+    '/v1/swarm/questions',
+    { schema: { tags, summary: 'Ask the swarm', body: AskBodySchema } },
+    async (req, reply) => {
+      requireAuth(req);
+      const binding = online();
+      const now = Date.now();
+      const envelope = 'ask' in req.body ? nodeEnvelope(req.body.ask, node, now) : req.body.envelope;
+      const flat = toFlat(envelope) as Record<string, unknown>;
+      const qid = typeof flat['question/id'] === 'string' ? flat['question/id'] : null;
+      const exists = qid !== null && (await runtime.store.rooms.get(roomIdOf(qid))) !== null;
+      const admitted = admitQuestion(envelope, {
+        now,
+        trust: opts.settings.trust,
+        maxTtlSec: opts.maxTtlSec,
+        seen: () => exists,
+      });
+      if (!admitted.ok) throw gateError(admitted.error);
+      const env = admitted.value.envelope;
+      // What the fold checks next (the room's config): refused here, it is never published.
+      const config = questionConfig(env, opts.settings);
+      if (!config.ok) throw gateError(config.error);
+      const p = await binding.publish(
+        binding.subjects.publish(env['delivery/scope']),
+        env,
+        env['question/id'],
+      );
+      if (p.duplicate)
+        throw new ApiError(409, 'REPLAYED', `question ${env['question/id']} was already published`);
+      return reply.code(201).send({ question_id: env['question/id'], ...answer(p) });
+    },
+  );
+
+  app.get(
+    '/v1/swarm/questions',
+    {
+      schema: {
+        tags,
+        summary: 'Questions on this node',
+        querystring: ListQuery,
+        response: { 200: QuestionListSchema },
+      },
+    },
+    async (req) => {
+      const q = req.query;
+      const rooms = await runtime.listRooms({
+        protocol: 'question',
+        ...(q.status === 'open' || q.status === 'active' ? { status: 'open' as const } : {}),
+        ...(q.status === 'closed' ? { status: 'closed' as const } : {}),
+        limit: 500,
+      });
+      const now = Date.now();
+      const out = [];
+      for (const r of rooms) {
+        const env = (r.config as { envelope: Record<string, unknown> }).envelope;
+        const facts = {
+          scope: String(env['delivery/scope']),
+          tags: (env['question/tags'] as string[]) ?? [],
+        };
+        // A stored config was checked when its room opened; a time that does not read is skipped.
+        const created = parseRfc3339(env['created-at']);
+        if (created === null) continue;
+        const deadline = created + Number(env['ttl-sec']) * 1000;
+        if (q.scope && facts.scope !== q.scope) continue;
+        if (q.tag && !facts.tags.includes(q.tag)) continue;
+        if (q.status === 'active' && deadline <= now) continue;
+        // The count the list shows; the room's state is the runtime's cached copy.
+        const st = await runtime.stateFor(r.id, { kind: 'observer' });
+        const answers = (st.view as QuestionView).messages.filter((m) => m.kind === 'answer').length;
+        out.push({
+          question_id: String(env['question/id']),
+          room_id: r.id,
+          text: String(env['question/text']),
+          tags: facts.tags,
+          scope: facts.scope,
+          asker_node: String(env['sender/node-id']),
+          created_at: String(env['created-at']),
+          deadline_unix: deadline,
+          status: r.status,
+          seq: r.seq,
+          answers,
+        });
+        if (out.length >= q.limit) break;
+      }
+      return { questions: out };
+    },
+  );
+
+  app.get(
+    '/v1/swarm/questions/:qid',
+    { schema: { tags, summary: "This node's copy of an answer room", params: QuestionParams } },
+    async (req) => {
+      const v = await view(req.params.qid);
+      return { question_id: req.params.qid, room_id: v.roomId, seq: v.seq, room: v.view };
+    },
+  );
+
+  app.get(
+    '/v1/swarm/questions/:qid/metadata',
+    { schema: { tags, summary: 'The room as answer-room-metadata.v1', params: QuestionParams } },
+    async (req) => (await view(req.params.qid)).view.metadata,
+  );
+
+  app.post(
+    '/v1/swarm/questions/:qid/inputs',
+    {
+      schema: {
+        tags,
+        summary: 'Join, answer, summarise, close… (a signed room input)',
+        params: QuestionParams,
+        body: InputBodySchema,
+      },
+    },
+    async (req) => {
+      requireAuth(req);
+      const binding = online();
+      const { roomId, view: room } = await view(req.params.qid);
+      const now = Date.now();
+      const raw =
+        'draft' in req.body ? nodeInput(req.body.draft, room.question.id, node, now) : req.body.input;
+      const admitted = admitRoomInput(raw, {
+        now,
+        trust: opts.settings.trust,
+        maxBytes: opts.settings.maxInputBytes,
+        maxTtlSec: opts.maxTtlSec,
+      });
+      if (!admitted.ok) throw gateError(admitted.error);
+      const input: RoomInput = admitted.value;
+      if (roomIdOf(input['question/id']) !== roomId) {
+        throw new ApiError(
+          400,
+          'WRONG_ROOM',
+          `the input names ${input['question/id']}, not ${room.question.id}`,
+        );
+      }
+      const s = binding.subjects;
+      const scope = room.question.scope;
+      const kind = kindOf(input);
+      const subject =
+        kind === 'summary'
+          ? s.summary(scope)
+          : kind === 'close'
+            ? s.close(scope)
+            : s.room(room.question.id, scope);
+      const id = eventIdOf(input);
+      const p = await binding.publish(subject, input, id);
+      if (p.duplicate) throw new ApiError(409, 'REPLAYED', `input ${id} was already published`);
+      return answer(p);
+    },
+  );
+}
+
+export type { FoldOutcome };

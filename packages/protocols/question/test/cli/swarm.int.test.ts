@@ -1,0 +1,166 @@
+// `db8 swarm …` spawned against two real nodes on the local nats-server: a question asked through
+// A with the node key is listed on B; a user's own ssh-keygen Ed25519 key answers through B (the
+// join comes first by itself) and asks a client-signed question; the asker summarises and closes
+// through A; `watch` on B prints the room and exits at the close. Refusals exit non-zero, write nothing.
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spawnDb8 } from '@db8/cli/test/helpers.ts';
+import { ed25519, parseOpenSshPrivateKey } from '@db8/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { didKeyFromPublicKey } from '../../rules/index.ts';
+import { type SwarmNode, startSwarmNode, until } from '../server/swarm-node.ts';
+
+const RUN = randomBytes(5).toString('hex');
+const run = { prefix: `c${RUN}.`, stream: `SWARM_C${RUN}`, settings: {} };
+let A: SwarmNode;
+let B: SwarmNode;
+let dir: string;
+let keyFile: string;
+let keyId: string;
+
+const db8 = (home: string, args: string[]) => spawnDb8(args, dir, { DB8_HOME: join(dir, home) });
+async function ok(home: string, args: string[]) {
+  const r = await db8(home, args);
+  expect(r.status, `db8 ${args.join(' ')}\n${r.stderr}`).toBe(0);
+  return r.stdout;
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'db8-swarm-cli-'));
+  keyFile = join(dir, 'id_ed25519');
+  execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', keyFile]);
+  const seed = parseOpenSshPrivateKey(readFileSync(keyFile, 'utf8')).seed;
+  keyId = `participant:${didKeyFromPublicKey(ed25519.publicKeyFromSeed(seed))}`;
+  A = await startSwarmNode('a', run);
+  B = await startSwarmNode('b', run);
+  await ok('a', ['login', '--token', A.admin, '--url', A.server.url]);
+  await ok('b', ['login', '--token', B.admin, '--url', B.server.url]);
+});
+afterAll(async () => {
+  await A?.close();
+  await B?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('db8 swarm', () => {
+  it('asks on A, lists on B, answers with a user key, summarises, closes; watch ends at the close', async () => {
+    const asked = JSON.parse(
+      await ok('a', ['swarm', 'ask', 'Is RFC 8785 enough?', '--tag', 'json', '--scope', 'global', '--json']),
+    );
+    const qid = asked.question_id as string;
+    expect(asked.status).toBe('opened');
+
+    await until('listed on B', async () => (await ok('b', ['swarm', 'list', '--tag', 'json'])).includes(qid));
+    const listed = JSON.parse(await ok('b', ['swarm', 'list', '--scope', 'global', '--json']));
+    expect(listed.questions.map((q: { question_id: string }) => q.question_id)).toContain(qid);
+
+    // The user's own key, through B: join then answer, both signed by the key.
+    const ans = await ok('b', [
+      'swarm',
+      'answer',
+      qid,
+      'Yes, with NFC strings.',
+      '--key',
+      keyFile,
+      '--model',
+      'model:cli',
+      '--origin',
+      'node-generated',
+      '--json',
+    ]);
+    expect(JSON.parse(ans).status).toBe('applied');
+    // The node key of B answers too (a draft).
+    await ok('b', ['swarm', 'answer', qid, 'Mostly.', '--origin', 'node-generated']);
+
+    const room = await until('both answers on A', async () => {
+      const r = await A.call('GET', `/v1/swarm/questions/${encodeURIComponent(qid)}`);
+      return r.json.room?.messages?.length === 2 ? r.json.room : null;
+    });
+    expect(room.participants.map((p: { id: string }) => p.id)).toContain(keyId);
+    expect(room.messages[0].author).toBe(keyId);
+
+    // Not the asker: refused, nothing written.
+    const denied = await db8('b', ['swarm', 'close', qid, '--key', keyFile, '--role', 'asker']);
+    expect(denied.status).not.toBe(0);
+    expect(denied.stderr).toMatch(/^db8: /);
+
+    const sum = JSON.parse(
+      await ok('a', [
+        'swarm',
+        'summarize',
+        qid,
+        '--fact',
+        'RFC 8785 fixes number form',
+        '--hypothesis',
+        'NFC matters',
+        '--recommendation',
+        'normalise first',
+        '--uncertainty',
+        '0.3',
+        '--final',
+        '--json',
+      ]),
+    );
+    expect(sum.status).toBe('applied');
+    const sid = await until('summary on A', async () => {
+      const r = await A.call('GET', `/v1/swarm/questions/${encodeURIComponent(qid)}`);
+      return r.json.room.summaries[0]?.id as string | undefined;
+    });
+    await ok('a', ['swarm', 'close', qid, '--accept', sid]);
+
+    await until('closed on B', async () => {
+      const r = await B.call('GET', `/v1/swarm/questions/${encodeURIComponent(qid)}`);
+      return r.json.room.status === 'closed';
+    });
+    const watched = await ok('b', ['swarm', 'watch', qid]);
+    const lines = watched.trim().split('\n');
+    expect(lines[0]).toMatch(/answer \[node-generated\] model:cli: Yes, with NFC strings\./);
+    expect(lines.some((l) => l.includes(`summary ${sid} (asker, final, uncertainty 0.3)`))).toBe(true);
+    expect(lines.at(-1)).toBe(`closed: accepted-answer (accepted ${sid})`);
+  });
+
+  it('asks a client-signed question with the user key; bad input is refused', async () => {
+    const asked = JSON.parse(
+      await ok('b', [
+        'swarm',
+        'ask',
+        'Signed by me?',
+        '--tag',
+        'keys',
+        '--scope',
+        'global',
+        '--key',
+        keyFile,
+        '--json',
+      ]),
+    );
+    const r = await until('on A', async () => {
+      const x = await A.call('GET', `/v1/swarm/questions/${encodeURIComponent(asked.question_id)}`);
+      return x.status === 200 ? x.json.room : null;
+    });
+    expect(r.question.asker).toBe(keyId);
+
+    const dup = await db8('b', [
+      'swarm',
+      'ask',
+      'again',
+      '--tag',
+      'keys',
+      '--scope',
+      'global',
+      '--key',
+      keyFile,
+      '--id',
+      asked.question_id,
+    ]);
+    expect(dup.status).not.toBe(0);
+    expect(dup.stderr).toMatch(/REPLAYED/);
+    const bad = await db8('b', ['swarm', 'summarize', asked.question_id, '--uncertainty', '2']);
+    expect(bad.status).not.toBe(0);
+    const noKey = await db8('b', ['swarm', 'ask', 'x', '--tag', 't', '--key', join(dir, 'missing')]);
+    expect(noKey.stderr).toMatch(/cannot read/);
+  });
+});

@@ -1,0 +1,103 @@
+import { LocalRoom } from '@db8/core';
+import { questionConfig } from '../../rules/config.ts';
+import { question, RELAY_SEAT } from '../../rules/protocol.ts';
+import { SIGNATURE_DOMAINS, signObject } from '../../rules/signing.ts';
+import { ASKER, type Key, key, signedEnvelope, T0 } from './fixtures.ts';
+
+export const QID = 'question:01K0FEDPROC1';
+const iso = (ms: number) => new Date(ms).toISOString();
+let counter = 0;
+
+/** A signed room input from `who` (room domain), `at` ms after T0. */
+export function input(who: Key, type: string, fields: Record<string, unknown> = {}, at = 0, node = 'node:b') {
+  counter += 1;
+  const body = {
+    'schema/v': 1,
+    type,
+    'question/id': QID,
+    'input/id': `in:${counter}`,
+    'created-at': iso(T0 + at),
+    'sender/node-id': node,
+    'sender/participant-id': who.participant,
+    ...fields,
+  };
+  return signObject(body, SIGNATURE_DOMAINS.room, who.seed);
+}
+
+export const join = (who: Key, over: Record<string, unknown> = {}) =>
+  input(who, 'swarm/room-join', {
+    'responder/models': ['model:gpt-5'],
+    'responder/languages': ['en'],
+    'responder/tags': ['trust'],
+    'responder/reputation': 0.9,
+    ...over,
+  });
+
+export const say = (who: Key, text: string, over: Record<string, unknown> = {}, node = 'node:b') =>
+  input(
+    who,
+    'swarm/room-message',
+    {
+      'message/kind': 'answer',
+      'message/text': text,
+      'origin/class': 'node-generated',
+      'origin/speaker': 'model:gpt-5',
+      'origin/gateway': node,
+      ...over,
+    },
+    0,
+    node,
+  );
+
+export function summary(who: Key, role: string, id = 'summary:1') {
+  const body = {
+    'schema/v': 1,
+    type: 'swarm/question-summary',
+    'question/id': QID,
+    'summary/id': id,
+    'created-at': iso(T0),
+    'author/node-id': 'node:b',
+    'author/participant-id': who.participant,
+    'author/role': role,
+    status: 'final',
+    'content/facts': ['Older nodes pin the previous root.'],
+    'content/hypotheses': [],
+    'content/recommendations': ['Keep both roots for one epoch.'],
+    'content/uncertainty': 0.23,
+  };
+  return signObject(body, SIGNATURE_DOMAINS.summary, who.seed);
+}
+
+export function close(who: Key, role: string, resolution = 'closed', accepted?: string) {
+  const body: Record<string, unknown> = {
+    'schema/v': 1,
+    type: 'swarm/question-close',
+    'question/id': QID,
+    'created-at': iso(T0),
+    'closed-by/node-id': 'node:a',
+    'closed-by/participant-id': who.participant,
+    'closed-by/role': role,
+    resolution,
+  };
+  if (accepted) body['accepted-summary/id'] = accepted;
+  return signObject(body, SIGNATURE_DOMAINS.close, who.seed);
+}
+
+export const P1 = key(11);
+export const P2 = key(12);
+
+/** A room on core's LocalRoom, opened from a signed envelope at T0. */
+export class QRoom extends LocalRoom<typeof question> {
+  constructor(over: Record<string, unknown> = {}, settings: Record<string, unknown> = {}) {
+    const cfg = questionConfig(signedEnvelope(over), settings);
+    if (!cfg.ok) throw new Error(JSON.stringify(cfg.error));
+    super({ protocol: question, config: cfg.value, seed: 'ab'.repeat(32), now: T0 });
+  }
+  /** Submit as the relay; returns 'OK' or the refusal code. */
+  send(msg: unknown, at = T0 + 1000): string {
+    const r = this.act(RELAY_SEAT, msg, at);
+    return r.ok ? 'OK' : r.error.code;
+  }
+}
+
+export { ASKER };

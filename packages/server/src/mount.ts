@@ -1,0 +1,25 @@
+import type { FastifyInstance } from 'fastify';
+import type { Bus } from './bus/types.ts';
+import { type DriverHost, registerDrivers } from './drivers/index.ts';
+import type { Runtime } from './runtime/index.ts';
+import type { Store } from './store/index.ts';
+
+export interface MountedModules {
+  drivers: DriverHost;
+}
+
+/**
+ * Mounts the app's protocol modules (app.db8.modules) on an app built by buildApp, before it
+ * listens: each module's routes and background work, then the driver host that plays model-held
+ * seats with the modules' agents and scripted casts.
+ */
+export async function mountModules(
+  app: FastifyInstance,
+  opts: { runtime: Runtime; store: Store; bus: Bus; env?: Readonly<Record<string, string | undefined>> },
+): Promise<MountedModules> {
+  const ctx = app.db8;
+  const env = opts.env ?? ctx.env;
+  for (const m of ctx.modules.values()) await m.routes?.(app, { app: ctx, runtime: opts.runtime, env });
+  const drivers = await registerDrivers(app, { ...opts, env, modules: ctx.modules });
+  return { drivers };
+}
