@@ -76,7 +76,7 @@ describe('protocol boundaries', () => {
   /** `[protocol, part]` of a file in packages/protocols/<protocol>/<part>/. */
   const partOf = (path: string) => /^packages\/protocols\/([^/]+)\/([^/]+)\//.exec(path)?.slice(1, 3);
 
-  it('finds the protocol packages and each one\'s parts', () => {
+  it("finds the protocol packages and each one's parts", () => {
     expect(PROTOCOLS.length).toBeGreaterThanOrEqual(6);
     const parts = new Set(files.filter((f) => !f.test).map((f) => partOf(f.path)?.[1]));
     for (const part of ['rules', 'server', 'web', 'cli', 'agent', 'client']) expect(parts).toContain(part);

@@ -116,7 +116,10 @@ describe('provider configuration', () => {
       }),
     );
     const cfg = await loadConfigFile(good);
-    expect(protocolSection(cfg, 'panel')?.roles?.Critic).toEqual({ provider: 'anthropic', model: 'claude-x' });
+    expect(protocolSection(cfg, 'panel')?.roles?.Critic).toEqual({
+      provider: 'anthropic',
+      model: 'claude-x',
+    });
     expect(protocolSection(cfg, 'absent')).toBeUndefined();
     // A misspelt setting is not taken for a protocol's section: a section must be `{ roles }`.
     expect(Db8ConfigSchema.safeParse({ timoutMs: 5000 }).success).toBe(false);

@@ -18,7 +18,7 @@ export type { Ack, Room, RoomState } from './lib/types.ts';
 export {
   type CreateFormProps,
   lazyPage,
-  scopeClass,
   type SeatActionsProps,
+  scopeClass,
   type WebModule,
 } from './protocols/module.tsx';

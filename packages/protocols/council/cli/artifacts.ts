@@ -1,7 +1,7 @@
 import { join } from 'node:path';
-import type { CouncilRoom } from '../agent/index.ts';
 import { hashCanonical, journalText, localJournal } from '@db8/core';
 import { z } from 'zod';
+import type { CouncilRoom } from '../agent/index.ts';
 import {
   ARTIFACT_PATHS,
   type CouncilState,

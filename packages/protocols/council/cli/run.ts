@@ -1,9 +1,23 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { Budget, createProvider, type Db8Config, loadConfigFile, protocolSection, type Provider } from '@db8/agents';
-import { abortCouncil, type CouncilProgress, type CouncilRun, completeWriteback, councilScript, runCouncil } from '../agent/index.ts';
+import {
+  Budget,
+  createProvider,
+  type Db8Config,
+  loadConfigFile,
+  type Provider,
+  protocolSection,
+} from '@db8/agents';
 import { loadOrCreateLocalKey } from '@db8/cli/kit-run';
 import { truncateCodePoints } from '@db8/core';
+import {
+  abortCouncil,
+  type CouncilProgress,
+  type CouncilRun,
+  completeWriteback,
+  councilScript,
+  runCouncil,
+} from '../agent/index.ts';
 import { ARTIFACT_PATHS, type FinalPacket, ROLES, type Role } from '../rules/index.ts';
 import {
   artifactHashes,

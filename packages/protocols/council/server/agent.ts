@@ -1,5 +1,5 @@
-import { councilTurn } from '../agent/index.ts';
 import { type Decision, fixedDecision, type SeatAgent } from '@db8/server/kit';
+import { councilTurn } from '../agent/index.ts';
 import {
   type CouncilLegalAction,
   type CouncilView,

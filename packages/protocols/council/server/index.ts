@@ -1,5 +1,5 @@
-import { councilScript } from '../agent/index.ts';
 import type { ProtocolModule } from '@db8/server/kit';
+import { councilScript } from '../agent/index.ts';
 import { council } from '../rules/index.ts';
 import { councilAgent } from './agent.ts';
 import { councilConfig } from './config.ts';

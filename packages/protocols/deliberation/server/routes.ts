@@ -1,8 +1,14 @@
 import { resolveProvider } from '@db8/agents';
 import { entryPayload, type StoredEntry, truncateCodePoints, type Viewer } from '@db8/core';
 import type { ModuleContext, ZodTypeProvider } from '@db8/server/kit';
-import { ApiError, requireAdmin, requireAuth, viewerIn } from '@db8/server/kit';
-import { type DriverSpec, DriverSpecSchema } from '@db8/server/kit';
+import {
+  ApiError,
+  type DriverSpec,
+  DriverSpecSchema,
+  requireAdmin,
+  requireAuth,
+  viewerIn,
+} from '@db8/server/kit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {

@@ -1,11 +1,11 @@
 import { isRfc3339 } from '@db8/core';
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
+import { type Checked, refuse } from './codes.ts';
 import answerRoomMetadataSchema from './schemas/answer-room-metadata.v1.schema.json' with { type: 'json' };
 import nymCertificateSchema from './schemas/nym-certificate.v1.schema.json' with { type: 'json' };
 import nymSuccessionSchema from './schemas/nym-succession.v1.schema.json' with { type: 'json' };
 import questionEnvelopeSchema from './schemas/question-envelope.v1.schema.json' with { type: 'json' };
-import { type Checked, refuse } from './codes.ts';
 
 /**
  * The upstream Orbiplex JSON Schemas (draft 2020-12), checked with Ajv exactly as published. The

@@ -1,8 +1,13 @@
 import { Budget, type CallError, type CallRecord } from '@db8/agents';
 import type { Env, ZodTypeProvider } from '@db8/server/kit';
-import { ApiError, RestCaller, type RestResult, requireAdmin } from '@db8/server/kit';
-import { providerFor } from '@db8/server/kit';
-import { DriverSpecSchema } from '@db8/server/kit';
+import {
+  ApiError,
+  DriverSpecSchema,
+  providerFor,
+  RestCaller,
+  type RestResult,
+  requireAdmin,
+} from '@db8/server/kit';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { participantAnswer, type RoomDigest, secretarySummary } from '../agent/index.ts';

@@ -1,7 +1,6 @@
 import { canonicalize } from '@db8/core';
 import type { ModuleRuntime as Runtime } from '@db8/server/kit';
-import { type Follower, JetStreamLog, type StreamMessage } from '@db8/server/kit';
-import { armAt } from '@db8/server/kit';
+import { armAt, type Follower, JetStreamLog, type StreamMessage } from '@db8/server/kit';
 import type { SwarmOptions } from './options.ts';
 import { type FoldOutcome, type Refusal, Replica, TICK_TYPE } from './replica.ts';
 import { durableName, roomIdOf, Subjects } from './subjects.ts';

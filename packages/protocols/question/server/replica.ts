@@ -1,6 +1,5 @@
 import { parseJson, truncateCodePoints } from '@db8/core';
-import type { ModuleRuntime as Runtime } from '@db8/server/kit';
-import type { StreamMessage } from '@db8/server/kit';
+import type { ModuleRuntime as Runtime, StreamMessage } from '@db8/server/kit';
 import { RuntimeError } from '@db8/server/kit';
 import {
   admitQuestion,

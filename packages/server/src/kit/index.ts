@@ -3,9 +3,9 @@
 // is the platform's own; test/boundaries.test.ts keeps modules to this file.
 
 export type { AuthContext } from '../auth/types.ts';
-export type { Bus } from '../bus/types.ts';
 // A module that follows a JetStream subject itself (the question protocol's replicas).
 export { type Follower, JetStreamLog, type StreamMessage } from '../bus/jetstream.ts';
+export type { Bus } from '../bus/types.ts';
 // Model-driven seats: the agent contract and its helpers.
 export {
   clip,

@@ -1,5 +1,5 @@
-import { scriptedCouncilReply } from '../../agent/index.ts';
 import type { RecordedRequest, ServerStep } from '@db8/agents/test/model-server.ts';
+import { scriptedCouncilReply } from '../../agent/index.ts';
 
 /**
  * Plays council roles on the model server: reads the system prompt, first user message and schema

@@ -2,10 +2,10 @@
 // that fails, a reply that needs the repair attempt, and cancellation.
 
 import { Budget, createProvider, type Provider } from '@db8/agents';
-import { completeWriteback, councilScript, runCouncil } from '../../agent/index.ts';
 import { ModelServer, type Wire } from '@db8/agents/test/model-server.ts';
 import { canonicalize, refoldLog } from '@db8/core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { completeWriteback, councilScript, runCouncil } from '../../agent/index.ts';
 import { council, FinalPacketSchema, ROLES, type Role } from '../../rules/index.ts';
 import { councilResponder } from './council-responder.ts';
 

@@ -1,5 +1,5 @@
-import { ApiError } from '@db8/server/kit';
 import type { SqlDriver } from '@db8/server/kit';
+import { ApiError } from '@db8/server/kit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { listLessons, recordLessonUse, searchLessons, viewLesson } from './lessons.ts';
