@@ -2,10 +2,11 @@ import { App, installProtocols } from '@db8/web';
 import '@db8/web/styles.css';
 import { StrictMode, Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
-import { builtinProtocols } from '../src/protocols.ts';
 import { webModules } from './modules.ts';
 
-// The web app's composition root: the generic app with the built-in protocols' web modules.
+// The web app's composition root: the generic app with the built-in protocols' web modules. The
+// protocols' rules (create forms read their config schemas) load as their own chunk, beside the shell.
+const { builtinProtocols } = await import('../src/protocols.ts');
 installProtocols(webModules, builtinProtocols);
 
 createRoot(document.getElementById('root')!).render(

@@ -80,6 +80,7 @@ export async function makeApp(
     },
   });
   const app = await buildApp({
+    modules: builtinModules,
     ...opts,
     runtime: opts.runtime ?? runtime,
     store,

@@ -34,26 +34,31 @@ describe('match', () => {
 });
 
 describe('configFields', () => {
-  it('reads field kinds, enums, bounds and defaults from a protocol config schema', async () => {
+  it('reads field kinds, enums, bounds and defaults from an installed protocol config schema', async () => {
     const { configFields, protocolNamed, checkConfig } = await import('../src/lib/protocols.ts');
-    // The generated form is the fallback for a protocol with no form of its own; sealed-bid's schema tests it.
-    const preset = {
-      item: 'A signed first edition',
-      bidders: 2,
-      reservePrice: 100,
-      biddingWindowMs: 600_000,
-      revealWindowMs: 120_000,
-      rule: 'second-price',
-    };
-    const sb = protocolNamed('sealed-bid')!;
-    const fields = configFields(sb)!;
+    const { installProtocols } = await import('../src/protocols/registry.ts');
+    // The generated form is the fallback for a protocol with no form of its own: an auction's schema.
+    const auction = {
+      name: 'auction',
+      configSchema: z.object({
+        item: z.string().min(1),
+        bidders: z.number().int().min(2).max(10),
+        rule: z.enum(['first-price', 'second-price']),
+        turnWindowMs: z.number().int().positive().default(30_000),
+      }),
+    } as unknown as Parameters<typeof configFields>[0];
+    installProtocols([], [auction]);
+    expect(protocolNamed('auction')).toBe(auction);
+    expect(protocolNamed('no-such')).toBeUndefined();
+    const preset = { item: 'A signed first edition', bidders: 2, rule: 'second-price' };
+    const fields = configFields(auction)!;
     const by = Object.fromEntries(fields.map((f) => [f.name, f]));
     expect(by.item).toMatchObject({ kind: 'string', required: true });
     expect(by.bidders).toMatchObject({ kind: 'integer', min: 2, max: 10 });
     expect(by.rule).toMatchObject({ kind: 'enum', options: ['first-price', 'second-price'] });
     expect(by.turnWindowMs).toMatchObject({ required: false, default: 30_000 });
-    expect(checkConfig(sb, preset)).toBeNull();
-    expect(checkConfig(sb, { ...preset, bidders: 1 })).toMatch(/^bidders: /);
+    expect(checkConfig(auction, preset)).toBeNull();
+    expect(checkConfig(auction, { ...preset, bidders: 1 })).toMatch(/^bidders: /);
   });
 
   it('reads `T | null` as a nullable T', async () => {

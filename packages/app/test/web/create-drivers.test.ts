@@ -1,6 +1,10 @@
+import { installProtocols } from '@db8/web';
 import { driversBody, seatsOf } from '@db8/web/src/components/create/Drivers.tsx';
 import { describe, expect, it } from 'vitest';
+import { builtinProtocols } from '../../src/protocols.ts';
 import { webModules as modules } from '../../web/modules.ts';
+
+installProtocols(modules, builtinProtocols);
 
 // The create form's seat drivers: seats follow the protocol's own seats(config), reserved seats
 // (the server's own) are not offered, and only scripted or model choices become `drivers`.

@@ -61,6 +61,7 @@ export async function startLocalPokerServer(
   });
   const adminLinks = new AdminLinks();
   const app = await buildApp({
+    modules: [pokerModule],
     runtime,
     store,
     bus,

@@ -28,8 +28,8 @@ export interface CreateFormProps {
    */
   footer: (config: unknown) => ReactNode;
   /**
-   * For a protocol whose rooms open through a route of its own rather than POST /v1/rooms (a swarm
-   * question is asked, and the node opens its room): the form calls this with the room it opened,
+   * For a protocol whose rooms open through a route of its own rather than POST /v1/rooms (the
+   * form asks a node, and the node opens the room): the form calls this with the room it opened,
    * and the shell goes there. Such a form does not render `footer`.
    */
   opened: (roomId: string) => void;
@@ -73,7 +73,7 @@ export interface WebModule {
 
 /**
  * The class every module page and room view is rendered inside. A module's stylesheet puts every rule
- * under it (`.mod-poker .chip`), so no module's CSS reaches another page.
+ * under it (`.mod-<name> .chip`), so no module's CSS reaches another page.
  */
 export const scopeClass = (protocol: string): string => `mod-${protocol}`;
 

@@ -53,6 +53,7 @@ export async function debateServer(opts: { journalGit?: string } = {}) {
   });
   const adminLinks = new AdminLinks(clock.fn);
   const app = await buildApp({
+    modules: builtinModules,
     runtime,
     store,
     bus,

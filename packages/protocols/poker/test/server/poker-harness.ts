@@ -7,10 +7,9 @@ import { LocalBus } from '@db8/server/src/bus/local.ts';
 import { serverKeyFromSeed } from '@db8/server/src/keys/index.ts';
 import { DeadlineScheduler, Runtime } from '@db8/server/src/runtime/index.ts';
 import type { Store } from '@db8/server/src/store/index.ts';
-import { builtinProtocols } from 'db8/src/protocols.ts';
 import type { FastifyInstance } from 'fastify';
 import type { PokerServerMessage } from '../../rules/index.ts';
-import { type PokerPlugin, registerPoker } from '../../server/index.ts';
+import { type PokerPlugin, pokerModule, registerPoker } from '../../server/index.ts';
 
 /**
  * A real poker server on an ephemeral loopback port: PGlite store, LocalBus, the real Runtime on the
@@ -31,7 +30,7 @@ export async function startPokerServer(store: Store): Promise<PokerServer> {
   const serverKey = serverKeyFromSeed(new Uint8Array(randomBytes(32)), 'db8.test');
   const runtime = new Runtime({
     store,
-    protocols: createProtocolRegistry(builtinProtocols),
+    protocols: createProtocolRegistry([pokerModule.protocol]),
     serverKey,
     bus,
     origin: 'db8.test',
@@ -45,6 +44,7 @@ export async function startPokerServer(store: Store): Promise<PokerServer> {
     },
   });
   const app = await buildApp({
+    modules: [pokerModule],
     runtime,
     store,
     bus,
