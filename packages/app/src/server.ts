@@ -6,8 +6,13 @@ import { builtinModules } from './server-modules.ts';
 /** The web app built from packages/app/web (`npm run build:web`; `npm start` builds it when stale). */
 export const WEB_DIST = fileURLToPath(new URL('../web/dist', import.meta.url));
 
-/** db8's server: the platform composed with the built-in protocol modules and the built web app. */
-export function startServer(opts: Omit<StartOptions, 'modules'> = {}): Promise<RunningServer> {
+/**
+ * db8's server: the platform composed with the built-in protocol modules (or the `modules` given,
+ * e.g. `[...builtinModules, yours]`) and the built web app.
+ */
+export function startServer(
+  opts: Omit<StartOptions, 'modules'> & { modules?: StartOptions['modules'] } = {},
+): Promise<RunningServer> {
   return startPlatform({
     modules: builtinModules,
     ...(existsSync(WEB_DIST) ? { webDist: WEB_DIST } : {}),
@@ -16,3 +21,4 @@ export function startServer(opts: Omit<StartOptions, 'modules'> = {}): Promise<R
 }
 
 export { EMBEDDED_DURABILITY, type RunningServer } from '@db8/server';
+export { builtinModules } from './server-modules.ts';
