@@ -3,6 +3,7 @@ import type { Bus } from './bus/types.ts';
 import { type DriverHost, registerDrivers } from './drivers/index.ts';
 import type { Runtime } from './runtime/index.ts';
 import type { Store } from './store/index.ts';
+import { migrate } from './store/migrate.ts';
 
 export interface MountedModules {
   drivers: DriverHost;
@@ -19,6 +20,9 @@ export async function mountModules(
 ): Promise<MountedModules> {
   const ctx = app.db8;
   const env = opts.env ?? ctx.env;
+  // Each module's own tables before its routes and background work use them.
+  const migrations = [...ctx.modules.values()].flatMap((m) => m.migrations ?? []);
+  if (migrations.length > 0) await migrate(opts.store.db, migrations);
   for (const m of ctx.modules.values()) await m.routes?.(app, { app: ctx, runtime: opts.runtime, env });
   const drivers = await registerDrivers(app, { ...opts, env, modules: ctx.modules });
   return { drivers };

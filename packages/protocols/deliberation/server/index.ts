@@ -1,5 +1,6 @@
+import { fileURLToPath } from 'node:url';
 import type { ModuleContext, ProtocolModule } from '@db8/server/kit';
-import { requireAuth } from '@db8/server/kit';
+import { migrationsIn, requireAuth } from '@db8/server/kit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { deliberation } from '../rules/index.ts';
 import { deliberationAgent } from './agent.ts';
@@ -75,6 +76,8 @@ export function registerDeliberation(app: FastifyInstance, ctx: ModuleContext): 
 /** Seed 004's orchestrated deliberation. */
 export const deliberationModule: ProtocolModule = {
   protocol: deliberation,
+  // Its projection, lessons and sandbox-run tables (docs/deliberation.md#storage).
+  migrations: migrationsIn(fileURLToPath(new URL('./migrations', import.meta.url))),
   agent: deliberationAgent(),
   scripted: () => deliberationScript,
   // A code task with tests where no sandbox can run them is refused at creation (409).

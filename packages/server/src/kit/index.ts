@@ -39,6 +39,8 @@ export { toJsonSchema } from '../schemas/protocol-json.ts';
 export type { State } from '../schemas/rest.ts';
 export type { SqlDriver } from '../store/driver.ts';
 export type { Store } from '../store/index.ts';
+// A module's own tables: `migrations: migrationsIn(dir)` (NNN_name.sql files, in order).
+export { bundledMigrations as migrationsIn, type Migration } from '../store/migrate.ts';
 // The contract a module implements, and what it is given.
 export type {
   Env,

@@ -7,6 +7,7 @@ import type { Drivers } from '../drivers/spec.ts';
 import type { RestCaller, RestResult } from '../mcp/rest.ts';
 import type { AppContext } from '../routes/context.ts';
 import type { JoinEffect, JoinInput } from '../runtime/types.ts';
+import type { Migration } from '../store/migrate.ts';
 import type { ModuleRuntime } from './runtime.ts';
 import type { WireCodec } from './wire.ts';
 
@@ -19,6 +20,11 @@ import type { WireCodec } from './wire.ts';
 export interface ProtocolModule {
   /** The pure rules (packages/protocols/<name>). `protocol.name` is the registry key. */
   protocol: AnyProtocol;
+  /**
+   * The module's own tables, applied when it is mounted (after the platform's, each once by name
+   * across the database's life; names share one namespace with the platform's `NNN_name.sql`).
+   */
+  migrations?: readonly Migration[];
   /**
    * The create-room `config` this protocol accepts, as documented in the OpenAPI at /docs
    * (defaults to `protocol.configSchema`; the runtime still validates with the protocol's own).

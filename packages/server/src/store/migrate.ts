@@ -27,7 +27,7 @@ export function bundledMigrations(dir: string = MIGRATIONS_DIR): Migration[] {
  */
 export async function migrate(
   db: SqlDriver,
-  migrations: Migration[] = bundledMigrations(),
+  migrations: readonly Migration[] = bundledMigrations(),
 ): Promise<string[]> {
   return db.tx(async (q) => {
     await q.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);

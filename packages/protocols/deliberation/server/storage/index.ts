@@ -1,7 +1,7 @@
 /**
  * Deliberation storage (seed 004; docs/deliberation.md#storage): the seed's three tables as
  * projections of deliberation rooms, db8's lesson bank, history and statistics. Migration
- * `store/migrations/040_deliberation.sql`. Every call takes a `SqlDriver` (PGlite or Postgres).
+ * this package's `server/migrations/040_deliberation.sql` (the module's `migrations`, applied when it is mounted). Every call takes a `SqlDriver` (PGlite or Postgres).
  *
  * API for the module (this package's server/index.ts):
  *

@@ -2,9 +2,11 @@ import { mkdir, mkdtemp, rm, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore, type Store } from '@db8/server/src/store/index.ts';
+import { migrate } from '@db8/server/src/store/migrate.ts';
 import { adminToken, call, routeApps } from '@db8/server/test/routes-fixtures.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeliberationState, Measurement } from '../../rules/index.ts';
+import { deliberationModule } from '../../server/index.ts';
 import { type SandboxRuns, sqlSandboxRuns, sweepLegacyTempDirs } from '../../server/sandbox-runs.ts';
 import { DeliberationWorker, RUN_LEASE_SLACK_MS } from '../../server/worker.ts';
 
@@ -56,6 +58,7 @@ let store: Store;
 let runs: SandboxRuns;
 beforeAll(async () => {
   store = await openStore({ memory: true });
+  await migrate(store.db, deliberationModule.migrations ?? []);
   runs = sqlSandboxRuns(store.db);
 });
 afterAll(async () => {

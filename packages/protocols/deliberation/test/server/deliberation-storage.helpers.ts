@@ -1,5 +1,7 @@
 import { LocalRoom } from '@db8/core';
 import type { SqlDriver } from '@db8/server/src/store/index.ts';
+import { migrate } from '@db8/server/src/store/migrate.ts';
+import type { StoreFactory } from '@db8/server/test/store.helpers.ts';
 import {
   type DeliberationAction,
   deliberation,
@@ -7,6 +9,7 @@ import {
   type ScriptOptions,
   scriptedAction,
 } from '../../rules/index.ts';
+import { deliberationModule } from '../../server/index.ts';
 import { applyEntry } from '../../server/storage/index.ts';
 
 /** Deliberation rooms played by scripted seats, projected entry by entry as the server would. */
@@ -135,4 +138,13 @@ export async function snapshotRows(db: SqlDriver): Promise<unknown[]> {
               expires_at::text FROM deliberation_lessons ORDER BY id`,
     ),
   ];
+}
+
+/** A store factory whose stores also hold the deliberation module's own tables (its migrations). */
+export function withDeliberationTables(factory: StoreFactory): StoreFactory {
+  return async () => {
+    const t = await factory();
+    await migrate(t.store.db, deliberationModule.migrations ?? []);
+    return t;
+  };
 }

@@ -1,8 +1,10 @@
 import { ApiError, toHttpError } from '@db8/server/src/errors.ts';
 import { plainSerializerCompiler, zodValidatorCompiler } from '@db8/server/src/routes/zod.ts';
 import { openStore, type Store } from '@db8/server/src/store/index.ts';
+import { migrate } from '@db8/server/src/store/migrate.ts';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deliberationModule } from '../../server/index.ts';
 import { deliberationStorageRoutes, projectSession } from '../../server/storage/index.ts';
 import { newRoom, playProjected, T0 } from './deliberation-storage.helpers.ts';
 
@@ -12,6 +14,8 @@ describe('deliberation storage routes', () => {
   let app: FastifyInstance;
   beforeAll(async () => {
     store = await openStore({ memory: true });
+    await migrate(store.db, deliberationModule.migrations ?? []);
+    await migrate(store.db, deliberationModule.migrations ?? []);
     // Projected once at the end (the entry-by-entry path is deliberation-storage.test.ts's).
     const room = newRoom('delib_routes_1');
     await playProjected(room, null);
