@@ -250,6 +250,41 @@ describe('offline refold and the local journal', () => {
     expect(refoldLog(entries, registry)).toMatchObject({ ok: false, firstDivergence: entries.at(-1)!.seq });
   });
 
+  it('an ended room (closed early, who and why recorded) verifies and refolds; an unexplained early close does not', () => {
+    const room = make();
+    room.join('alice', 'p0', 150);
+    room.must('p0', { type: 'seal', value: 4 }, 200);
+    const seq = room.end({ by: 'admin:ops', reason: 'stopped from the monitor' }, 300);
+    expect(room.closed).toBe(true);
+    expect(() => room.end({ by: 'admin:ops', reason: 'again' })).toThrow(LocalRoomError);
+    const close = room.entries[seq]!;
+    expect(close).toMatchObject({ kind: 'close', ts: 300 });
+    expect(close.payload).toEqual({
+      seed: SEED,
+      result: null,
+      ended: { by: 'admin:ops', reason: 'stopped from the monitor' },
+    });
+    // The close reveals who sat where, as a close at the end of the game does.
+    expect(close.reveals?.map((r) => r.seq)).toEqual([1]);
+    const records = localJournal(room, {
+      key: new Uint8Array(32).fill(7),
+      exportedAt: '2026-01-01T00:00:00.000Z',
+    });
+    expect(verifyBundle(records).failures).toEqual([]);
+    expect(refoldLog(journalEntries(records), registry)).toMatchObject({
+      ok: true,
+      closed: true,
+      result: null,
+      problems: [],
+    });
+    // The same close without `ended` claims the protocol was over: the refold refuses it.
+    const entries = structuredClone(room.entries);
+    delete (entries[seq]!.payload as { ended?: unknown }).ended;
+    const r = refoldLog(entries, registry);
+    expect(r).toMatchObject({ ok: false, firstDivergence: seq });
+    expect(r.problems[0]).toMatch(/closed but the protocol says it is not over/);
+  });
+
   it('an open room or an unknown protocol is not refolded, and says why', () => {
     const room = make();
     room.must('p0', { type: 'seal', value: 4 }, 200);

@@ -11,14 +11,15 @@ import {
 } from '../log/entry.ts';
 import type { AnyProtocol } from '../protocol/contract.ts';
 import { asJson } from './build.ts';
-import { foldEntry, RefoldError, RoomMemo, stateHash } from './fold.ts';
+import { endedOf, foldEntry, RefoldError, RoomMemo, stateHash } from './fold.ts';
 
 /**
  * Offline refold: a room's log (from a journal bundle, a server export or a LocalRoom) folded again
  * from its genesis — protocol name and version, config, seats — with the seed its close entry
  * revealed, through the same `foldEntry` the server loads rooms with. Every recorded note must be
- * recomputed, every action accepted, the room must close exactly when the protocol says it is over,
- * and the close entry's result must be the result the refold reaches.
+ * recomputed, every action accepted, the room must close exactly when the protocol says it is over
+ * (or earlier, when its close entry records who ended it), and the close entry's result must be the
+ * result the refold reaches.
  */
 
 const GenesisSchema = z.object({
@@ -162,7 +163,8 @@ export function refoldLog(
     const over = p.isOver(memo.state);
     const next = entries[i + 1];
     if (e.kind === 'close') {
-      if (!over) problems.push(`seq ${e.seq}: the room closed but the protocol says it is not over`);
+      if (!over && endedOf(e.payload) === null)
+        problems.push(`seq ${e.seq}: the room closed but the protocol says it is not over`);
       const want = canonicalize(asJson(p.result(memo.state) ?? null));
       const got = canonicalize((e.payload as { result?: unknown } | undefined)?.result ?? null);
       if (want !== got) problems.push(`seq ${e.seq}: the recorded result differs from the refolded one`);
