@@ -285,6 +285,40 @@ describe('offline refold and the local journal', () => {
     expect(r.problems[0]).toMatch(/closed but the protocol says it is not over/);
   });
 
+  it('steps: onStep sees the state after every entry; an open room refolds with a stand-in seed only when setup never reads it', () => {
+    const room = make();
+    room.join('alice', 'p0', 150);
+    room.must('p0', { type: 'seal', value: 4 }, 200);
+    room.must('p1', { type: 'seal', value: 6 }, 220);
+    const steps: Array<[number, unknown]> = [];
+    const r = refoldLog(room.entries, registry, {
+      standInSeed: true,
+      onStep: (e, state) => steps.push([e.seq, state]),
+    });
+    expect(r).toMatchObject({ ok: true, closed: false, stateHash: room.stateHash() });
+    expect(steps.map(([seq]) => seq)).toEqual([0, 1, 2, 3]);
+    expect(steps[1]![1]).toBe(steps[0]![1]); // a join changes no protocol state
+    expect(Object.keys((steps[3]![1] as State).sealed)).toEqual(['p0', 'p1']);
+    // A protocol whose setup reads the seed cannot be refolded while the seed is secret.
+    const seeded = {
+      ...game,
+      setup: (c: never, ctx: { seed: string; now: number }) => ({
+        ...game.setup(c, ctx as never),
+        salt: ctx.seed.slice(0, 4),
+      }),
+    };
+    const withSeed = new LocalRoom({
+      protocol: seeded as typeof game,
+      config: { players: 2, window: 1000 },
+      seed: SEED,
+      now: 100,
+    });
+    expect(
+      refoldLog(withSeed.entries, new Map([[game.name, seeded as typeof game]]), { standInSeed: true })
+        .skipped,
+    ).toMatch(/seed is revealed only when it closes/);
+  });
+
   it('an open room or an unknown protocol is not refolded, and says why', () => {
     const room = make();
     room.must('p0', { type: 'seal', value: 4 }, 200);

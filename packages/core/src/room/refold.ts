@@ -9,7 +9,7 @@ import {
   type StoredEntry,
   verifyReveal,
 } from '../log/entry.ts';
-import type { AnyProtocol } from '../protocol/contract.ts';
+import type { AnyProtocol, SeatInfo } from '../protocol/contract.ts';
 import { asJson } from './build.ts';
 import { endedOf, foldEntry, RefoldError, RoomMemo, stateHash } from './fold.ts';
 
@@ -58,6 +58,36 @@ export interface RefoldOptions {
    * proofs): each problem is reported at that entry's seq; folding goes on.
    */
   check?: (entry: StoredEntry, state: unknown) => readonly string[];
+  /** Called after each entry is folded, with the state it left (a step-by-step inspector). */
+  onStep?: (entry: StoredEntry, state: unknown) => void;
+  /**
+   * An open room's seed is secret until it closes. With this, a room whose protocol's setup never
+   * reads the seed (watched while it runs) is folded with a stand-in, which gives the very same
+   * states; any other open room is still skipped.
+   */
+  standInSeed?: boolean;
+}
+
+/** Folds an open room whose setup ignores the seed (RefoldOptions.standInSeed). */
+const STAND_IN_SEED = '00'.repeat(32);
+
+/** True when `setup` never reads the seed for this config: every seed gives the same state. */
+function setupIgnoresSeed(p: AnyProtocol, config: unknown, seats: SeatInfo[], now: number): boolean {
+  let read = false;
+  const ctx = {
+    seats,
+    now,
+    get seed() {
+      read = true;
+      return STAND_IN_SEED;
+    },
+  };
+  try {
+    p.setup(config, ctx);
+  } catch {
+    return false;
+  }
+  return !read;
 }
 
 export function refoldLog(
@@ -94,10 +124,15 @@ export function refoldLog(
       skipped: `the log is ${p.name} v${genesis.version}; this verifier runs v${p.version}`,
     });
   const close = entries.find((e) => e.kind === 'close');
-  const seed = opts.seed ?? (close?.payload as { seed?: unknown } | undefined)?.seed;
-  if (typeof seed !== 'string' || !/^[0-9a-f]{64}$/.test(seed))
-    return out({ ...head, skipped: 'the room is open: its seed is revealed only when it closes' });
-  if (genesis.seedCommit !== undefined && sha256Hex(fromHex(seed)) !== genesis.seedCommit) {
+  const known = opts.seed ?? (close?.payload as { seed?: unknown } | undefined)?.seed;
+  const given = typeof known === 'string' && /^[0-9a-f]{64}$/.test(known) ? known : null;
+  const open = 'the room is open: its seed is revealed only when it closes';
+  if (given === null && !opts.standInSeed) return out({ ...head, skipped: open });
+  if (
+    given !== null &&
+    genesis.seedCommit !== undefined &&
+    sha256Hex(fromHex(given)) !== genesis.seedCommit
+  ) {
     problems.push('seq 0: the seed does not match the genesis seed commitment');
     return out({ ...head, firstDivergence: 0 });
   }
@@ -112,6 +147,8 @@ export function refoldLog(
     problems.push('seq 0: the genesis seats are not the seats the protocol gives this config');
     return out({ ...head, firstDivergence: 0 });
   }
+  const seed = given ?? (setupIgnoresSeed(p, genesis.config, seats, g0.ts) ? STAND_IN_SEED : null);
+  if (seed === null) return out({ ...head, skipped: open });
 
   // A public bundle lacks sealed payloads, but each one a later entry revealed can still be folded.
   const bySeq = new Map<number, PublicEntry>();
@@ -156,6 +193,7 @@ export function refoldLog(
       diverged ??= e.seq;
       break;
     }
+    opts.onStep?.(e, memo.state);
     for (const why of opts.check?.(e, memo.state) ?? []) {
       problems.push(`seq ${e.seq}: ${why}`);
       diverged ??= e.seq;
