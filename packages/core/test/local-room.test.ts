@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { toHex } from '../src/crypto/bytes.ts';
 import { verifyBundle } from '../src/journal/index.ts';
 import { canonicalize } from '../src/json/index.ts';
-import { entryLeafHashHex, type StoredEntry, verifyReveal } from '../src/log/index.ts';
+import { entryLeafHashHex, redactEntry, type StoredEntry, verifyReveal } from '../src/log/index.ts';
 import type { Protocol } from '../src/protocol/index.ts';
 import {
   foldEntry,
@@ -299,6 +299,13 @@ describe('offline refold and the local journal', () => {
     expect(steps.map(([seq]) => seq)).toEqual([0, 1, 2, 3]);
     expect(steps[1]![1]).toBe(steps[0]![1]); // a join changes no protocol state
     expect(Object.keys((steps[3]![1] as State).sealed)).toEqual(['p0', 'p1']);
+    // As an observer reads the log: the sealed join (who sits at p0) folds with its holder unknown,
+    // the sealed move after it stops the refold, and says where.
+    const observed = room.entries.map((e) => redactEntry(e, { kind: 'observer' }));
+    expect(observed[1]!.payload).toBeUndefined();
+    const o = refoldLog(observed, registry, { standInSeed: true });
+    expect(o).toMatchObject({ ok: false, seq: 1 });
+    expect(o.skipped).toMatch(/seq 2 is sealed and never revealed/);
     // A protocol whose setup reads the seed cannot be refolded while the seed is secret.
     const seeded = {
       ...game,

@@ -68,6 +68,9 @@ export interface RefoldOptions {
   standInSeed?: boolean;
 }
 
+/** The holder of a seat whose join entry is sealed from the reader. */
+const SEALED_HOLDER = '(sealed)';
+
 /** Folds an open room whose setup ignores the seed (RefoldOptions.standInSeed). */
 const STAND_IN_SEED = '00'.repeat(32);
 
@@ -181,8 +184,14 @@ export function refoldLog(
       diverged ??= e.seq;
       break;
     }
-    const payload = e.payload ?? e.sealed?.payload ?? revealed.get(e.seq);
-    if (payload === undefined && (e.kind === 'action' || e.kind === 'join')) {
+    // A join changes who holds a seat, never the protocol state: one sealed from this reader (an
+    // open room's public bundle) folds with its holder unknown, so the states after it still follow.
+    const payload =
+      e.payload ??
+      e.sealed?.payload ??
+      revealed.get(e.seq) ??
+      (e.kind === 'join' ? { seat: e.actor, principal: SEALED_HOLDER } : undefined);
+    if (payload === undefined && e.kind === 'action') {
       skipped = `seq ${e.seq} is sealed and never revealed: refolding needs a bundle that carries it (--as admin)`;
       break;
     }

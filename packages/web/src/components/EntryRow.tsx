@@ -56,10 +56,21 @@ export function EntryBody(props: { entry: Entry; revealed?: Revealed | undefined
   );
 }
 
-export function EntryRow(props: { entry: Entry; revealed?: Revealed | undefined; extra?: ReactNode }) {
+export function EntryRow(props: {
+  entry: Entry;
+  revealed?: Revealed | undefined;
+  extra?: ReactNode;
+  /** The entry the inspector is at: marked. */
+  inspected?: boolean;
+}) {
   const e = props.entry;
   return (
-    <li className={`entry kind-${e.kind}`} data-seq={e.seq} data-testid="entry">
+    <li
+      className={`entry kind-${e.kind}${props.inspected ? ' inspected' : ''}`}
+      data-seq={e.seq}
+      data-testid="entry"
+      aria-current={props.inspected ? 'step' : undefined}
+    >
       <span className="seq mono">#{e.seq}</span>
       <time className="small muted" dateTime={new Date(e.ts).toISOString()}>
         {new Date(e.ts).toLocaleTimeString()}
