@@ -1,8 +1,9 @@
 import { formatWhen, isInstant } from '../lib/when.ts';
 
 // Pretty JSON in a scrollable, selectable block (Chromium makes scrollers keyboard-focusable itself).
-// An instant (a unix-ms field named as one: `closesAt`, `deadline`…) gets its date beside it; the
-// top-level fields named in `changed` are marked (the inspector: what the last entry changed).
+// An instant (a unix-ms field named as one: `closesAt`, `deadline`…) gets its date beside it, drawn
+// by CSS from `data-when` so the text stays JSON (copied, or read by a test); the top-level fields
+// named in `changed` are marked (the inspector: what the last entry changed).
 
 const LINE = /^( *)"((?:[^"\\]|\\.)*)": (-?\d+)(,?)$/;
 
@@ -24,10 +25,7 @@ export function JsonView(props: { value: unknown; testId?: string; changed?: Rea
           <span key={i} className={mark ? 'json-line changed' : 'json-line'} data-changed={mark || undefined}>
             {line}
             {when !== null ? (
-              <time className="when" dateTime={new Date(when).toISOString()}>
-                {' '}
-                {`// ${formatWhen(when)}`}
-              </time>
+              <time className="when" dateTime={new Date(when).toISOString()} data-when={formatWhen(when)} />
             ) : null}
             {'\n'}
           </span>
