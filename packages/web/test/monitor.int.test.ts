@@ -245,7 +245,12 @@ describe('the room inspector', () => {
 
 describe('readable times on the generic room page', () => {
   it("a sealed-bid room's state shows its instants as dates, not bare milliseconds", async () => {
-    const { roomId } = await auction('Dates lot', 150);
+    const { roomId, seats } = await auction('Dates lot', 150);
+    // The second bid ends bidding: the server's tick entry records the deadline it ran at.
+    await client(env, seats.bidder_2!.token).act(roomId, {
+      seat: 'bidder_2',
+      action: { type: 'bid', amount: 140 },
+    });
     const page = await newPage(env);
     for (const vp of VIEWPORTS) {
       await page.setViewportSize({ width: vp.width, height: vp.height });
@@ -258,6 +263,10 @@ describe('readable times on the generic room page', () => {
       await expect(when.first().getAttribute('data-when')).resolves.toMatch(/20\d\d/);
       // The date is drawn beside the number, which stays: the block is still JSON to copy.
       expect(JSON.parse((await json.textContent()) ?? '')).toMatchObject({ closesAt: closes.closesAt });
+      // The log's tick entry: its payload's deadline read as a date under the raw summary.
+      const tick = page.locator('[data-testid="live-log"] .entry.kind-tick').first();
+      await tick.locator('.instants time').waitFor();
+      await expect(tick.locator('.instants').textContent()).resolves.toMatch(/^deadline .*20\d\d/);
       // Amounts are not dates.
       await expect(json.textContent()).resolves.toMatch(/"reservePrice": 100,?\n/);
       await fits(page, `generic room at ${vp.width}`);
