@@ -275,6 +275,7 @@ describe('offline refold and the local journal', () => {
       ok: true,
       closed: true,
       result: null,
+      ended: { by: 'admin:ops', reason: 'stopped from the monitor' },
       problems: [],
     });
     // The same close without `ended` claims the protocol was over: the refold refuses it.

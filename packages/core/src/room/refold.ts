@@ -11,7 +11,7 @@ import {
 } from '../log/entry.ts';
 import type { AnyProtocol, SeatInfo } from '../protocol/contract.ts';
 import { asJson } from './build.ts';
-import { endedOf, foldEntry, RefoldError, RoomMemo, stateHash } from './fold.ts';
+import { type Ended, endedOf, foldEntry, RefoldError, RoomMemo, stateHash } from './fold.ts';
 
 /**
  * Offline refold: a room's log (from a journal bundle, a server export or a LocalRoom) folded again
@@ -42,6 +42,8 @@ export interface RefoldReport {
   stateHash: string | null;
   /** The protocol's result on the refolded state (null while the room is not over). */
   result: JsonValue | null;
+  /** Who ended the room before its protocol was over, and why (its close entry's `ended`). */
+  ended?: Ended;
   /** Why the log could not be refolded here at all (not a failure of the log). */
   skipped?: string;
   firstDivergence?: number;
@@ -223,6 +225,7 @@ export function refoldLog(
     }
   }
   const folded = memo.seq >= 0;
+  const ended = memo.closed && close ? endedOf(close.payload) : null;
   const result = folded && p.isOver(memo.state) ? asJson(p.result(memo.state) ?? null) : null;
   return out({
     ...head,
@@ -231,6 +234,7 @@ export function refoldLog(
     stateHash: folded ? stateHash(memo.state) : null,
     result,
     state: memo.state,
+    ...(ended ? { ended } : {}),
     ...(skipped !== undefined ? { skipped } : {}),
     ...(diverged !== undefined ? { firstDivergence: diverged } : {}),
   });
