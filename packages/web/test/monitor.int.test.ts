@@ -129,7 +129,7 @@ describe('the room monitor', () => {
     await page.setViewportSize({ width: 1366, height: 900 });
     await page.getByLabel('show').selectOption('open');
     await page.locator(`tr[data-room="${a.roomId}"]`).getByRole('link', { name: 'Inspect' }).click();
-    await page.waitForURL(`${env.url}/rooms/${a.roomId}/journal`);
+    await page.waitForURL(`${env.url}/rooms/${a.roomId}/journal?inspect`);
     await page.getByTestId('inspector-seq').waitFor();
 
     // Everyone else gets the monitor's "admins only", and its API refuses them.
@@ -148,7 +148,7 @@ describe('the room inspector', () => {
     const page = adminPage;
     for (const vp of VIEWPORTS) {
       await page.setViewportSize({ width: vp.width, height: vp.height });
-      await page.goto(`${env.url}/rooms/${roomId}/journal`);
+      await page.goto(`${env.url}/rooms/${roomId}/journal?inspect`);
       const inspector = page.getByTestId('inspector');
       await page
         .getByTestId('inspector-seq')
@@ -200,7 +200,11 @@ describe('the room inspector', () => {
     // amount is nowhere on the page, and only the observer's view is offered.
     const anon = await newPage(env);
     await anon.setViewportSize({ width: 390, height: 844 });
+    // The inspector starts on request (it loads the whole log).
     await anon.goto(`${env.url}/rooms/${roomId}/journal`);
+    await anon.locator('[data-testid="entry"][data-seq="0"]').waitFor();
+    await expect(anon.getByTestId('inspector-seq').count()).resolves.toBe(0);
+    await anon.getByRole('button', { name: 'Inspect', exact: true }).click();
     await anon.getByTestId('inspector-stopped').waitFor();
     await expect(anon.getByTestId('inspector-stopped').textContent()).resolves.toContain(
       `seq ${bidSeq} is sealed`,
@@ -232,7 +236,7 @@ describe('the room inspector', () => {
         ),
       [roomId, seats.bidder_1!.token] as const,
     );
-    await bidder.goto(`${env.url}/rooms/${roomId}/journal`);
+    await bidder.goto(`${env.url}/rooms/${roomId}/journal?seq=${bidSeq}`);
     await bidder
       .getByTestId('inspector-seq')
       .filter({ hasText: `seq ${bidSeq} / ${bidSeq}` })

@@ -213,7 +213,7 @@ describe("a newcomer's first hour", () => {
       ['results', `${r(debateId)}/results`, '[data-testid="results"]'],
       ['debate-journal', `${r(debateId)}/journal`, '[data-seq="0"]'],
       // The finished debate refolded in the browser (its seed revealed by the close), at its head.
-      ['debate-inspector', `${r(debateId)}/journal`, '[data-testid="inspector-json"]'],
+      ['debate-inspector', `${r(debateId)}/journal?inspect`, '[data-testid="inspector-json"]'],
       ['leaderboard', '/leaderboard', '[data-testid="identity-name"]'],
       ['auction', r(auction.room_id), '[data-testid="live-log"] [data-seq="0"]'],
       ['auction-journal', `${r(auction.room_id)}/journal`, '[data-seq="0"]'],
@@ -237,7 +237,7 @@ describe("a newcomer's first hour", () => {
     }
     expect(found).toEqual({});
     // The finished debate (whose setup reads the seed) refolds in the browser to its recorded result.
-    await page.goto(`${env.url}${r(debateId)}/journal`);
+    await page.goto(`${env.url}${r(debateId)}/journal?inspect`);
     await page.getByTestId('inspector-summary').filter({ hasText: 'result follows' }).waitFor();
     // The top bar's links are all on screen, not behind a sideways scroll.
     await page.goto(`${env.url}/`);

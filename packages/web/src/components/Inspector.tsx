@@ -113,8 +113,12 @@ function changedKeys(before: unknown, after: unknown): Set<string> {
   return new Set(Object.keys(b).filter((k) => !a || !same(a[k], b[k])));
 }
 
-export function Inspector(props: { roomId: string; step: number | null; onStep: (seq: number) => void }) {
+/** Where the inspector is: a seq, the head, or not started (it loads the whole log, so on request). */
+export type InspectStep = number | 'head' | null;
+
+export function Inspector(props: { roomId: string; step: InspectStep; onStep: (seq: InspectStep) => void }) {
   const { roomId, step, onStep } = props;
+  const active = step !== null;
   const [folded, setFolded] = useState<Folded | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [lensId, setLensId] = useState<string | null>(null);
@@ -122,8 +126,10 @@ export function Inspector(props: { roomId: string; step: number | null; onStep: 
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: `reload` (the Reload button) refolds on request.
   useEffect(() => {
+    if (!active) return;
     let cancelled = false;
     setError(null);
+    setFolded(null);
     (async () => {
       try {
         const [{ entries, truncated }, state] = await Promise.all([loadAll(roomId), api.state(roomId)]);
@@ -140,10 +146,10 @@ export function Inspector(props: { roomId: string; step: number | null; onStep: 
     return () => {
       cancelled = true;
     };
-  }, [roomId, reload]);
+  }, [roomId, reload, active]);
 
   const last = folded ? folded.report.seq : -1;
-  const at = step === null || step > last ? last : Math.max(0, step);
+  const at = typeof step !== 'number' || step > last ? last : Math.max(0, step);
   // The page marks the step's row in its log too: tell it where "the head" (no ?seq=) is.
   useEffect(() => {
     if (at >= 0 && at !== step) onStep(at);
@@ -159,6 +165,22 @@ export function Inspector(props: { roomId: string; step: number | null; onStep: 
     return { value: now, changed: changedKeys(before, now) };
   }, [folded, lens, at]);
 
+  if (!active) {
+    return (
+      <section className="card inspector" aria-labelledby="inspector-h">
+        <header className="card-head">
+          <h2 id="inspector-h">Inspector</h2>
+          <button type="button" className="primary" onClick={() => onStep('head')}>
+            Inspect
+          </button>
+        </header>
+        <p className="muted small">
+          Refold this room's log here, with the fold <code>db8 verify</code> runs, and step through it entry
+          by entry: the state and each view you may see at every seq.
+        </p>
+      </section>
+    );
+  }
   if (error) {
     return (
       <section className="card inspector" aria-labelledby="inspector-h">

@@ -192,7 +192,7 @@ export function AdminRooms() {
                     <When ms={r.last_activity_at} now={data.now} />
                   </td>
                   <td data-label="" className="monitor-actions">
-                    <Link href={`/rooms/${id}/journal`} className="button ghost">
+                    <Link href={`/rooms/${id}/journal?inspect`} className="button ghost">
                       Inspect
                     </Link>{' '}
                     <EndRoom room={r} onEnded={() => void load()} />

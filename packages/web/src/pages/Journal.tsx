@@ -2,7 +2,7 @@ import { type EntryProofVerdict as Verdict, verifyEntryProof as verifyEntry } fr
 import { useEffect, useMemo, useState } from 'react';
 import { Badge } from '../components/Badge.tsx';
 import { EntryRow } from '../components/EntryRow.tsx';
-import { Inspector } from '../components/Inspector.tsx';
+import { Inspector, type InspectStep } from '../components/Inspector.tsx';
 import { api } from '../lib/api.ts';
 import { revealIndex } from '../lib/reveals.ts';
 import { Link, navigate } from '../lib/router.tsx';
@@ -12,7 +12,7 @@ import type { Entry } from '../lib/types.ts';
 // The journal: the room's log page by page, each entry with a badge saying whether this browser
 // could recompute its leaf hash, follow the served inclusion proof to the checkpoint's root, and
 // check the checkpoint's signature with the server's published note key. Beside it, the inspector
-// (components/Inspector.tsx): the log refolded here, stepped entry by entry (`?seq=N` opens at N).
+// (components/Inspector.tsx): the log refolded here, stepped entry by entry, started on request (`?inspect` opens it at the head, `?seq=N` at N).
 
 const PAGE = 25;
 
@@ -52,11 +52,13 @@ function fromParam(): number {
   return Number.isSafeInteger(n) && n >= 0 ? n : 0;
 }
 
-/** The inspector's first step: `?seq=N`, else the head (null). */
-function seqParam(): number | null {
-  const raw = new URLSearchParams(location.search).get('seq');
+/** The inspector's first step: `?seq=N`, the head with `?inspect`, else not started. */
+function seqParam(): InspectStep {
+  const q = new URLSearchParams(location.search);
+  const raw = q.get('seq');
   const n = raw === null ? Number.NaN : Number(raw);
-  return Number.isSafeInteger(n) && n >= 0 ? n : null;
+  if (Number.isSafeInteger(n) && n >= 0) return n;
+  return q.has('inspect') ? 'head' : null;
 }
 
 export function Journal(props: { roomId: string }) {
@@ -70,7 +72,7 @@ export function Journal(props: { roomId: string }) {
   /** The log's length (head seq + 1), so the summary can say which part of it this page checked. */
   const [total, setTotal] = useState<number | null>(null);
   const base = `/rooms/${encodeURIComponent(roomId)}/journal`;
-  const [step, setStep] = useState<number | null>(seqParam);
+  const [step, setStep] = useState<InspectStep>(seqParam);
 
   useEffect(() => {
     let cancelled = false;
