@@ -77,6 +77,29 @@ describe('the exported bundle of a real room', { timeout: 180_000 }, () => {
     expect(publicText).not.toContain('"sealed"');
   });
 
+  it("db8 verify names who ended a room early (the monitor's End) and refolds it to that close", async () => {
+    const id = await server.runtime
+      .createRoom({
+        protocol: 'sealed-bid',
+        config: {
+          item: 'vase',
+          bidders: 2,
+          reservePrice: 10,
+          biddingWindowMs: 3_600_000,
+          revealWindowMs: 3_600_000,
+          rule: 'second-price',
+        },
+      })
+      .then((r) => r.id);
+    await server.runtime.end(id, { by: 'ops', reason: 'stuck in a demo' });
+    const r = verifyFile('ended.jsonl', await exportText(server.runtime, id), ['--key', vkey]);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(
+      /refolded sealed-bid v1 to seq 1, state [0-9a-f]{64}, ended early by ops \(stuck in a demo\)\n$/,
+    );
+  });
+
   it('the SSHSIG form of every checkpoint verifies with the real ssh-keygen and the exported allowed_signers', () => {
     const recs = records(publicText);
     const key = recs.find((x) => x.type === 'key') as { allowed_signers: string; identity: string };

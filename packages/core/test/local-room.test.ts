@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { toHex } from '../src/crypto/bytes.ts';
 import { verifyBundle } from '../src/journal/index.ts';
 import { canonicalize } from '../src/json/index.ts';
-import { entryLeafHashHex, type StoredEntry, verifyReveal } from '../src/log/index.ts';
+import { entryLeafHashHex, redactEntry, type StoredEntry, verifyReveal } from '../src/log/index.ts';
 import type { Protocol } from '../src/protocol/index.ts';
 import {
   foldEntry,
@@ -248,6 +248,83 @@ describe('offline refold and the local journal', () => {
     const entries = structuredClone(room.entries);
     (entries.at(-1)!.payload as { result: { sum: number } }).result.sum = 99;
     expect(refoldLog(entries, registry)).toMatchObject({ ok: false, firstDivergence: entries.at(-1)!.seq });
+  });
+
+  it('an ended room (closed early, who and why recorded) verifies and refolds; an unexplained early close does not', () => {
+    const room = make();
+    room.join('alice', 'p0', 150);
+    room.must('p0', { type: 'seal', value: 4 }, 200);
+    const seq = room.end({ by: 'admin:ops', reason: 'stopped from the monitor' }, 300);
+    expect(room.closed).toBe(true);
+    expect(() => room.end({ by: 'admin:ops', reason: 'again' })).toThrow(LocalRoomError);
+    const close = room.entries[seq]!;
+    expect(close).toMatchObject({ kind: 'close', ts: 300 });
+    expect(close.payload).toEqual({
+      seed: SEED,
+      result: null,
+      ended: { by: 'admin:ops', reason: 'stopped from the monitor' },
+    });
+    // The close reveals who sat where, as a close at the end of the game does.
+    expect(close.reveals?.map((r) => r.seq)).toEqual([1]);
+    const records = localJournal(room, {
+      key: new Uint8Array(32).fill(7),
+      exportedAt: '2026-01-01T00:00:00.000Z',
+    });
+    expect(verifyBundle(records).failures).toEqual([]);
+    expect(refoldLog(journalEntries(records), registry)).toMatchObject({
+      ok: true,
+      closed: true,
+      result: null,
+      ended: { by: 'admin:ops', reason: 'stopped from the monitor' },
+      problems: [],
+    });
+    // The same close without `ended` claims the protocol was over: the refold refuses it.
+    const entries = structuredClone(room.entries);
+    delete (entries[seq]!.payload as { ended?: unknown }).ended;
+    const r = refoldLog(entries, registry);
+    expect(r).toMatchObject({ ok: false, firstDivergence: seq });
+    expect(r.problems[0]).toMatch(/closed but the protocol says it is not over/);
+  });
+
+  it('steps: onStep sees the state after every entry; an open room refolds with a stand-in seed only when setup never reads it', () => {
+    const room = make();
+    room.join('alice', 'p0', 150);
+    room.must('p0', { type: 'seal', value: 4 }, 200);
+    room.must('p1', { type: 'seal', value: 6 }, 220);
+    const steps: Array<[number, unknown]> = [];
+    const r = refoldLog(room.entries, registry, {
+      standInSeed: true,
+      onStep: (e, state) => steps.push([e.seq, state]),
+    });
+    expect(r).toMatchObject({ ok: true, closed: false, stateHash: room.stateHash() });
+    expect(steps.map(([seq]) => seq)).toEqual([0, 1, 2, 3]);
+    expect(steps[1]![1]).toBe(steps[0]![1]); // a join changes no protocol state
+    expect(Object.keys((steps[3]![1] as State).sealed)).toEqual(['p0', 'p1']);
+    // As an observer reads the log: the sealed join (who sits at p0) folds with its holder unknown,
+    // the sealed move after it stops the refold, and says where.
+    const observed = room.entries.map((e) => redactEntry(e, { kind: 'observer' }));
+    expect(observed[1]!.payload).toBeUndefined();
+    const o = refoldLog(observed, registry, { standInSeed: true });
+    expect(o).toMatchObject({ ok: false, seq: 1 });
+    expect(o.skipped).toMatch(/seq 2 is sealed and never revealed/);
+    // A protocol whose setup reads the seed cannot be refolded while the seed is secret.
+    const seeded = {
+      ...game,
+      setup: (c: never, ctx: { seed: string; now: number }) => ({
+        ...game.setup(c, ctx as never),
+        salt: ctx.seed.slice(0, 4),
+      }),
+    };
+    const withSeed = new LocalRoom({
+      protocol: seeded as typeof game,
+      config: { players: 2, window: 1000 },
+      seed: SEED,
+      now: 100,
+    });
+    expect(
+      refoldLog(withSeed.entries, new Map([[game.name, seeded as typeof game]]), { standInSeed: true })
+        .skipped,
+    ).toMatch(/seed is revealed only when it closes/);
   });
 
   it('an open room or an unknown protocol is not refolded, and says why', () => {

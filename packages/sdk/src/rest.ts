@@ -2,6 +2,7 @@ import { truncateCodePoints } from '@db8/core';
 import {
   AckSchema,
   type ActionBody,
+  AdminRoomsResponseSchema,
   type ChallengeBody,
   ChallengeResponseSchema,
   CheckpointsResponseSchema,
@@ -9,6 +10,8 @@ import {
   CreateAgentResponseSchema,
   type CreateInviteBody,
   type CreateRoomBody,
+  type EndRoomBody,
+  EndRoomResponseSchema,
   EntriesResponseSchema,
   type EntryWire,
   type ExportQuery,
@@ -167,6 +170,21 @@ export class Db8Client {
   }
   getRoom(roomId: string) {
     return this.call(RoomSchema, 'GET', room(roomId));
+  }
+  /** The room monitor (admin): every room (live ones unless `status` says) with its seats' holders. */
+  adminRooms(
+    q: { status?: 'open' | 'closed' | 'all'; protocol?: string; limit?: number; cursor?: string } = {},
+  ) {
+    return this.call(AdminRoomsResponseSchema, 'GET', `/v1/admin/rooms${query(q)}`);
+  }
+  /** End a room now, whatever its protocol (admin): its close entry records who and why. */
+  endRoom(roomId: string, body: NonNullable<EndRoomBody> = {}) {
+    return this.call(
+      EndRoomResponseSchema,
+      'POST',
+      `/v1/admin/rooms/${encodeURIComponent(roomId)}/end`,
+      body,
+    );
   }
   createInvite(roomId: string, body: CreateInviteBody = {}) {
     return this.call(InviteResponseSchema, 'POST', `${room(roomId)}/invites`, body);

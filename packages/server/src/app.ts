@@ -27,6 +27,7 @@ import { createModuleRegistry } from './modules.ts';
 import { RealtimeHub } from './realtime/hub.ts';
 import { sseRoutes } from './realtime/sse.ts';
 import { wsRoutes } from './realtime/ws.ts';
+import { adminRoomRoutes } from './routes/admin-rooms.ts';
 import { authRoutes } from './routes/auth.ts';
 import type { AppContext } from './routes/context.ts';
 import { docsRoutes } from './routes/docs.ts';
@@ -244,6 +245,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   docsRoutes(app, ctx);
   authRoutes(app, ctx);
   roomRoutes(app, ctx);
+  adminRoomRoutes(app, ctx);
   keysRoutes(app, ctx);
   const hub = new RealtimeHub(
     { runtime: deps.runtime, bus: deps.bus, store: deps.store, clock },

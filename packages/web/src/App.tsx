@@ -10,6 +10,7 @@ import { webModules } from './protocols/registry.ts';
 const Lobby = lazyPage(() => import('./pages/Lobby.tsx').then((m) => m.Lobby));
 const RoomPage = lazyPage(() => import('./pages/RoomPage.tsx').then((m) => m.RoomPage));
 const Journal = lazyPage(() => import('./pages/Journal.tsx').then((m) => m.Journal));
+const AdminRooms = lazyPage(() => import('./pages/AdminRooms.tsx').then((m) => m.AdminRooms));
 
 // The shell: top bar and the page for the path. Protocol modules add their pages and nav links
 // through the registry; the shell never names a protocol.
@@ -29,6 +30,7 @@ function Page(props: { path: string }) {
   const { path } = props;
   if (path === '/' || path === '/rooms') return <Lobby />;
   if (path === '/login') return <Login />;
+  if (path === '/admin/rooms') return <AdminRooms />;
   const page = modulePage(path);
   if (page) return page;
   let m = match('/rooms/:id/journal', path);
@@ -61,6 +63,7 @@ export function App() {
         </Link>
         <nav aria-label="main">
           <Link href="/">Rooms</Link>
+          {session?.role === 'admin' ? <Link href="/admin/rooms">Monitor</Link> : null}
           {webModules()
             .flatMap((mod) => mod.nav ?? [])
             .filter((l) => !l.admin || session?.role === 'admin')

@@ -18,6 +18,11 @@ export const restPaths: readonly ReadPath[] = [
     probe: async (t) => [await get(t, '/v1/rooms?limit=200')],
   },
   {
+    // The room monitor: seat holders of every room, the admin's alone (others get 401/403).
+    covers: ['GET /v1/admin/rooms'],
+    probe: async (t) => [await get(t, '/v1/admin/rooms?status=all&limit=500')],
+  },
+  {
     covers: ['GET /v1/rooms/:id'],
     probe: async (t) => [await get(t, room(t.roomId), '/v1/rooms/:id')],
   },

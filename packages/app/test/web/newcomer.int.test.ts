@@ -212,12 +212,15 @@ describe("a newcomer's first hour", () => {
       ['debate', r(debateId), '[data-testid="room-status"]'],
       ['results', `${r(debateId)}/results`, '[data-testid="results"]'],
       ['debate-journal', `${r(debateId)}/journal`, '[data-seq="0"]'],
+      // The finished debate refolded in the browser (its seed revealed by the close), at its head.
+      ['debate-inspector', `${r(debateId)}/journal?inspect`, '[data-testid="inspector-json"]'],
       ['leaderboard', '/leaderboard', '[data-testid="identity-name"]'],
       ['auction', r(auction.room_id), '[data-testid="live-log"] [data-seq="0"]'],
       ['auction-journal', `${r(auction.room_id)}/journal`, '[data-seq="0"]'],
       ['tables', '/tables', `a[href="/tables/${tableId}"]`],
       ['table', `/tables/${tableId}`, '[data-testid="poker-table"]'],
       ['admin-tables', '/admin/tables', 'table'],
+      ['monitor', '/admin/rooms', '[data-testid="monitor-rooms"]'],
       ['admin-table', `/admin/tables/${tableId}`, '[data-testid="top-up"]'],
       ['questions', '/questions', 'h1'],
       ['lessons', '/deliberation/lessons', 'h1'],
@@ -233,6 +236,9 @@ describe("a newcomer's first hour", () => {
       if (off.length) found[name] = off.slice(0, 8);
     }
     expect(found).toEqual({});
+    // The finished debate (whose setup reads the seed) refolds in the browser to its recorded result.
+    await page.goto(`${env.url}${r(debateId)}/journal?inspect`);
+    await page.getByTestId('inspector-summary').filter({ hasText: 'result follows' }).waitFor();
     // The top bar's links are all on screen, not behind a sideways scroll.
     await page.goto(`${env.url}/`);
     const links = page.getByRole('navigation', { name: 'main' }).getByRole('link');

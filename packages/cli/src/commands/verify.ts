@@ -68,7 +68,11 @@ function summary(r: VerifyBundleResult, f: RefoldReport, file: string, pinned: b
     f.skipped !== undefined
       ? `not refolded: ${f.skipped}`
       : `refolded ${f.protocol} v${f.version} to seq ${f.seq}, state ${f.stateHash}` +
-        (f.closed ? ', the recorded result follows' : ' (open)');
+        (f.closed
+          ? f.ended
+            ? `, ended early by ${f.ended.by} (${f.ended.reason})`
+            : ', the recorded result follows'
+          : ' (open)');
   return (
     `ok ${file}: room ${r.room}, ${r.viewerClass} bundle, ${r.entries} entries, ${r.checkpoints} checkpoints, ` +
     `${r.reveals} reveals, ${r.sealed} sealed payloads verified; root ${r.rootHash} (${trust})\n` +

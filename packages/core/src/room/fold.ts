@@ -71,6 +71,26 @@ export class RoomMemo {
   }
 }
 
+/**
+ * Who ended a room before its protocol was over, and why (an admin's act, Colyseus' "dispose"):
+ * recorded in the close entry's payload beside the seed and the (null) result. A close without it
+ * must come exactly when the protocol says the room is over; a close with it may come at any time.
+ */
+export const EndedSchema = z.object({ by: z.string().min(1), reason: z.string() }).strict();
+export type Ended = z.infer<typeof EndedSchema>;
+
+/** The close payload every writer records: the room seed, the result, and who ended it early. */
+export function closePayload(seed: string, result: JsonValue, ended?: Ended): JsonValue {
+  return ended ? { seed, result, ended } : { seed, result };
+}
+
+/** The `ended` of a close entry's payload, or null when the room closed because it was over. */
+export function endedOf(payload: unknown): Ended | null {
+  if (payload === null || typeof payload !== 'object') return null;
+  const r = EndedSchema.safeParse((payload as { ended?: unknown }).ended);
+  return r.success ? r.data : null;
+}
+
 export const JoinPayloadSchema = z.object({ seat: z.string(), principal: z.string() });
 export type JoinPayload = z.infer<typeof JoinPayloadSchema>;
 

@@ -21,7 +21,7 @@ import {
   randomSalt,
   revealsOf,
 } from './build.ts';
-import { RoomMemo, stateHash } from './fold.ts';
+import { closePayload, type Ended, RoomMemo, stateHash } from './fold.ts';
 import { deepFreeze } from './freeze.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: a LocalRoom runs protocols of every shape.
@@ -302,16 +302,29 @@ export class LocalRoom<T extends P = AnyProtocol> {
     this.closeIfOver(e.ts);
   }
 
+  /**
+   * Ends the room before its protocol is over (an admin's act): the close entry, recording who and
+   * why, as the server's end writes it. Returns its seq.
+   */
+  end(ended: Ended, now?: number): number {
+    if (this.memo.closed) throw new LocalRoomError('ROOM_CLOSED', 'the room is closed');
+    this.close(this.time(now), ended);
+    return this.memo.seq;
+  }
+
   /** Once the protocol says the room is over: the close entry (seed, result, join reveals). */
   private closeIfOver(ts: number): void {
-    const p = this.protocol;
-    if (this.memo.closed || !p.isOver(this.memo.state)) return;
-    const result = asJson(p.result(this.memo.state) ?? null);
+    if (this.memo.closed || !this.protocol.isOver(this.memo.state)) return;
+    this.close(ts);
+  }
+
+  private close(ts: number, ended?: Ended): void {
+    const result = asJson(this.protocol.result(this.memo.state) ?? null);
     const reveals = this.reveals(Object.values(this.memo.holders).map((h) => h.seq));
     this.push({
       kind: 'close',
       actor: 'system',
-      payload: { seed: this.memo.core.seed, result },
+      payload: closePayload(this.memo.core.seed, result, ended),
       ts,
       ...(reveals.length > 0 ? { reveals } : {}),
       milestone: 'close',

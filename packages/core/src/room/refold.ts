@@ -9,16 +9,17 @@ import {
   type StoredEntry,
   verifyReveal,
 } from '../log/entry.ts';
-import type { AnyProtocol } from '../protocol/contract.ts';
+import type { AnyProtocol, SeatInfo } from '../protocol/contract.ts';
 import { asJson } from './build.ts';
-import { foldEntry, RefoldError, RoomMemo, stateHash } from './fold.ts';
+import { type Ended, endedOf, foldEntry, RefoldError, RoomMemo, stateHash } from './fold.ts';
 
 /**
  * Offline refold: a room's log (from a journal bundle, a server export or a LocalRoom) folded again
  * from its genesis — protocol name and version, config, seats — with the seed its close entry
  * revealed, through the same `foldEntry` the server loads rooms with. Every recorded note must be
- * recomputed, every action accepted, the room must close exactly when the protocol says it is over,
- * and the close entry's result must be the result the refold reaches.
+ * recomputed, every action accepted, the room must close exactly when the protocol says it is over
+ * (or earlier, when its close entry records who ended it), and the close entry's result must be the
+ * result the refold reaches.
  */
 
 const GenesisSchema = z.object({
@@ -41,6 +42,8 @@ export interface RefoldReport {
   stateHash: string | null;
   /** The protocol's result on the refolded state (null while the room is not over). */
   result: JsonValue | null;
+  /** Who ended the room before its protocol was over, and why (its close entry's `ended`). */
+  ended?: Ended;
   /** Why the log could not be refolded here at all (not a failure of the log). */
   skipped?: string;
   firstDivergence?: number;
@@ -57,6 +60,39 @@ export interface RefoldOptions {
    * proofs): each problem is reported at that entry's seq; folding goes on.
    */
   check?: (entry: StoredEntry, state: unknown) => readonly string[];
+  /** Called after each entry is folded, with the state it left (a step-by-step inspector). */
+  onStep?: (entry: StoredEntry, state: unknown) => void;
+  /**
+   * An open room's seed is secret until it closes. With this, a room whose protocol's setup never
+   * reads the seed (watched while it runs) is folded with a stand-in, which gives the very same
+   * states; any other open room is still skipped.
+   */
+  standInSeed?: boolean;
+}
+
+/** The holder of a seat whose join entry is sealed from the reader. */
+const SEALED_HOLDER = '(sealed)';
+
+/** Folds an open room whose setup ignores the seed (RefoldOptions.standInSeed). */
+const STAND_IN_SEED = '00'.repeat(32);
+
+/** True when `setup` never reads the seed for this config: every seed gives the same state. */
+function setupIgnoresSeed(p: AnyProtocol, config: unknown, seats: SeatInfo[], now: number): boolean {
+  let read = false;
+  const ctx = {
+    seats,
+    now,
+    get seed() {
+      read = true;
+      return STAND_IN_SEED;
+    },
+  };
+  try {
+    p.setup(config, ctx);
+  } catch {
+    return false;
+  }
+  return !read;
 }
 
 export function refoldLog(
@@ -93,10 +129,15 @@ export function refoldLog(
       skipped: `the log is ${p.name} v${genesis.version}; this verifier runs v${p.version}`,
     });
   const close = entries.find((e) => e.kind === 'close');
-  const seed = opts.seed ?? (close?.payload as { seed?: unknown } | undefined)?.seed;
-  if (typeof seed !== 'string' || !/^[0-9a-f]{64}$/.test(seed))
-    return out({ ...head, skipped: 'the room is open: its seed is revealed only when it closes' });
-  if (genesis.seedCommit !== undefined && sha256Hex(fromHex(seed)) !== genesis.seedCommit) {
+  const known = opts.seed ?? (close?.payload as { seed?: unknown } | undefined)?.seed;
+  const given = typeof known === 'string' && /^[0-9a-f]{64}$/.test(known) ? known : null;
+  const open = 'the room is open: its seed is revealed only when it closes';
+  if (given === null && !opts.standInSeed) return out({ ...head, skipped: open });
+  if (
+    given !== null &&
+    genesis.seedCommit !== undefined &&
+    sha256Hex(fromHex(given)) !== genesis.seedCommit
+  ) {
     problems.push('seq 0: the seed does not match the genesis seed commitment');
     return out({ ...head, firstDivergence: 0 });
   }
@@ -111,6 +152,8 @@ export function refoldLog(
     problems.push('seq 0: the genesis seats are not the seats the protocol gives this config');
     return out({ ...head, firstDivergence: 0 });
   }
+  const seed = given ?? (setupIgnoresSeed(p, genesis.config, seats, g0.ts) ? STAND_IN_SEED : null);
+  if (seed === null) return out({ ...head, skipped: open });
 
   // A public bundle lacks sealed payloads, but each one a later entry revealed can still be folded.
   const bySeq = new Map<number, PublicEntry>();
@@ -143,8 +186,14 @@ export function refoldLog(
       diverged ??= e.seq;
       break;
     }
-    const payload = e.payload ?? e.sealed?.payload ?? revealed.get(e.seq);
-    if (payload === undefined && (e.kind === 'action' || e.kind === 'join')) {
+    // A join changes who holds a seat, never the protocol state: one sealed from this reader (an
+    // open room's public bundle) folds with its holder unknown, so the states after it still follow.
+    const payload =
+      e.payload ??
+      e.sealed?.payload ??
+      revealed.get(e.seq) ??
+      (e.kind === 'join' ? { seat: e.actor, principal: SEALED_HOLDER } : undefined);
+    if (payload === undefined && e.kind === 'action') {
       skipped = `seq ${e.seq} is sealed and never revealed: refolding needs a bundle that carries it (--as admin)`;
       break;
     }
@@ -155,6 +204,7 @@ export function refoldLog(
       diverged ??= e.seq;
       break;
     }
+    opts.onStep?.(e, memo.state);
     for (const why of opts.check?.(e, memo.state) ?? []) {
       problems.push(`seq ${e.seq}: ${why}`);
       diverged ??= e.seq;
@@ -162,7 +212,8 @@ export function refoldLog(
     const over = p.isOver(memo.state);
     const next = entries[i + 1];
     if (e.kind === 'close') {
-      if (!over) problems.push(`seq ${e.seq}: the room closed but the protocol says it is not over`);
+      if (!over && endedOf(e.payload) === null)
+        problems.push(`seq ${e.seq}: the room closed but the protocol says it is not over`);
       const want = canonicalize(asJson(p.result(memo.state) ?? null));
       const got = canonicalize((e.payload as { result?: unknown } | undefined)?.result ?? null);
       if (want !== got) problems.push(`seq ${e.seq}: the recorded result differs from the refolded one`);
@@ -174,6 +225,7 @@ export function refoldLog(
     }
   }
   const folded = memo.seq >= 0;
+  const ended = memo.closed && close ? endedOf(close.payload) : null;
   const result = folded && p.isOver(memo.state) ? asJson(p.result(memo.state) ?? null) : null;
   return out({
     ...head,
@@ -182,6 +234,7 @@ export function refoldLog(
     stateHash: folded ? stateHash(memo.state) : null,
     result,
     state: memo.state,
+    ...(ended ? { ended } : {}),
     ...(skipped !== undefined ? { skipped } : {}),
     ...(diverged !== undefined ? { firstDivergence: diverged } : {}),
   });

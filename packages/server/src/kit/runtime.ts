@@ -17,6 +17,7 @@ export type RoomRuntime = Pick<
   | 'getRoom'
   | 'join'
   | 'act'
+  | 'end'
   | 'stateFor'
   | 'entries'
   | 'proof'

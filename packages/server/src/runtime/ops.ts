@@ -1,4 +1,4 @@
-import { hashCanonical, type JsonValue, type Transition } from '@db8/core';
+import { closePayload, type Ended, hashCanonical, type JsonValue, type Transition } from '@db8/core';
 import { RuntimeError, rejectionError, runtimeError } from './errors.ts';
 import type { Ack, ActInput, RuntimeOptions } from './types.ts';
 import { asJson, type Work } from './work.ts';
@@ -262,14 +262,29 @@ async function pushTransition(
  */
 async function closeIfOver(work: Work, ts: number): Promise<void> {
   const memo = work.memo;
-  const p = memo.protocol;
-  if (memo.closed || !protocolCall('isOver', () => p.isOver(memo.state))) return;
-  const result = asJson(protocolCall('result', () => p.result(memo.state)) ?? null);
+  if (memo.closed || !protocolCall('isOver', () => memo.protocol.isOver(memo.state))) return;
+  await pushClose(work, ts);
+}
+
+/**
+ * Ends the room before its protocol is over (an admin's act, any protocol): the same close entry,
+ * recording who ended it and why, so a verifier accepts a close the protocol did not call for.
+ */
+export async function planEnd(work: Work, ended: Ended): Promise<{ seq: number; ts: number }> {
+  if (work.memo.closed) throw runtimeError('ROOM_CLOSED', 'the room is closed');
+  const ts = work.ts();
+  await pushClose(work, ts, ended);
+  return { seq: work.memo.seq, ts };
+}
+
+async function pushClose(work: Work, ts: number, ended?: Ended): Promise<void> {
+  const memo = work.memo;
+  const result = asJson(protocolCall('result', () => memo.protocol.result(memo.state)) ?? null);
   const reveals = await work.reveals(Object.values(memo.holders).map((h) => h.seq));
   work.push({
     kind: 'close',
     actor: 'system',
-    payload: { seed: memo.core.seed, result },
+    payload: closePayload(memo.core.seed, result, ended),
     ts,
     ...(reveals.length > 0 ? { reveals } : {}),
     milestone: 'close',

@@ -1,6 +1,7 @@
 import {
   type AnyProtocol,
   canonicalize,
+  type Ended,
   publicForm,
   redactEntry,
   type StoredEntry,
@@ -17,7 +18,7 @@ import { planCreate } from './create.ts';
 import { type BuiltEntry, rowToStored } from './entries.ts';
 import { RuntimeError, runtimeError } from './errors.ts';
 import { exportRoom } from './export.ts';
-import { planAct, planJoin, planTick } from './ops.ts';
+import { planAct, planEnd, planJoin, planTick } from './ops.ts';
 import { inclusionProof } from './proof.ts';
 import { type QueuedWrite, RoomQueue } from './queue.ts';
 import { replayRoom } from './replay.ts';
@@ -188,6 +189,14 @@ export class Runtime {
 
   act(roomId: string, input: ActInput): Promise<Ack> {
     return this.write(roomId, { plan: (w) => planAct(w, input) });
+  }
+
+  /**
+   * Ends an open room now, whatever its protocol (an admin's act): a close entry recording who and
+   * why. ROOM_CLOSED when it is already closed.
+   */
+  end(roomId: string, ended: Ended): Promise<{ seq: number; ts: number }> {
+    return this.write(roomId, { plan: (w) => planEnd(w, ended) });
   }
 
   /**

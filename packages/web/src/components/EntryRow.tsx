@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import type { Revealed } from '../lib/reveals.ts';
 import type { Entry } from '../lib/types.ts';
+import { formatWhen, isInstant } from '../lib/when.ts';
 import { Badge } from './Badge.tsx';
 
 // One log entry, compact: seq, time, kind, actor, who may read it, and its payload or commitment.
@@ -24,6 +25,24 @@ export function visLabel(e: Entry): string {
   }
 }
 
+/** A payload's top-level instants as dates (a tick's `deadline`): the summary shows only ms. */
+function Instants(props: { value: unknown }) {
+  const v = props.value;
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return null;
+  const found = Object.entries(v).filter(([k, x]) => isInstant(k, x)) as Array<[string, number]>;
+  if (found.length === 0) return null;
+  return (
+    <div className="small muted instants">
+      {found.map(([k, ms], i) => (
+        <span key={k}>
+          {i > 0 ? ' · ' : ''}
+          {k} <time dateTime={new Date(ms).toISOString()}>{formatWhen(ms)}</time>
+        </span>
+      ))}
+    </div>
+  );
+}
+
 export function EntryBody(props: { entry: Entry; revealed?: Revealed | undefined }) {
   const e = props.entry;
   const r = props.revealed;
@@ -40,6 +59,7 @@ export function EntryBody(props: { entry: Entry; revealed?: Revealed | undefined
           commit {e.commit?.slice(0, 16)}…
         </code>
       )}
+      <Instants value={e.payload ?? e.sealed?.payload ?? r?.payload} />
       {r ? (
         <div className="revealed small" data-testid="revealed">
           <span className={r.ok ? 'ok' : 'error'}>
@@ -56,10 +76,21 @@ export function EntryBody(props: { entry: Entry; revealed?: Revealed | undefined
   );
 }
 
-export function EntryRow(props: { entry: Entry; revealed?: Revealed | undefined; extra?: ReactNode }) {
+export function EntryRow(props: {
+  entry: Entry;
+  revealed?: Revealed | undefined;
+  extra?: ReactNode;
+  /** The entry the inspector is at: marked. */
+  inspected?: boolean;
+}) {
   const e = props.entry;
   return (
-    <li className={`entry kind-${e.kind}`} data-seq={e.seq} data-testid="entry">
+    <li
+      className={`entry kind-${e.kind}${props.inspected ? ' inspected' : ''}`}
+      data-seq={e.seq}
+      data-testid="entry"
+      aria-current={props.inspected ? 'step' : undefined}
+    >
       <span className="seq mono">#{e.seq}</span>
       <time className="small muted" dateTime={new Date(e.ts).toISOString()}>
         {new Date(e.ts).toLocaleTimeString()}

@@ -33,6 +33,8 @@ export const api = {
   state: (id: string) => inRoom(id).state(id),
   entries: (id: string, fromSeq: number, limit: number) => inRoom(id).entries(id, { fromSeq, limit }),
   proof: (id: string, seq: number) => anonClient().proof(id, seq),
+  adminRooms: (status: 'open' | 'closed' | 'all') => personal().adminRooms({ status, limit: 500 }),
+  endRoom: (id: string, reason?: string) => personal().endRoom(id, reason ? { reason } : {}),
   invite: (id: string, seat?: string) => personal().createInvite(id, seat ? { seat } : {}),
   /** With an invite, joins as a guest or as the signed-in person; without, needs an agent/admin session. */
   join: (id: string, body: { seat?: string; invite?: string }) => personal().join(id, body),

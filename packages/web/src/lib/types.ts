@@ -1,6 +1,7 @@
 // Wire types come from the server's zod schemas through the SDK, so the UI cannot drift from the API.
 export type {
   Ack,
+  AdminRoom,
   EntriesResponse as EntriesPage,
   EntryWire as Entry,
   JoinResponse as JoinResult,

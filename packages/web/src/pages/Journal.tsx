@@ -2,6 +2,7 @@ import { type EntryProofVerdict as Verdict, verifyEntryProof as verifyEntry } fr
 import { useEffect, useMemo, useState } from 'react';
 import { Badge } from '../components/Badge.tsx';
 import { EntryRow } from '../components/EntryRow.tsx';
+import { Inspector, type InspectStep } from '../components/Inspector.tsx';
 import { api } from '../lib/api.ts';
 import { revealIndex } from '../lib/reveals.ts';
 import { Link, navigate } from '../lib/router.tsx';
@@ -10,7 +11,8 @@ import type { Entry } from '../lib/types.ts';
 
 // The journal: the room's log page by page, each entry with a badge saying whether this browser
 // could recompute its leaf hash, follow the served inclusion proof to the checkpoint's root, and
-// check the checkpoint's signature with the server's published note key.
+// check the checkpoint's signature with the server's published note key. Beside it, the inspector
+// (components/Inspector.tsx): the log refolded here, stepped entry by entry, started on request (`?inspect` opens it at the head, `?seq=N` at N).
 
 const PAGE = 25;
 
@@ -50,6 +52,15 @@ function fromParam(): number {
   return Number.isSafeInteger(n) && n >= 0 ? n : 0;
 }
 
+/** The inspector's first step: `?seq=N`, the head with `?inspect`, else not started. */
+function seqParam(): InspectStep {
+  const q = new URLSearchParams(location.search);
+  const raw = q.get('seq');
+  const n = raw === null ? Number.NaN : Number(raw);
+  if (Number.isSafeInteger(n) && n >= 0) return n;
+  return q.has('inspect') ? 'head' : null;
+}
+
 export function Journal(props: { roomId: string }) {
   const { roomId } = props;
   const from = fromParam();
@@ -61,6 +72,7 @@ export function Journal(props: { roomId: string }) {
   /** The log's length (head seq + 1), so the summary can say which part of it this page checked. */
   const [total, setTotal] = useState<number | null>(null);
   const base = `/rooms/${encodeURIComponent(roomId)}/journal`;
+  const [step, setStep] = useState<InspectStep>(seqParam);
 
   useEffect(() => {
     let cancelled = false;
@@ -118,67 +130,83 @@ export function Journal(props: { roomId: string }) {
         <Link href="/">Rooms</Link> / <Link href={`/rooms/${encodeURIComponent(roomId)}`}>{roomId}</Link> /
         journal
       </p>
-      <section className="card" aria-labelledby="journal-h">
-        <header className="card-head">
-          <h1 id="journal-h">Journal</h1>
-          <p className="small" role="status" data-testid="journal-summary">
-            {entries === null
-              ? 'loading…'
-              : pageSummary({ verified, failed, entries: entries.map((e) => e.seq), total })}
+      <div className="journal-grid">
+        <Inspector roomId={roomId} step={step} onStep={setStep} />
+        <section className="card journal-log" aria-labelledby="journal-h">
+          <header className="card-head">
+            <h1 id="journal-h">Journal</h1>
+            <p className="small" role="status" data-testid="journal-summary">
+              {entries === null
+                ? 'loading…'
+                : pageSummary({ verified, failed, entries: entries.map((e) => e.seq), total })}
+            </p>
+          </header>
+          <p className="muted small">
+            Each leaf hash is recomputed here from the entry's public form (RFC 8785 canonical JSON, RFC 6962
+            leaf) and checked against the server's inclusion proof and its signed checkpoint (C2SP note).
           </p>
-        </header>
-        <p className="muted small">
-          Each leaf hash is recomputed here from the entry's public form (RFC 8785 canonical JSON, RFC 6962
-          leaf) and checked against the server's inclusion proof and its signed checkpoint (C2SP note).
-        </p>
-        <p className="small" data-testid="server-key">
-          {key === 'pending' ? (
-            <span className="muted">Fetching the server's checkpoint key…</span>
-          ) : key ? (
-            <>
-              Checkpoints checked against the server key{' '}
-              <code className="vkey" title={key.vkey}>
-                {key.vkey}
-              </code>
-              . Compare it with the key your operator publishes.
-            </>
-          ) : (
-            <span className="error">
-              The server's checkpoint key is unavailable: signatures are not checked.
+          <p className="small" data-testid="server-key">
+            {key === 'pending' ? (
+              <span className="muted">Fetching the server's checkpoint key…</span>
+            ) : key ? (
+              <>
+                Checkpoints checked against the server key{' '}
+                <code className="vkey" title={key.vkey}>
+                  {key.vkey}
+                </code>
+                . Compare it with the key your operator publishes.
+              </>
+            ) : (
+              <span className="error">
+                The server's checkpoint key is unavailable: signatures are not checked.
+              </span>
+            )}
+          </p>
+          {error ? (
+            <p className="error" role="alert">
+              {error}
+            </p>
+          ) : null}
+          <ol className="entries">
+            {entries?.map((e) => (
+              <EntryRow
+                key={e.seq}
+                entry={e}
+                revealed={reveals.get(e.seq)}
+                inspected={e.seq === step}
+                extra={
+                  <>
+                    <VerifyBadge check={checks[e.seq]} />{' '}
+                    <button
+                      type="button"
+                      className="chip"
+                      aria-label={`inspect entry ${e.seq}`}
+                      onClick={() => setStep(e.seq)}
+                    >
+                      inspect
+                    </button>
+                  </>
+                }
+              />
+            ))}
+          </ol>
+          <nav className="pager" aria-label="journal pages">
+            <button
+              type="button"
+              disabled={from === 0}
+              onClick={() => navigate(`${base}?from=${Math.max(0, from - PAGE)}`)}
+            >
+              ← Earlier
+            </button>
+            <span className="small muted">
+              entries {from}–{entries && entries.length > 0 ? entries[entries.length - 1]!.seq : from}
             </span>
-          )}
-        </p>
-        {error ? (
-          <p className="error" role="alert">
-            {error}
-          </p>
-        ) : null}
-        <ol className="entries">
-          {entries?.map((e) => (
-            <EntryRow
-              key={e.seq}
-              entry={e}
-              revealed={reveals.get(e.seq)}
-              extra={<VerifyBadge check={checks[e.seq]} />}
-            />
-          ))}
-        </ol>
-        <nav className="pager" aria-label="journal pages">
-          <button
-            type="button"
-            disabled={from === 0}
-            onClick={() => navigate(`${base}?from=${Math.max(0, from - PAGE)}`)}
-          >
-            ← Earlier
-          </button>
-          <span className="small muted">
-            entries {from}–{entries && entries.length > 0 ? entries[entries.length - 1]!.seq : from}
-          </span>
-          <button type="button" disabled={next === null} onClick={() => navigate(`${base}?from=${next}`)}>
-            Later →
-          </button>
-        </nav>
-      </section>
+            <button type="button" disabled={next === null} onClick={() => navigate(`${base}?from=${next}`)}>
+              Later →
+            </button>
+          </nav>
+        </section>
+      </div>
     </div>
   );
 }
