@@ -13,7 +13,7 @@ afterAll(async () => {
 });
 
 describe('poker agents', () => {
-  it('check in full only the game_states they answer', { timeout: 120_000 }, async () => {
+  it('check in full only the game_states they answer', async () => {
     const table = await server.poker.tables.create(
       {
         seats: 3,

@@ -28,7 +28,7 @@ const TABLE = {
 };
 
 describe('poker agents over the SDK socket', () => {
-  it('play every hand to the end across server-side drops', { timeout: 120_000 }, async () => {
+  it('play every hand to the end across server-side drops', async () => {
     const HANDS = 12;
     const table = await server.poker.tables.create({ ...TABLE, max_hands: HANDS }, 'test');
     // The house tops up a busted seat, so three players stay in to the last hand.

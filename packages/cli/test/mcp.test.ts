@@ -25,7 +25,7 @@ beforeAll(async () => {
     logLevel: 'silent',
     print: () => {},
   });
-}, 120_000);
+});
 afterAll(async () => {
   await server?.close();
   rmSync(dir, { recursive: true, force: true });
@@ -105,7 +105,7 @@ function env(extra: Record<string, string>): Record<string, string> {
   return { ...base, DB8_HOME: join(dir, 'home'), ...extra };
 }
 
-describe('db8 mcp (stdio bridge)', { timeout: 60_000 }, () => {
+describe('db8 mcp (stdio bridge)', () => {
   it('lists the server tools and acts once for the seat it joined', async () => {
     const key = await agentKey();
     const room = await server.runtime.createRoom({

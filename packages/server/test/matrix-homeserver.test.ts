@@ -6,6 +6,7 @@
 import { createClient, type MatrixClient, type MatrixEvent, type Room } from 'matrix-js-sdk';
 import { logger } from 'matrix-js-sdk/lib/logger.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PATIENCE_MS } from '../../../test/patience.ts';
 import { TestHomeserver } from './support/matrix-homeserver.ts';
 
 // The SDK's logger is a loglevel logger at runtime; its type hides the level switch.
@@ -160,7 +161,7 @@ async function waitRoom(id: string): Promise<Room> {
   return until(() => alice.getRoom(id));
 }
 
-async function until<T>(fn: () => T | null | undefined, ms = 10_000): Promise<T> {
+async function until<T>(fn: () => T | null | undefined, ms = PATIENCE_MS): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
     const v = fn();

@@ -149,10 +149,10 @@ describe('MCP over Streamable HTTP', () => {
     await auctioneer!.subscribeResource({ uri: `db8://rooms/${roomId}/view` });
 
     // The auctioneer waits for its turn while the bidders bid and the server ticks the reveal.
-    const turn = tool(auctioneer!, 'wait', { room_id: roomId, for: 'turn', timeout_ms: 10_000 });
+    const turn = tool(auctioneer!, 'wait', { room_id: roomId, for: 'turn', timeout_ms: 30_000 });
     const quiet = await tool(b2!, 'wait', { room_id: roomId, for: 'entry', timeout_ms: 100 });
     expect(quiet.reason).toBe('timeout');
-    const nextEntry = tool(b2!, 'wait', { room_id: roomId, for: 'entry', timeout_ms: 10_000 });
+    const nextEntry = tool(b2!, 'wait', { room_id: roomId, for: 'entry', timeout_ms: 30_000 });
     const ack1 = await tool(b1!, 'act_sealed-bid', { room_id: roomId, action: { type: 'bid', amount: 50 } });
     expect(ack1).toMatchObject({ room_id: roomId, duplicate: false });
     const seen = await nextEntry;
@@ -226,7 +226,7 @@ describe('MCP over Streamable HTTP', () => {
     const moves: string[] = [];
     const play = async (p: Client) => {
       for (let n = 0; n < 50; n++) {
-        const w = await tool(p, 'wait', { room_id: roomId, for: 'turn', timeout_ms: 5_000 });
+        const w = await tool(p, 'wait', { room_id: roomId, for: 'turn', timeout_ms: 30_000 });
         if (w.reason === 'closed') return w.state;
         expect(w.reason).toBe('turn');
         const kinds = w.state.legal_actions.map((a: Out) => a.action.kind);

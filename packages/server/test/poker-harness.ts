@@ -3,6 +3,7 @@ import { Writable } from 'node:stream';
 import { createProtocolRegistry } from '@db8/protocols';
 import type { PokerServerMessage } from '@db8/protocols/poker';
 import type { FastifyInstance } from 'fastify';
+import { PATIENCE_MS } from '../../../test/patience.ts';
 import { buildApp } from '../src/app.ts';
 import { AdminLinks } from '../src/auth/admin-link.ts';
 import { LocalBus } from '../src/bus/local.ts';
@@ -157,7 +158,11 @@ export class WsClient {
   }
 
   /** The first message (already received or future) matching `pred`, after index `from`. */
-  next(pred: (m: PokerServerMessage) => boolean, from = 0, timeoutMs = 10_000): Promise<PokerServerMessage> {
+  next(
+    pred: (m: PokerServerMessage) => boolean,
+    from = 0,
+    timeoutMs = PATIENCE_MS,
+  ): Promise<PokerServerMessage> {
     const seen = this.received.slice(from).find(pred);
     if (seen) return Promise.resolve(seen);
     return new Promise((resolve, reject) => {
