@@ -2,6 +2,7 @@
 import { GameStatePayloadSchema } from '@db8/protocols/poker';
 import { type LocalPokerServer, startLocalPokerServer } from '@db8/server/poker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PATIENCE_MS } from '../../../test/patience.ts';
 import { runPokerAgent, strategyNamed } from '../src/poker/index.ts';
 
 let server: LocalPokerServer;
@@ -21,7 +22,8 @@ describe('poker agents', () => {
         big_blind: 10,
         ante: 0,
         starting_stack: 1000,
-        action_timeout_ms: 10_000,
+        // Far above an agent's answer however busy the machine.
+        action_timeout_ms: 60_000,
         hand_interval_ms: 1,
         max_hands: 4,
         min_players: 3,
@@ -45,7 +47,7 @@ describe('poker agents', () => {
             tableId: table.table_id,
             strategy: strategyNamed(s),
             seed: i + 1,
-            maxRunMs: 100_000,
+            maxRunMs: PATIENCE_MS,
           }),
         ),
       );

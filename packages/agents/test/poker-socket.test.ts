@@ -4,6 +4,7 @@ import { JoinTableResponseSchema } from '@db8/protocols/poker';
 import { OutdatedClientError, PokerSocket } from '@db8/sdk';
 import { type LocalPokerServer, startLocalPokerServer } from '@db8/server/poker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PATIENCE_MS } from '../../../test/patience.ts';
 import { runPokerAgent, strategyNamed } from '../src/poker/index.ts';
 
 let server: LocalPokerServer;
@@ -20,7 +21,8 @@ const TABLE = {
   big_blind: 10,
   ante: 0,
   starting_stack: 1000,
-  action_timeout_ms: 10_000,
+  // Far above an agent's answer however busy the machine: the test counts no timeout.
+  action_timeout_ms: 60_000,
   hand_interval_ms: 1,
   max_hands: 12,
   min_players: 3,
@@ -58,7 +60,7 @@ describe('poker agents over the SDK socket', () => {
         tableId: table.table_id,
         strategy: strategyNamed(s),
         seed: i + 1,
-        maxRunMs: 100_000,
+        maxRunMs: PATIENCE_MS,
       }),
     );
     const results = await Promise.all(runs).finally(() => offHouse());

@@ -154,8 +154,9 @@ describe('SSE /v1/rooms/:id/events', () => {
     const { roomId } = await auctionWithBidders(h);
     const ev = stream(null, roomId, -1);
     await collect(ev, (e) => e.some((x) => x.event === 'state'));
-    const t0 = Date.now();
+    // An open stream would hold server.close() for ever (its connection never goes idle): that
+    // close returns at all is the check (vitest's safety limit fails a hang), however busy the machine.
     await h.app.close();
-    expect(Date.now() - t0).toBeLessThan(5000);
+    expect((await ev.next()).done).toBe(true);
   });
 });
