@@ -20,6 +20,8 @@ export default defineConfig({
     env: { DB8_TEST_PREBUILT_CLI: '1' },
     // In-memory PGlite stores start from an initialised template instead of running initdb.
     setupFiles: ['test/pglite-template.ts'],
+    // The templates themselves are made once, before the workers start.
+    globalSetup: ['test/global-setup.ts'],
     projects: [
       {
         // Pure code (no store, no server, no process state): one module graph per worker, not per file.
