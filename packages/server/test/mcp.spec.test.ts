@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, listen, makeApp, sharedStore } from './app-harness.ts';
@@ -113,6 +114,24 @@ describe('MCP Streamable HTTP, to the letter (raw JSON-RPC client)', () => {
       expect(r.messages[0]).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32000 } });
       expect(r.messages[0]!.error.message).toMatch(/Unsupported Media Type/);
     }
+    // No Content-Type at all (fetch always sends one for a text body: node:http does not).
+    const bare = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = request(`${base}/mcp`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, accept: 'application/json, text/event-stream' },
+      });
+      req.on('response', (res) => {
+        let body = '';
+        res.on('data', (d) => {
+          body += String(d);
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      });
+      req.on('error', reject);
+      req.end(JSON.stringify(initialize(LATEST_PROTOCOL_VERSION)));
+    });
+    expect(bare.status).toBe(415);
+    expect(JSON.parse(bare.body)).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32000 } });
   });
 
   it('offers the newest revision the SDK speaks, and counter-offers it for a version it does not know', async () => {
