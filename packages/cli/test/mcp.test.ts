@@ -65,6 +65,8 @@ function rawClient(command: string, args: string[], opts: { cwd: string; env: Re
     wake();
   });
   return {
+    /** Every message so far, in arrival order. */
+    received: got,
     write: (text: string) => child.stdin.write(text),
     /** The first message (in arrival order) that `match` accepts; fails if the child exits first. */
     async next(match: (m: Msg) => boolean): Promise<Msg> {
@@ -162,12 +164,14 @@ describe('db8 mcp (stdio bridge)', () => {
       cwd: dir,
       env: env({ DB8_API_KEY: await agentKey() }),
     });
-    c.write('this is not json\n');
-    expect(await c.next(() => true)).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32700 } });
-    c.write('{"hello":"world"}\n');
-    expect(await c.next((m) => m.error?.code === -32600)).toMatchObject({ jsonrpc: '2.0', id: null });
-    c.write(initialize(1));
+    c.write(`this is not json\n{"hello":"world"}\n${initialize(1)}`);
     expect((await c.next((m) => m.id === 1)).result.serverInfo.name).toBe('db8');
+    // Answered in order, before the initialize that followed them reached the server and back.
+    expect(c.received).toMatchObject([
+      { jsonrpc: '2.0', id: null, error: { code: -32700 } },
+      { jsonrpc: '2.0', id: null, error: { code: -32600 } },
+      { jsonrpc: '2.0', id: 1 },
+    ]);
     expect(await c.close()).toBe('');
   });
 
