@@ -8,8 +8,11 @@ import { E2E_SUITES } from './vitest.e2e.config.ts';
 export default defineConfig({
   test: {
     exclude: ['**/node_modules/**', '**/*.int.test.ts', ...E2E_SUITES],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Safety limits against a hang, not budgets: nothing in the fast suite may depend on how fast
+    // the machine is (a busy laptop runs ten times slower). Waits inside tests use PATIENCE_MS
+    // (test/patience.ts), shorter than these so their message is the one reported.
+    testTimeout: 300_000,
+    hookTimeout: 300_000,
     // vitest runs one worker per core less one: on two cores that is one, and a core idles while
     // it imports. Two keep both busy.
     maxWorkers: Math.max(2, availableParallelism() - 1),
@@ -17,6 +20,8 @@ export default defineConfig({
     env: { DB8_TEST_PREBUILT_CLI: '1' },
     // In-memory PGlite stores start from an initialised template instead of running initdb.
     setupFiles: ['test/pglite-template.ts'],
+    // The templates themselves are made once, before the workers start.
+    globalSetup: ['test/global-setup.ts'],
     projects: [
       {
         // Pure code (no store, no server, no process state): one module graph per worker, not per file.

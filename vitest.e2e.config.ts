@@ -55,6 +55,8 @@ export default defineConfig({
     hookTimeout: 120_000,
     // In-process PGlite stores (in memory or a new data directory) start from an initialised template.
     setupFiles: ['test/pglite-template.ts'],
+    // Made once, before the workers start (test/global-setup.ts).
+    globalSetup: ['test/global-setup.ts'],
     env: { DB8_TEST_PREBUILT_CLI: '1' },
     // One file at a time (vitest's default on two cores): the long games run on room deadlines, and
     // two suites side by side starved debate.e2e past its submit window on a loaded machine.

@@ -10,6 +10,8 @@ export default defineConfig({
     hookTimeout: 120_000,
     // In-process PGlite stores (in memory or a new data directory) start from an initialised template.
     setupFiles: ['test/pglite-template.ts'],
+    // Made once, before the workers start (test/global-setup.ts).
+    globalSetup: ['test/global-setup.ts'],
     fileParallelism: false,
   },
 });

@@ -55,35 +55,45 @@ const writeAtomic = (file: string, bytes: Uint8Array) => {
 };
 
 const patched = Symbol.for('db8.test.pglite-template');
-const pglite = PGlite as unknown as { create: Create; [patched]?: true };
+/** PGlite.create as PGlite has it, kept under the symbol by the first module instance to patch it. */
+const pglite = PGlite as unknown as { create: Create; [patched]?: Create };
+pglite[patched] ??= pglite.create.bind(PGlite);
+const create: Create = pglite[patched];
 
-if (!pglite[patched]) {
-  const create: Create = pglite.create.bind(PGlite);
-  let template: Promise<Blob> | null = null;
+let template: Promise<Blob> | null = null;
+const loadTemplate = async (): Promise<Blob> => {
+  if (!existsSync(FILE)) {
+    const db = await create();
+    const dump = await db.dumpDataDir('none');
+    await db.close();
+    writeAtomic(FILE, new Uint8Array(await dump.arrayBuffer()));
+  }
+  return new Blob([readFileSync(FILE)]);
+};
+let migratedTemplate: Promise<Blob> | null = null;
+const loadMigrated = async (): Promise<Blob> => {
+  if (!existsSync(MIGRATED)) {
+    template ??= loadTemplate();
+    const db = await create({ loadDataDir: await template });
+    await migrate(driverOf(db), migrations);
+    const dump = await db.dumpDataDir('none');
+    await db.close();
+    writeAtomic(MIGRATED, new Uint8Array(await dump.arrayBuffer()));
+  }
+  return new Blob([readFileSync(MIGRATED)]);
+};
 
-  const loadTemplate = async (): Promise<Blob> => {
-    if (!existsSync(FILE)) {
-      const db = await create();
-      const dump = await db.dumpDataDir('none');
-      await db.close();
-      writeAtomic(FILE, new Uint8Array(await dump.arrayBuffer()));
-    }
-    return new Blob([readFileSync(FILE)]);
-  };
-  let migratedTemplate: Promise<Blob> | null = null;
-  const loadMigrated = async (): Promise<Blob> => {
-    if (!existsSync(MIGRATED)) {
-      template ??= loadTemplate();
-      const db = await create({ loadDataDir: await template });
-      await migrate(driverOf(db), migrations);
-      const dump = await db.dumpDataDir('none');
-      await db.close();
-      writeAtomic(MIGRATED, new Uint8Array(await dump.arrayBuffer()));
-    }
-    return new Blob([readFileSync(MIGRATED)]);
-  };
+/**
+ * Both templates made now if missing (vitest's globalSetup, test/global-setup.ts): once, before any
+ * worker starts, rather than by every worker at once on a fresh clone.
+ */
+export async function ensurePgliteTemplates(): Promise<void> {
+  migratedTemplate ??= loadMigrated();
+  await migratedTemplate;
+}
 
-  pglite.create = (dataDirOrOptions, maybeOptions) => {
+if (!(pglite.create as { db8Template?: true }).db8Template) {
+  const templated: Create = (dataDirOrOptions, maybeOptions) => {
     const [dataDir, options] =
       typeof dataDirOrOptions === 'string'
         ? [dataDirOrOptions, maybeOptions ?? {}]
@@ -116,5 +126,5 @@ if (!pglite[patched]) {
         : create(dataDir!, { ...options, loadDataDir }),
     );
   };
-  pglite[patched] = true;
+  pglite.create = Object.assign(templated, { db8Template: true as const });
 }

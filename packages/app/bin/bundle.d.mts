@@ -8,3 +8,5 @@ export function prebuiltCli(): Promise<string>;
 export function prebuiltScript(file: string): Promise<string>;
 /** Keep marking a bundle used while a long-running command runs from it. */
 export function keepInUse(entry: string): void;
+/** Whether the process holding a bundle's build lock (a directory) still runs. */
+export function builderAlive(lock: string): boolean;

@@ -13,6 +13,7 @@ import {
   rmSync,
   statSync,
   utimesSync,
+  writeFileSync,
 } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -151,17 +152,20 @@ async function prebuilt(hash, contents, name) {
   const entry = join(dir, `${name}.mjs`);
   const lock = `${dir}.lock`;
   mkdirSync(CACHE, { recursive: true });
-  for (let waited = 0; !existsSync(entry); waited += 200) {
+  while (!existsSync(entry)) {
     try {
       mkdirSync(lock); // the builder holds this; other processes wait for its result
     } catch {
-      if (waited < 120_000) {
+      // Wait while the builder lives, however long a busy machine makes the build; a builder
+      // that died (its pid gone) leaves the lock to be taken over.
+      if (builderAlive(lock)) {
         await sleep(200);
         continue;
       }
-      rmSync(lock, { recursive: true, force: true }); // a builder that died: take over
+      rmSync(lock, { recursive: true, force: true });
       continue;
     }
+    writeFileSync(join(lock, 'pid'), String(process.pid));
     try {
       if (!existsSync(entry)) {
         const tmp = `${dir}.tmp-${process.pid}`;
@@ -175,6 +179,33 @@ async function prebuilt(hash, contents, name) {
     }
   }
   return entry;
+}
+
+/** Whether the process holding `lock` still runs (a lock just made, its pid not yet written, does). */
+export function builderAlive(lock) {
+  let text = '';
+  try {
+    text = readFileSync(join(lock, 'pid'), 'utf8');
+  } catch (e) {
+    if (e.code !== 'ENOENT') return false;
+  }
+  if (text === '') {
+    // No pid yet: a builder between mkdir and writing it, unless the lock is old (left by a version
+    // of this file that wrote none).
+    try {
+      return Date.now() - statSync(lock).mtimeMs < 10 * 60_000;
+    } catch {
+      return true; // the lock is gone: loop and look again
+    }
+  }
+  const pid = Number(text);
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return e.code === 'EPERM'; // alive, someone else's
+  }
 }
 
 /** Drop bundles of other sources that nothing has used for a week. */

@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command, type Option } from 'commander';
 import { register as registerAct } from './commands/act.ts';
 import { register as registerAgent } from './commands/agent.ts';
 import { register as registerCanon } from './commands/canon.ts';
@@ -12,6 +12,7 @@ import { register as registerSshsig } from './commands/sshsig.ts';
 import { register as registerStart } from './commands/start.ts';
 import { register as registerVerify } from './commands/verify.ts';
 import { register as registerWatch } from './commands/watch.ts';
+import { oneLine } from './io.ts';
 import type { Product } from './product.ts';
 
 // The generic commands, in `db8 --help` order, each under the name a module's `listAfter` may use.
@@ -39,10 +40,11 @@ export function buildProgram(product: Product): Command {
     .description('db8 command line')
     .version('0.1.0')
     // Commander's own usage errors in the one documented form, `db8: <message>` (docs/cli.md), with
-    // where to look; runAction's failures already are. Subcommands inherit this.
+    // where to look, on one line (commander puts its "Did you mean" on a second one); runAction's
+    // failures already are. Subcommands inherit this.
     .configureOutput({
       outputError: (text, write) =>
-        write(text.startsWith('error: ') ? `db8: ${text.slice(7).trimEnd()} (add --help for usage)\n` : text),
+        write(text.startsWith('error: ') ? `db8: ${oneLine(text.slice(7))} (add --help for usage)\n` : text),
     });
   for (const [name, register] of generic) {
     register(program, product);
@@ -51,7 +53,34 @@ export function buildProgram(product: Product): Command {
   // A module without a place (or naming no generic command) still registers, after the rest.
   const placed = new Set(generic.map(([name]) => name));
   for (const m of modules) if (!placed.has(m.listAfter ?? '')) m.register(program);
+  unknownOptionsFirst(program);
   return program;
+}
+
+/**
+ * Commander checks required options before unknown ones, so a typo (`--agentz`) was reported as
+ * "required option '--agents' not specified". Required options are checked here instead, in a
+ * preAction hook, which runs after commander has refused unknown options and missing arguments.
+ */
+function unknownOptionsFirst(program: Command): void {
+  const required = new Map<Command, Option[]>();
+  const walk = (cmd: Command) => {
+    const mandatory = cmd.options.filter((o) => o.mandatory);
+    for (const o of mandatory) o.mandatory = false;
+    if (mandatory.length) required.set(cmd, mandatory);
+    for (const sub of cmd.commands) walk(sub);
+  };
+  walk(program);
+  program.hook('preAction', (_program, action) => {
+    for (const o of required.get(action) ?? []) {
+      if (action.getOptionValue(o.attributeName()) === undefined) {
+        // Commander's own wording and error code, as before.
+        action.error(`error: required option '${o.flags}' not specified`, {
+          code: 'commander.missingMandatoryOptionValue',
+        });
+      }
+    }
+  });
 }
 
 export async function main(argv: string[], product: Product): Promise<number> {

@@ -5,6 +5,7 @@ import type { Store } from '@db8/server';
 import { type Harness, listen, makeApp, sharedStore } from '@db8/server/test/app-harness.ts';
 import { auctionWithBidders } from '@db8/server/test/routes-fixtures.ts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { PATIENCE_MS } from '../../../test/patience.ts';
 import { Db8Client, type EntryWire, OutdatedClientError, RoomSocket } from '../src/index.ts';
 
 let store: Store;
@@ -22,7 +23,7 @@ afterAll(async () => {
   await store.close();
 });
 
-const FAST = { backoff: { initialMs: 10, maxMs: 50 }, timeoutMs: 5000 };
+const FAST = { backoff: { initialMs: 10, maxMs: 50 }, timeoutMs: PATIENCE_MS };
 
 /** Server side: drop every open WebSocket without a close handshake (as a dying node would). */
 function killSockets(app: Harness['app']): number {
@@ -34,7 +35,7 @@ function killSockets(app: Harness['app']): number {
   return n;
 }
 
-const until = async (cond: () => boolean, ms = 10_000) => {
+const until = async (cond: () => boolean, ms = PATIENCE_MS) => {
   const end = Date.now() + ms;
   while (!cond()) {
     if (Date.now() > end) throw new Error('timed out');
@@ -43,9 +44,7 @@ const until = async (cond: () => boolean, ms = 10_000) => {
 };
 
 describe('RoomSocket (reconnecting /v1/ws client)', () => {
-  it('resumes after server-side drops mid-stream: every seq once, in order', {
-    timeout: 60_000,
-  }, async () => {
+  it('resumes after server-side drops mid-stream: every seq once, in order', async () => {
     h = await makeApp({ store });
     const base = await listen(h);
     const { roomId, seats } = await auctionWithBidders(h);
@@ -91,7 +90,7 @@ describe('RoomSocket (reconnecting /v1/ws client)', () => {
     await until(() => seen.obs.at(-1)?.seq === ack.seq);
   });
 
-  it('follow() yields entries then state, across a drop', { timeout: 30_000 }, async () => {
+  it('follow() yields entries then state, across a drop', async () => {
     h = await makeApp({ store });
     const base = await listen(h);
     const { roomId, seats } = await auctionWithBidders(h);
@@ -146,7 +145,7 @@ describe('RoomSocket (reconnecting /v1/ws client)', () => {
     expect(page.live.connections).toBe(1);
   });
 
-  it('a page-style client waits for a server that is not up yet', { timeout: 30_000 }, async () => {
+  it('a page-style client waits for a server that is not up yet', async () => {
     const { freePort } = await import('@db8/poker/server');
     const port = await freePort();
     const page = RoomSocket.open({ url: `ws://127.0.0.1:${port}/v1/ws`, ...FAST });
@@ -156,7 +155,7 @@ describe('RoomSocket (reconnecting /v1/ws client)', () => {
     await until(() => page.live.connections >= 3);
     h = await makeApp({ store, config: { port } });
     await h.app.listen({ port, host: '127.0.0.1' });
-    await page.live.ready(10_000);
+    await page.live.ready(PATIENCE_MS);
     expect(statuses).toContain('offline');
     expect(page.welcome?.protocol_version).toBe('0.1');
   });

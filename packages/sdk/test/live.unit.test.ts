@@ -1,6 +1,7 @@
 // LiveSocket's own rules, against an in-memory server that misbehaves on purpose: a silent peer is
 // dropped by the heartbeat, and a skipped seq is never delivered but resumed from the cursor.
 import { describe, expect, it } from 'vitest';
+import { PATIENCE_MS } from '../../../test/patience.ts';
 import { type EntryWire, RoomSocket, type WebSocketCtor, type WebSocketLike } from '../src/index.ts';
 
 type Ev = { data?: unknown; code?: number; reason?: string };
@@ -89,7 +90,7 @@ class FakeWs implements WebSocketLike {
   }
 }
 
-const until = async (cond: () => boolean, ms = 5000) => {
+const until = async (cond: () => boolean, ms = PATIENCE_MS) => {
   const end = Date.now() + ms;
   while (!cond()) {
     if (Date.now() > end) throw new Error('timed out');

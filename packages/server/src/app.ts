@@ -23,6 +23,7 @@ import { toHttpError } from './errors.ts';
 import type { ProtocolModule } from './kit/module.ts';
 import type { AppRuntime } from './kit/runtime.ts';
 import { mcpRoutes } from './mcp/index.ts';
+import { mcpOriginGuard } from './mcp/requests.ts';
 import { createModuleRegistry } from './modules.ts';
 import { RealtimeHub } from './realtime/hub.ts';
 import { sseRoutes } from './realtime/sse.ts';
@@ -67,6 +68,11 @@ export interface AppDeps {
 /** Our JWT issuer: derived from the server key, so every node sharing the key agrees without config. */
 export function issuerFor(publicKey: Uint8Array): string {
   return `db8:${createHash('sha256').update(publicKey).digest('base64url').slice(0, 22)}`;
+}
+
+/** The `WWW-Authenticate` of a 401: the Bearer scheme, and why a token that was sent failed. */
+export function bearerChallenge(code: string): string {
+  return code === 'INVALID_TOKEN' ? 'Bearer realm="db8", error="invalid_token"' : 'Bearer realm="db8"';
 }
 
 /**
@@ -176,6 +182,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     if (reply.sent) return;
     const retryMs = (body.error.details as { retry_after_ms?: unknown } | undefined)?.retry_after_ms;
     if (status === 429 && typeof retryMs === 'number') reply.header('retry-after', Math.ceil(retryMs / 1000));
+    // RFC 6750: a 401 names the scheme it wants (MCP clients read it to learn how to authenticate).
+    if (status === 401) reply.header('www-authenticate', bearerChallenge(body.error.code));
     return reply.code(status).send(body);
   });
 
@@ -197,6 +205,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // First of all hooks, so even a refusal by the next one carries them: CSP, nosniff, no framing,
   // no referrer on every answer (security-headers.ts).
   await securityHeaders(app);
+
+  // A foreign Origin on /mcp is refused before credentials are even read (the MCP transport spec).
+  mcpOriginGuard(app, config.publicUrl);
 
   // Path parameters first (one check for every route: routes/path-params.ts), then credentials, so
   // the limit can key on the principal; an address that keeps failing them is refused before the

@@ -1,5 +1,6 @@
 import { Db8Client, type Db8Error, type Db8Socket } from '@db8/sdk';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { PATIENCE_MS } from '../../../test/patience.ts';
 import { SESSION_LIVE_CACHE_MS } from '../src/auth/authenticator.ts';
 import type { Store } from '../src/store/index.ts';
 import { bearer, type Harness, listen, makeApp, sharedStore } from './app-harness.ts';
@@ -68,7 +69,7 @@ describe('logout', () => {
 
 describe('a socket stops acting with its session', () => {
   async function open(base: string, token: string) {
-    const s = await new Db8Client({ baseUrl: base, token }).socket({});
+    const s = await new Db8Client({ baseUrl: base, token }).socket({ timeoutMs: PATIENCE_MS });
     sockets.push(s);
     return s;
   }
@@ -109,7 +110,9 @@ describe('a socket stops acting with its session', () => {
       .act(roomId, { seat: 'bidder_2', action: { type: 'bid', amount: 14 }, client_nonce: 'b' })
       .catch((e: Db8Error) => e);
     expect(late).toMatchObject({ code: 'SESSION_REVOKED' });
-    await expect.poll(() => s.closed).toMatchObject({ code: 1008, reason: 'SESSION_REVOKED' });
+    await expect
+      .poll(() => s.closed, { timeout: PATIENCE_MS })
+      .toMatchObject({ code: 1008, reason: 'SESSION_REVOKED' });
     expect((await h.runtime.getRoom(roomId)).seq).toBe(ok.seq);
   });
 
@@ -151,7 +154,7 @@ describe('a socket stops acting with its session', () => {
     await s.subscribe(roomId);
     expect((await post('/v1/auth/logout', seats.bidder_1.token)).statusCode).toBe(200);
     await expect
-      .poll(() => s.closed, { timeout: 5000 })
+      .poll(() => s.closed, { timeout: PATIENCE_MS })
       .toMatchObject({ code: 1008, reason: 'SESSION_REVOKED' });
   });
 });

@@ -1,6 +1,7 @@
 import { ModelServer } from '@db8/agents/test/model-server.ts';
 import { councilResponder } from '@db8/council/test/agent/council-responder.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PATIENCE_MS } from '../../../test/patience.ts';
 import type { Harness } from './app-harness.ts';
 import { adminToken, call, routeApps } from './routes-fixtures.ts';
 
@@ -38,7 +39,7 @@ async function councilWith(h: Harness, admin: string, spec: Record<string, unkno
 }
 
 async function firstAuthorization(): Promise<string> {
-  const end = Date.now() + 20_000;
+  const end = Date.now() + PATIENCE_MS;
   while (mock.requests.length === 0) {
     if (Date.now() > end) throw new Error('the driver never called the mock provider API');
     await new Promise((r) => setTimeout(r, 20));

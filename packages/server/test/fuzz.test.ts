@@ -1,6 +1,7 @@
 import { sealedBid } from '@db8/sealed-bid';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PATIENCE_MS } from '../../../test/patience.ts';
 import { ActionBodySchema, CreateRoomBodySchema } from '../src/schemas/rest.ts';
 import type { Store } from '../src/store/index.ts';
 import { type Harness, listen, makeApp, sharedStore } from './app-harness.ts';
@@ -432,7 +433,7 @@ describe('fuzz: hostile WebSocket frames', () => {
           if (hello) ws.send(JSON.stringify({ type: 'hello', payload: { client_protocol_version: '0.1' } }));
           for (const f of frames) ws.send(f);
           const want = frames.length + (hello ? 1 : 0);
-          const end = Date.now() + 10_000;
+          const end = Date.now() + PATIENCE_MS;
           while (replies.length < want && Date.now() < end && !closed)
             await new Promise((r) => setTimeout(r, 10));
           expect(replies.length, JSON.stringify(replies.slice(-3))).toBe(want);

@@ -1,5 +1,6 @@
 import type { Viewer } from '@db8/core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { PATIENCE_MS } from '../../../test/patience.ts';
 import { LocalBus } from '../src/bus/local.ts';
 import type { FeedRuntime } from '../src/kit/runtime.ts';
 import type { Frame } from '../src/realtime/frame.ts';
@@ -65,8 +66,8 @@ function hubOver(api: FeedRuntime, bus: LocalBus): RealtimeHub {
 }
 
 async function until(cond: () => boolean, what: string): Promise<void> {
-  for (let i = 0; !cond(); i++) {
-    if (i > 2000) throw new Error(`never: ${what}`);
+  for (const end = Date.now() + PATIENCE_MS; !cond(); ) {
+    if (Date.now() > end) throw new Error(`never: ${what}`);
     await new Promise((r) => setTimeout(r, 5));
   }
 }

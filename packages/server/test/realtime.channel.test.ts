@@ -2,6 +2,7 @@ import type { StoredEntry, Viewer } from '@db8/core';
 import { createProtocolRegistry } from '@db8/core';
 import { builtinProtocols } from 'db8/src/protocols.ts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { PATIENCE_MS } from '../../../test/patience.ts';
 import { LocalBus } from '../src/bus/local.ts';
 import type { Bus } from '../src/bus/types.ts';
 import type { FeedRuntime } from '../src/kit/runtime.ts';
@@ -116,7 +117,7 @@ function watch(s: Setup, viewer: Viewer, since: number): Client {
   return c;
 }
 
-async function until(cond: () => boolean, what: string, ms = 5000): Promise<void> {
+async function until(cond: () => boolean, what: string, ms = PATIENCE_MS): Promise<void> {
   const t0 = Date.now();
   while (!cond()) {
     if (Date.now() - t0 > ms) throw new Error(`timed out waiting for ${what}`);

@@ -1,5 +1,6 @@
 import { Db8Client, Db8Error, type Db8Socket, type ServerMessage } from '@db8/sdk';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { PATIENCE_MS } from '../../../test/patience.ts';
 import type { Store } from '../src/store/index.ts';
 import { type Harness, LossyBus, listen, makeApp, sharedStore } from './app-harness.ts';
 import { auctionWithBidders } from './routes-fixtures.ts';
@@ -20,9 +21,10 @@ afterAll(async () => {
 });
 
 async function open(token?: string | null, version?: string) {
-  const s = await new Db8Client({ baseUrl: base, token: token ?? null }).socket(
-    version ? { clientProtocolVersion: version } : {},
-  );
+  const s = await new Db8Client({ baseUrl: base, token: token ?? null }).socket({
+    timeoutMs: PATIENCE_MS,
+    ...(version ? { clientProtocolVersion: version } : {}),
+  });
   sockets.push(s);
   return s;
 }
@@ -75,7 +77,9 @@ describe('WebSocket /v1/ws', () => {
     raw.send('not json');
     raw.send(JSON.stringify({ type: 'launch', id: 'b', payload: {} }));
     raw.send(JSON.stringify({ type: 'ping', id: 'c' }));
-    await new Promise((r) => setTimeout(r, 300));
+    // The four answers, however long a busy machine takes to send them (PATIENCE_MS against a hang).
+    for (const end = Date.now() + PATIENCE_MS; got.length < 4 && Date.now() < end; )
+      await new Promise((r) => setTimeout(r, 10));
     raw.close();
     expect(got.map((m) => [m.type, m.id, (m.payload as { code?: string }).code])).toEqual([
       ['error', 'a', 'HELLO_REQUIRED'],
@@ -230,7 +234,7 @@ describe('WebSocket /v1/ws', () => {
     const s = await open();
     await s.subscribe(roomId);
     const ack = await bid(seats.bidder_2.token, roomId, 'bidder_2', 99);
-    const m: ServerMessage = await s.waitFor('entry', (x) => x.seq === ack.seq, 5000);
+    const m: ServerMessage = await s.waitFor('entry', (x) => x.seq === ack.seq);
     expect(m.room_id).toBe(roomId);
   });
 

@@ -1,3 +1,4 @@
+import { PATIENCE_MS } from '../../../../test/patience.ts';
 import { type Delivery, enc, type ProbeTarget, type ReadPath } from './probe.ts';
 
 /**
@@ -7,7 +8,8 @@ import { type Delivery, enc, type ProbeTarget, type ReadPath } from './probe.ts'
  * the kit reads it); a stream that never gets there fails the probe.
  */
 
-const WAIT_MS = 30_000;
+/** A safety limit against a stream that never gets there, not a budget (test/patience.ts). */
+const WAIT_MS = PATIENCE_MS;
 
 interface WsLike {
   on(ev: 'open' | 'close', fn: () => void): void;

@@ -6,6 +6,7 @@ import { PROTOCOL_VERSION } from '@db8/sdk';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import {
+  ErrorCode,
   type InitializeResult,
   isJSONRPCRequest,
   type JSONRPCMessage,
@@ -41,25 +42,61 @@ export async function mcp(o: McpOptions): Promise<void> {
   });
   const stdio = new StdioServerTransport();
   const initializing = new Set<RequestId>();
+  // Messages that arrive while an initialize is on its way up wait for its answer: until then there
+  // is no MCP session (nor negotiated version) to send them with.
+  let held: JSONRPCMessage[] | null = null;
+  const release = () => {
+    const waiting = held ?? [];
+    held = null;
+    for (const m of waiting) forward(m);
+  };
 
   const fail = (id: RequestId, err: unknown) =>
     stdio
       .send({ jsonrpc: '2.0', id, error: { code: -32000, message: (err as Error).message ?? String(err) } })
       .catch(() => {});
 
-  stdio.onmessage = (m: JSONRPCMessage) => {
-    if (isJSONRPCRequest(m) && m.method === 'initialize') initializing.add(m.id);
+  const forward = (m: JSONRPCMessage) => {
+    if (held) {
+      held.push(m);
+      return;
+    }
+    const init = isJSONRPCRequest(m) && m.method === 'initialize';
+    if (init) {
+      initializing.add(m.id);
+      held = [];
+    }
     http.send(m).catch((err) => {
       if (isJSONRPCRequest(m)) void fail(m.id, err);
       else process.stderr.write(`db8 mcp: ${(err as Error).message}\n`);
+      if (init && initializing.delete(m.id)) release();
     });
   };
-  http.onmessage = (m: JSONRPCMessage) => {
-    // Later requests must carry the negotiated MCP version, as the SDK's own Client would send it.
-    if ('id' in m && 'result' in m && initializing.delete(m.id)) {
-      http.setProtocolVersion((m.result as InitializeResult).protocolVersion);
+  stdio.onmessage = forward;
+  // A line that is not JSON-RPC gets JSON-RPC's own answer (the transport drops it otherwise).
+  stdio.onerror = (err) => {
+    const parse = err instanceof SyntaxError;
+    if (!parse && (err as Error).name !== 'ZodError') {
+      process.stderr.write(`db8 mcp: ${err.message}\n`);
+      return;
     }
+    void stdio
+      .send({
+        jsonrpc: '2.0',
+        id: null,
+        error: parse
+          ? { code: ErrorCode.ParseError, message: `Parse error: ${err.message}` }
+          : { code: ErrorCode.InvalidRequest, message: 'Invalid Request: not a JSON-RPC 2.0 message' },
+      } as unknown as JSONRPCMessage)
+      .catch(() => {});
+  };
+  http.onmessage = (m: JSONRPCMessage) => {
+    const answered =
+      'id' in m && m.id !== undefined && ('result' in m || 'error' in m) && initializing.delete(m.id);
+    // Later requests must carry the negotiated MCP version, as the SDK's own Client would send it.
+    if (answered && 'result' in m) http.setProtocolVersion((m.result as InitializeResult).protocolVersion);
     void stdio.send(m).catch(() => {});
+    if (answered) release();
   };
   http.onerror = (err) => process.stderr.write(`db8 mcp: ${err.message}\n`);
 

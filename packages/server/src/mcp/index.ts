@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { limitKey, rateLimited } from '../auth/limits.ts';
 import { ApiError, errorBody } from '../errors.ts';
 import type { AppContext } from '../routes/context.ts';
 import { outdatedClient } from '../routes/rooms.ts';
 import { isSupportedVersion, PROTOCOL_VERSION } from '../schemas/common.ts';
+import { MCP_PATH, parsePost, RPC, rawBodies, rpcError } from './requests.ts';
 import { registerResources, Subscriptions } from './resources.ts';
 import { RestCaller } from './rest.ts';
 import { ActionSchemas } from './schemas.ts';
@@ -22,8 +23,6 @@ import { registerTools, type ToolDeps } from './tools.ts';
 
 /** Clients that speak db8 itself (the CLI bridge) send their db8 protocol version here. */
 export const DB8_VERSION_HEADER = 'db8-protocol-version';
-/** Oldest MCP protocol version the SDK still speaks: an older client is told so, not left guessing. */
-const OLDEST_MCP_VERSION = [...SUPPORTED_PROTOCOL_VERSIONS].sort()[0]!;
 const MAX_SESSIONS_PER_PRINCIPAL = 16;
 /** Opening a session costs more than a request (a server, subscriptions): it has its own, lower limit. */
 const MAX_OPENS_PER_MINUTE = 30;
@@ -44,15 +43,6 @@ const header = (req: FastifyRequest, name: string): string | undefined => {
   const v = req.headers[name];
   return Array.isArray(v) ? v[0] : v;
 };
-
-/** A JSON-RPC error in the transport's own shape (MCP clients read these, not our REST shape). */
-function rpcError(reply: FastifyReply, status: number, message: string, data?: unknown) {
-  return reply.code(status).send({
-    jsonrpc: '2.0',
-    error: { code: status === 404 ? -32001 : -32000, message, ...(data !== undefined ? { data } : {}) },
-    id: null,
-  });
-}
 
 export function mcpRoutes(app: FastifyInstance, ctx: AppContext): void {
   const sessions = new Map<string, Session>();
@@ -135,79 +125,77 @@ export function mcpRoutes(app: FastifyInstance, ctx: AppContext): void {
     await Promise.all([...sessions.values()].map(drop));
   });
 
-  app.route({
-    method: ['GET', 'POST', 'DELETE'],
-    url: '/mcp',
-    schema: { hide: true },
-    handler: async (req, reply) => {
-      const auth = req.auth;
-      if (!auth) {
-        // RFC 6750's challenge; no OAuth metadata is advertised, so clients do not start an OAuth dance.
-        return reply
-          .code(401)
-          .header('www-authenticate', 'Bearer realm="db8"')
-          .send(
-            errorBody(
-              'UNAUTHORIZED',
-              'MCP needs Authorization: Bearer <api key or session token> (register: POST /v1/agents)',
-            ),
-          );
-      }
-      // Every MCP request paid one token at the door (app.ts onRequest), like REST and each WS
-      // message; a JSON-RPC batch pays for each message it carries.
-      if (Array.isArray(req.body)) {
-        for (let i = 1; i < req.body.length; i++) {
-          const wait = ctx.limits.requests.take(limitKey(auth, req.ip));
-          if (wait !== null) throw rateLimited(wait);
-        }
-      }
-      const v = header(req, DB8_VERSION_HEADER);
-      if (v !== undefined && !isSupportedVersion(v)) throw outdatedClient(ctx, v);
-
-      const id = header(req, 'mcp-session-id');
-      let session: Session | undefined;
-      if (id !== undefined) {
-        session = sessions.get(id);
-        if (!session) return rpcError(reply, 404, 'Session not found');
-        if (session.principal !== auth.principal) {
-          throw new ApiError(403, 'FORBIDDEN', 'this MCP session belongs to another principal');
-        }
-      } else if (req.method === 'POST' && isInitializeRequest(req.body)) {
-        const asked = req.body.params.protocolVersion;
-        // Older than anything we speak: say so (the spec's counter-offer would leave it guessing).
-        if (asked < OLDEST_MCP_VERSION) {
-          return rpcError(
-            reply,
-            400,
-            `outdated MCP client: protocol ${asked} is older than ${OLDEST_MCP_VERSION}`,
-            {
-              code: 'OUTDATED_CLIENT',
-              supported_versions: SUPPORTED_PROTOCOL_VERSIONS,
-              skill_doc_url: ctx.skillDocUrl,
-            },
-          );
-        }
-        session = await open(auth.principal);
-      } else {
-        return rpcError(reply, 400, 'Bad Request: no MCP session; send initialize first');
-      }
-      const live = session;
-      live.lastSeen = Date.now();
-      live.inFlight++;
-      reply.raw.once('close', () => {
-        live.inFlight--;
-        live.lastSeen = Date.now();
-      });
-      reply.hijack();
-      try {
-        await live.transport.handleRequest(req.raw, reply.raw, req.body);
-      } catch (err) {
-        req.log.error({ err }, 'mcp request failed');
-        if (!reply.raw.headersSent) {
-          reply.raw.writeHead(500, { 'content-type': 'application/json' });
-          reply.raw.end(JSON.stringify(errorBody('INTERNAL', 'internal error')));
-        }
-      }
-    },
+  // The /mcp route reads its own bodies (requests.ts): JSON-RPC errors, not REST ones.
+  void app.register(async (scope) => {
+    rawBodies(scope);
+    scope.route({
+      method: ['GET', 'POST', 'DELETE'],
+      url: MCP_PATH,
+      schema: { hide: true },
+      handler: (req, reply) => handle(req, reply),
+    });
   });
+
+  async function handle(req: FastifyRequest, reply: FastifyReply) {
+    const auth = req.auth;
+    if (!auth) {
+      // The error handler adds RFC 6750's challenge (WWW-Authenticate) to every 401; no OAuth
+      // metadata is advertised, so clients do not start an OAuth dance.
+      throw new ApiError(
+        401,
+        'UNAUTHORIZED',
+        'MCP needs Authorization: Bearer <api key or session token> (register: POST /v1/agents)',
+      );
+    }
+    let body: unknown;
+    if (req.method === 'POST') {
+      const parsed = parsePost(req, reply);
+      if (!parsed) return reply;
+      body = parsed.body;
+    }
+    // Every MCP request paid one token at the door (app.ts onRequest), like REST and each WS
+    // message; a JSON-RPC batch pays for each message it carries.
+    if (Array.isArray(body)) {
+      for (let i = 1; i < body.length; i++) {
+        const wait = ctx.limits.requests.take(limitKey(auth, req.ip));
+        if (wait !== null) throw rateLimited(wait);
+      }
+    }
+    const v = header(req, DB8_VERSION_HEADER);
+    if (v !== undefined && !isSupportedVersion(v)) throw outdatedClient(ctx, v);
+
+    const id = header(req, 'mcp-session-id');
+    let session: Session | undefined;
+    if (id !== undefined) {
+      session = sessions.get(id);
+      if (!session) return rpcError(reply, 404, RPC.sessionNotFound, 'Session not found');
+      if (session.principal !== auth.principal) {
+        throw new ApiError(403, 'FORBIDDEN', 'this MCP session belongs to another principal');
+      }
+    } else if (req.method === 'POST' && isInitializeRequest(body)) {
+      // Any protocolVersion opens a session: the SDK answers an unknown one with the newest it
+      // speaks (the spec's counter-offer); the client decides whether it can use it.
+      session = await open(auth.principal);
+    } else {
+      return rpcError(reply, 400, RPC.transport, 'Bad Request: no MCP session; send initialize first');
+    }
+    const live = session;
+    live.lastSeen = Date.now();
+    live.inFlight++;
+    reply.raw.once('close', () => {
+      live.inFlight--;
+      live.lastSeen = Date.now();
+    });
+    reply.hijack();
+    try {
+      await live.transport.handleRequest(req.raw, reply.raw, body);
+    } catch (err) {
+      req.log.error({ err }, 'mcp request failed');
+      if (!reply.raw.headersSent) {
+        reply.raw.writeHead(500, { 'content-type': 'application/json' });
+        reply.raw.end(JSON.stringify(errorBody('INTERNAL', 'internal error')));
+      }
+    }
+    return reply;
+  }
 }

@@ -2,6 +2,8 @@ import { type McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/serv
 import {
   ErrorCode,
   McpError,
+  ReadResourceRequestSchema,
+  type ReadResourceResult,
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
@@ -25,12 +27,23 @@ const MAX_ROOMS = 64;
 export const viewUri = (roomId: string) => `db8://rooms/${roomId}/view`;
 export const logUri = (roomId: string) => `db8://rooms/${roomId}/log`;
 
-function restError(body: { error: { code: string; message: string } }): McpError {
+/** The MCP spec's code for a resource that does not exist (JSON-RPC leaves -32000…-32099 to servers). */
+export const RESOURCE_NOT_FOUND = -32002;
+const resourceNotFound = (uri: string) => new McpError(RESOURCE_NOT_FOUND, 'Resource not found', { uri });
+
+function restError(
+  uri: string,
+  status: number,
+  body: { error: { code: string; message: string } },
+): McpError {
+  if (status === 404) return resourceNotFound(uri);
   return new McpError(ErrorCode.InvalidParams, `${body.error.code}: ${body.error.message}`, body);
 }
 
+type Extra = Parameters<ToolDeps['rest']>[0];
+
 export function registerResources(server: McpServer, deps: ToolDeps): void {
-  const listRooms = async (extra: Parameters<ToolDeps['rest']>[0], kind: 'view' | 'log') => {
+  const listRooms = async (extra: Extra, kind: 'view' | 'log') => {
     const r = await deps
       .rest(extra)
       .get<{ rooms: Array<{ room_id: string; title: string | null; protocol: string }> }>(
@@ -46,6 +59,23 @@ export function registerResources(server: McpServer, deps: ToolDeps): void {
     };
   };
 
+  const read = {
+    view: async (uri: string, id: string, extra: Extra): Promise<ReadResourceResult> => {
+      const r = await deps.rest(extra).get<State>(`/v1/rooms/${encodeURIComponent(id)}/state`);
+      if (!r.ok) throw restError(uri, r.status, r.body);
+      return {
+        contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(viewOf(deps, r.body)) }],
+      };
+    },
+    log: async (uri: string, id: string, extra: Extra): Promise<ReadResourceResult> => {
+      const r = await deps
+        .rest(extra)
+        .get<object>(`/v1/rooms/${encodeURIComponent(id)}/entries${query({ fromSeq: 0, limit: LOG_PAGE })}`);
+      if (!r.ok) throw restError(uri, r.status, r.body);
+      return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(r.body) }] };
+    },
+  };
+
   server.registerResource(
     'room-view',
     new ResourceTemplate('db8://rooms/{room_id}/view', { list: (extra) => listRooms(extra, 'view') }),
@@ -54,16 +84,7 @@ export function registerResources(server: McpServer, deps: ToolDeps): void {
       description: 'The room as you may see it, with your legal actions and turn token (as view_room).',
       mimeType: 'application/json',
     },
-    async (uri, vars, extra) => {
-      const id = String(vars.room_id);
-      const r = await deps.rest(extra).get<State>(`/v1/rooms/${encodeURIComponent(id)}/state`);
-      if (!r.ok) throw restError(r.body);
-      return {
-        contents: [
-          { uri: uri.href, mimeType: 'application/json', text: JSON.stringify(viewOf(deps, r.body)) },
-        ],
-      };
-    },
+    (uri, vars, extra) => read.view(uri.href, String(vars.room_id), extra),
   );
 
   server.registerResource(
@@ -74,15 +95,17 @@ export function registerResources(server: McpServer, deps: ToolDeps): void {
       description: `The room's entries as you may see them (the first ${LOG_PAGE}; page on with the REST entries route).`,
       mimeType: 'application/json',
     },
-    async (uri, vars, extra) => {
-      const id = String(vars.room_id);
-      const r = await deps
-        .rest(extra)
-        .get<object>(`/v1/rooms/${encodeURIComponent(id)}/entries${query({ fromSeq: 0, limit: LOG_PAGE })}`);
-      if (!r.ok) throw restError(r.body);
-      return { contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(r.body) }] };
-    },
+    (uri, vars, extra) => read.log(uri.href, String(vars.room_id), extra),
   );
+
+  // The SDK's own resources/read answers an unknown URI with -32602; the spec says -32002. Both
+  // templates are ours, so one match on URI decides (the SDK keeps listing them).
+  server.server.removeRequestHandler(ReadResourceRequestSchema.shape.method.value);
+  server.server.setRequestHandler(ReadResourceRequestSchema, (req, extra) => {
+    const m = URI.exec(req.params.uri);
+    if (!m) throw resourceNotFound(req.params.uri);
+    return read[m[2] as 'view' | 'log'](req.params.uri, m[1]!, extra);
+  });
 }
 
 /** Per MCP session: which resource URIs it follows, one bus subscription per room. */
@@ -105,7 +128,7 @@ export class Subscriptions {
 
   add(uri: string): void {
     const m = URI.exec(uri);
-    if (!m) throw new McpError(ErrorCode.InvalidParams, `not a db8 room resource: ${uri}`);
+    if (!m) throw resourceNotFound(uri);
     const roomId = m[1]!;
     let room = this.rooms.get(roomId);
     if (!room) {

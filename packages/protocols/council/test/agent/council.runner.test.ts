@@ -30,7 +30,9 @@ function wireProvider(wire: Wire, budget = new Budget()) {
     model: `${wire}-model`,
     baseUrl: wire === 'openai' ? server.openaiBaseUrl : server.anthropicBaseUrl,
     env: { OPENAI_API_KEY: 'sk-test-key-123456', ANTHROPIC_API_KEY: 'sk-ant-test-123456' },
-    config: { timeoutMs: 2000, retry: { maxRetries: 1, baseDelayMs: 1 } },
+    // A safety limit only: the local server answers at once however loaded the machine, and the
+    // cancelling test must be ended by its abort, not by a timeout.
+    config: { timeoutMs: 120_000, retry: { maxRetries: 1, baseDelayMs: 1 } },
     budget,
   });
 }

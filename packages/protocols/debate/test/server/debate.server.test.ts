@@ -11,7 +11,7 @@ import { DEBATERS, debateServer, type Signer, TIMINGS } from './debate-harness.t
 let s: Awaited<ReturnType<typeof debateServer>>;
 beforeAll(async () => {
   s = await debateServer();
-}, 60_000);
+});
 afterAll(() => s.close());
 
 const call = (method: 'GET' | 'POST', url: string, opts: { token?: string; body?: unknown } = {}) =>
@@ -175,7 +175,7 @@ describe('debate rooms on the server', () => {
     const none = await call('GET', '/v1/ratings/nobody');
     expect(none.status).toBe(404);
     expect(none.body.error.code).toBe('UNKNOWN_IDENTITY');
-  }, 120_000);
+  });
 
   it('names identities, and keeps agents registered as scripted out of the tables unless asked', async () => {
     const before = (await call('GET', '/v1/ratings')).body.matches as number;
@@ -212,5 +212,5 @@ describe('debate rooms on the server', () => {
     expect(row).toMatchObject({ name: 'demo-anon_1', scripted: true, matches: 1 });
     const hist = await call('GET', `/v1/ratings/${scripted[0]}?scripted=include`);
     expect(hist.body).toMatchObject({ name: 'demo-anon_1', scripted: true });
-  }, 120_000);
+  });
 });

@@ -5,6 +5,7 @@
 // before the second agent connects, and the report must still count it for both seats.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PATIENCE_MS } from '../../../../../test/patience.ts';
 import { runPokerAgent, strategyNamed } from '../../agent/index.ts';
 import { agentRows } from '../../cli/simulate.ts';
 import { seatNets } from '../../cli/stats.ts';
@@ -31,9 +32,7 @@ async function post(url: string, body: unknown, token?: string): Promise<unknown
 }
 
 describe('poker simulate report', () => {
-  it('counts a hand that ended before a seat connected (heads-up nets sum to zero)', {
-    timeout: 60_000,
-  }, async () => {
+  it('counts a hand that ended before a seat connected (heads-up nets sum to zero)', async () => {
     const { tables } = server.poker;
     const table = await tables.create(
       {
@@ -67,9 +66,9 @@ describe('poker simulate report', () => {
       seed: 1,
     });
     // Hand 1 plays out on the late seat's timeouts (check if free, else fold) before it connects.
-    for (let i = 0; ; i++) {
+    for (const end = Date.now() + PATIENCE_MS; ; ) {
       if ((await tables.view(id)).recent.some((h) => h.number === 1)) break;
-      if (i > 400) throw new Error('hand 1 never finished');
+      if (Date.now() > end) throw new Error('hand 1 never finished');
       await new Promise((r) => setTimeout(r, 25));
     }
     const late = runPokerAgent({

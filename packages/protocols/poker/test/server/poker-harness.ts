@@ -8,6 +8,7 @@ import { serverKeyFromSeed } from '@db8/server/src/keys/index.ts';
 import { DeadlineScheduler, Runtime } from '@db8/server/src/runtime/index.ts';
 import type { Store } from '@db8/server/src/store/index.ts';
 import type { FastifyInstance } from 'fastify';
+import { PATIENCE_MS } from '../../../../../test/patience.ts';
 import type { PokerServerMessage } from '../../rules/index.ts';
 import { type PokerPlugin, pokerModule, registerPoker } from '../../server/index.ts';
 
@@ -158,7 +159,11 @@ export class WsClient {
   }
 
   /** The first message (already received or future) matching `pred`, after index `from`. */
-  next(pred: (m: PokerServerMessage) => boolean, from = 0, timeoutMs = 10_000): Promise<PokerServerMessage> {
+  next(
+    pred: (m: PokerServerMessage) => boolean,
+    from = 0,
+    timeoutMs = PATIENCE_MS,
+  ): Promise<PokerServerMessage> {
     const seen = this.received.slice(from).find(pred);
     if (seen) return Promise.resolve(seen);
     return new Promise((resolve, reject) => {

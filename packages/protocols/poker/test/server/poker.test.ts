@@ -235,7 +235,7 @@ describe('poker tables over REST and WebSocket', () => {
     const id = await table({ action_timeout_ms: 200, max_consecutive_timeouts: null });
     const a = await seated(id, 'sleepy-a');
     await seated(id, 'sleepy-b');
-    const m = await a.ws.next((x) => isState(x) && payload(x).last_action?.auto === true, 0, 5000);
+    const m = await a.ws.next((x) => isState(x) && payload(x).last_action?.auto === true);
     expect(payload(m).last_action).toMatchObject({ seat_id: 0, kind: 'fold', auto: true });
     const done = await a.ws.next((x) => x.type === 'hand_complete');
     expect(payload(done).net).toEqual([5, -5]); // engine order: big blind (seat 1) first, then the button
@@ -245,8 +245,8 @@ describe('poker tables over REST and WebSocket', () => {
     const id = await table({ action_timeout_ms: 100, max_consecutive_timeouts: null, hand_interval_ms: 1 });
     const a = await seated(id, 'adm-a');
     await seated(id, 'adm-b');
-    await a.ws.next((x) => x.type === 'hand_complete', 0, 5000);
-    await a.ws.next((x) => x.type === 'hand_complete' && payload(x).hand_number >= 3, 0, 5000);
+    await a.ws.next((x) => x.type === 'hand_complete');
+    await a.ws.next((x) => x.type === 'hand_complete' && payload(x).hand_number >= 3);
     const top = await http(srv.base, 'POST', `/v1/admin/tables/${id}/top-up`, {
       token: srv.admin,
       body: { seat_id: 1, amount: 250 },

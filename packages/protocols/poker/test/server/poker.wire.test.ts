@@ -77,8 +77,8 @@ describe('one realtime stack: poker codec and /v1/ws on one channel', () => {
       (m.type === 'game_state' && (m.payload as { status?: string }).status === 'stopped') ||
       ((m.type as string) === 'state' &&
         (m.payload as { view?: { status?: string } }).view?.status === 'stopped');
-    const last = (await poker.next(stopped, 0, 20_000)) as Msg;
-    await generic.next((m) => stopped(m) && m.seq >= last.seq, 0, 20_000);
+    const last = (await poker.next(stopped)) as Msg;
+    await generic.next((m) => stopped(m) && m.seq >= last.seq);
 
     const seqs = (c: WsClient, type: string) =>
       (c.received as unknown as Msg[]).filter((m) => m.type === type && m.seq <= last.seq).map((m) => m.seq);

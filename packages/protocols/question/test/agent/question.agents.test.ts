@@ -22,7 +22,8 @@ const provider = (wire: 'openai' | 'anthropic') =>
     model: `${wire}-model`,
     baseUrl: wire === 'openai' ? server.openaiBaseUrl : server.anthropicBaseUrl,
     env: { OPENAI_API_KEY: 'sk-test-key-123456', ANTHROPIC_API_KEY: 'sk-ant-test-123456' },
-    config: { timeoutMs: 2000, retry: { maxRetries: 0, baseDelayMs: 1 } },
+    // A safety limit only: the local server answers at once, however loaded the machine.
+    config: { timeoutMs: 120_000, retry: { maxRetries: 0, baseDelayMs: 1 } },
     budget: new Budget(),
   });
 
