@@ -37,7 +37,7 @@ function register(program: Command): void {
     .option('--hands <n>', 'hands to play', int('--hands'), 200)
     .option(
       '--seed <n>',
-      "seed for the agents' random choices (decks come from the table's own seed)",
+      "seed for the deals and the agents' random choices (local tables; a --url table draws its own)",
       int('--seed'),
       1,
     )

@@ -134,7 +134,6 @@ export async function checkPhhDir(root: string): Promise<PhhReport> {
 
 export function formatPhhReport(r: PhhReport): string {
   const lines = r.problems.map((p) => `${p.hand}: ${p.kind === 'mismatch' ? '' : `${p.kind}: `}${p.reason}`);
-  const checked = r.matched + r.mismatched;
   const extra = [
     r.illegal ? `${r.illegal} did not replay` : '',
     r.unchecked ? `${r.unchecked} replayed with no finishing_stacks to compare` : '',
@@ -142,7 +141,9 @@ export function formatPhhReport(r: PhhReport): string {
     r.unreadable ? `${r.unreadable} not readable as PHH` : '',
   ].filter(Boolean);
   lines.push(
-    `${r.matched}/${checked} hands match their finishing stacks (${r.hands} hands in ${r.files} files${extra.length ? `; ${extra.join('; ')}` : ''})`,
+    // Every hand read counts in the denominator: one that did not replay, or could not be compared, is
+    // not a match (the reasons follow in brackets).
+    `${r.matched}/${r.hands} hands match their finishing stacks (${r.files} files${extra.length ? `; ${extra.join('; ')}` : ''})`,
   );
   return `${lines.join('\n')}\n`;
 }

@@ -1,5 +1,5 @@
 import { writeFile } from 'node:fs/promises';
-import { canonicalize } from '@db8/core';
+import { canonicalize, sha256Hex, utf8Encode } from '@db8/core';
 import type { AgentRunResult } from '../agent/index.ts';
 import { runAgentProcess, strategyNamed } from '../agent/index.ts';
 import type { HandSummary } from '../rules/index.ts';
@@ -106,6 +106,11 @@ export function latencySummary(results: readonly AgentRunResult[]): SimulateResu
   return { p50: quantile(all, 0.5), p99: quantile(all, 0.99), samples: all.length };
 }
 
+/** The room seed (64 hex digits) a local simulation's `--seed` gives its table: every deck follows. */
+export function tableSeed(seed: number): string {
+  return sha256Hex(utf8Encode(`db8/poker-simulate/table/${seed}`));
+}
+
 export async function simulate(opts: SimulateOptions): Promise<SimulateResult> {
   const config = tableConfig(opts);
   const log = opts.log ?? (() => {});
@@ -114,7 +119,8 @@ export async function simulate(opts: SimulateOptions): Promise<SimulateResult> {
     const bb = config.big_blind;
     const stack = config.starting_stack;
     const { tables } = server.poker;
-    const table = await tables.create(config, 'cli:simulate');
+    // The table's seed comes from --seed too, so one --seed deals the same cards every run.
+    const table = await tables.create(config, 'cli:simulate', tableSeed(opts.seed));
     const id = table.table_id;
     log(`table ${id} on ${server.base}: ${opts.agents.length} agent processes, ${opts.hands} hands`);
     // The house tops busted seats back up to a full stack, so the table never waits on a seat.

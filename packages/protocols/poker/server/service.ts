@@ -122,10 +122,12 @@ export class PokerTables {
     return r;
   }
 
-  async create(body: CreateTableBody, createdBy: string): Promise<TableSummary> {
+  /** `seed` (64 hex digits) fixes every deck of the table (a local simulation's `--seed`); else drawn. */
+  async create(body: CreateTableBody, createdBy: string, seed?: string): Promise<TableSummary> {
     const room = await this.runtime.createRoom({
       protocol: POKER,
       config: tableConfigOf(body),
+      ...(seed !== undefined ? { seed } : {}),
       ...(body.title !== undefined ? { title: body.title } : {}),
       createdBy,
     });

@@ -54,7 +54,7 @@ describe('db8 poker phh', () => {
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     expect(r.stdout).toBe(
-      "5/5 hands match their finishing stacks (7 hands in 6 files; 1 replayed with no finishing_stacks to compare; 1 skipped (not no-limit hold'em, or infinite stacks))\n",
+      "5/7 hands match their finishing stacks (6 files; 1 replayed with no finishing_stacks to compare; 1 skipped (not no-limit hold'em, or infinite stacks))\n",
     );
     const json = await spawnDb8(['poker', 'phh', dir, '--json'], root);
     expect(json.status).toBe(0);
@@ -78,7 +78,7 @@ describe('db8 poker phh', () => {
       "illegal.phh: illegal: action 3 'p1 cc': NOT_YOUR_TURN: p3 is to act, not p1",
       `${HALVES}: ends with [10113, 9775, 10000, 10000, 10112, 10000], the file says [10112.5, 9775, 10000, 10000, 10112.5, 10000]`,
       'wrong.phh: ends with [990, 990, 1020], the file says [1000, 980, 1020]',
-      '3/5 hands match their finishing stacks (6 hands in 6 files; 1 did not replay)',
+      '3/6 hands match their finishing stacks (6 files; 1 did not replay)',
       '',
     ]);
   });
