@@ -64,6 +64,13 @@ export const TimingsSchema = z
     results_ms: window(1).default(10_000),
     /** How long the unmasked stats are shown before the room closes. */
     reveal_ms: window(1).default(10_000),
+    /**
+     * The final vote ends as soon as every final voter's ballot, every judge's rubric card and every
+     * viewer's "after" stance are in,
+     * as the continue vote does. Absent in rooms made before it existed: they fold as they were made
+     * (their vote runs its whole window).
+     */
+    final_vote_ends_when_all_in: z.boolean().default(true),
   })
   .strict();
 

@@ -1,6 +1,6 @@
 import { concatBytes, fromHex, sha256Hex, utf8Encode } from '@db8/core';
 import type { ClaimVerdict } from './actions.ts';
-import { type DebateConfig, debaterSeats } from './config.ts';
+import { type DebateConfig, debaterSeats, debateSeats, judgeSeats, viewerSeats } from './config.ts';
 import type { DebateState, Round, Slot } from './state.ts';
 
 /** The debate's rules as pure functions of state and config. */
@@ -103,7 +103,39 @@ export function nextDeadline(state: DebateState): number | null {
   if (state.phase === 'published' && round?.continue_vote?.all_in_at != null) {
     due = Math.min(due, round.continue_vote.all_in_at);
   }
+  if (state.phase === 'final_vote') {
+    const allIn = finalVoteAllInAt(state);
+    if (allIn !== null) due = Math.min(due, allIn);
+  }
   return due;
+}
+
+/**
+ * When the last of the final vote's inputs arrived — every final voter's ballot, every judge's
+ * rubric card and every viewer's "after" stance — or null while one is missing (or the room predates the early close: its config has
+ * no `final_vote_ends_when_all_in`, so it folds as it was played).
+ */
+export function finalVoteAllInAt(state: DebateState): number | null {
+  const { config } = state;
+  if (config.timings.final_vote_ends_when_all_in !== true) return null;
+  const voters = debateSeats(config).filter((s) => isFinalVoter(config, s.role));
+  const times: number[] = [];
+  for (const { id } of voters) {
+    const ballot = state.ballots[id];
+    if (!ballot) return null;
+    times.push(ballot.at);
+  }
+  for (const judge of judgeSeats(config)) {
+    const card = state.scores[judge];
+    if (!card) return null;
+    times.push(card.at);
+  }
+  for (const viewer of viewerSeats(config)) {
+    const after = state.stances[viewer]?.after;
+    if (!after) return null;
+    times.push(after.at);
+  }
+  return times.length > 0 ? Math.max(state.phase_at, ...times) : null;
 }
 
 /** Is `seat` allowed to cast a final ballot in this room? */

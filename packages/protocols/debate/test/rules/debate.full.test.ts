@@ -344,7 +344,15 @@ describe('debate: a full 5-debater, 2-round debate by hand', () => {
     seal('judge_3', { type: 'final_vote', approval: ['anon_1'] }, 40_200);
     seal('viewer_1', { type: 'final_vote', approval: ['anon_2'], ranking: ['anon_2', 'anon_1'] }, 40_300);
     seal('viewer_2', { type: 'final_vote', approval: ['anon_4'] }, 40_400);
+    // One ballot missing: the vote runs its window.
+    expect(debate.deadline(room.state)).toBe(44_300);
     seal('viewer_3', { type: 'final_vote', approval: ['anon_5', 'anon_4'] }, 40_500);
+    // Every ballot, card and after-stance in: the vote ends with the last one (as the continue vote
+    // does), not 3.8 s later; a room made before the setting existed folds as it was played.
+    expect(debate.deadline(room.state)).toBe(40_500);
+    const { final_vote_ends_when_all_in: _, ...oldTimings } = room.state.config.timings;
+    const oldRoom = { ...room.state, config: { ...room.state.config, timings: oldTimings } };
+    expect(debate.deadline(oldRoom as typeof room.state)).toBe(44_300);
     expect(room.seat('viewer_1').final_vote).toEqual({
       voted: ['judge_1', 'judge_2', 'judge_3', 'viewer_1', 'viewer_2', 'viewer_3'],
       ballots: { viewer_1: { approval: ['anon_2'], ranking: ['anon_2', 'anon_1'] } },
