@@ -18,6 +18,11 @@ afterAll(async () => {
 });
 beforeEach(() => server.reset());
 
+/** Until the fake server has received `n` requests (polled: its requests list is plain data). */
+async function received(n: number): Promise<void> {
+  while (server.requests.length < n) await new Promise((r) => setTimeout(r, 5));
+}
+
 function provider(wire: Wire, extra: Partial<CreateProviderOptions> = {}) {
   return createProvider({
     provider: wire,
@@ -215,8 +220,12 @@ describe.each(['openai', 'anthropic'] as const)('%s adapter', (wire) => {
     const ctl = new AbortController();
     // No timeout before the test's own: only the abort can end this call.
     const p = provider(wire, { config: { timeoutMs: 3_600_000 } });
-    setTimeout(() => ctl.abort(), 50);
-    const out = await p.call({ ...ask, signal: ctl.signal });
+    const call = p.call({ ...ask, signal: ctl.signal });
+    // Abort once the server holds the request: aborted earlier, it could reach the server during
+    // the next test and take that test's queued answer.
+    await received(1);
+    ctl.abort();
+    const out = await call;
     expect(out).toMatchObject({ ok: false, error: { code: 'aborted' } });
     const before = server.requests.length;
     const again = await p.call({ ...ask, signal: ctl.signal });
@@ -228,8 +237,10 @@ describe.each(['openai', 'anthropic'] as const)('%s adapter', (wire) => {
     server.enqueue({ status: 429, headers: { 'retry-after': '30' } });
     const ctl = new AbortController();
     const p = provider(wire, { config: { retry: { maxRetries: 2 } } });
-    setTimeout(() => ctl.abort(), 50);
-    const out = await p.call({ ...ask, signal: ctl.signal });
+    const call = p.call({ ...ask, signal: ctl.signal });
+    await received(1);
+    ctl.abort();
+    const out = await call;
     expect(out).toMatchObject({ ok: false, error: { code: 'aborted' } });
   });
 
