@@ -332,6 +332,10 @@ describe('sealed-bid, played in the browser', () => {
       await page.getByTestId('state-json').filter({ hasText: '"winner": "bidder_2"' }).waitFor();
       // Second price: Bob pays Alice's bid.
       expect((await viewOn(page)).outcome).toMatchObject({ winner: 'bidder_2', price: 150 });
+      // And in words, above the state: who won at what price, every final offer listed.
+      const said = page.getByTestId('auction-result');
+      await said.waitFor();
+      expect(await said.textContent()).toMatch(/sold to bidder_2 for 150 \(second price/);
     }
     await shot(bob, 'sealed-bid-closed-dark');
 

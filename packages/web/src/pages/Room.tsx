@@ -159,6 +159,13 @@ export function Room(props: { roomId: string }) {
               send={(action) => live.act(seatForActions, action, state.turn_token)}
             />
           ) : null}
+          {state && mod?.Summary ? (
+            <ModuleScope module={mod}>
+              <section className="card" aria-label="summary" data-testid="room-summary">
+                <mod.Summary view={state.view} status={state.status} />
+              </section>
+            </ModuleScope>
+          ) : null}
           <section className="card" aria-labelledby="state-h">
             <h2 id="state-h">
               State{' '}

@@ -54,6 +54,11 @@ export interface WebModule {
    * raw JSON); the generic JSON action form stays below it for everything else.
    */
   SeatActions?: ComponentType<SeatActionsProps>;
+  /**
+   * The room in words for the generic room page, above its state: what is going on and, once the
+   * room is over, its result (winner, price, standings) — read from the viewer's view.
+   */
+  Summary?: ComponentType<{ view: unknown; status: string }>;
   /** Extra pages: matched before the generic routes, so a module may also claim `/rooms/:id/<sub>`. */
   routes?: readonly WebRoute[];
   nav?: readonly NavLink[];
