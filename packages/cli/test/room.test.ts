@@ -11,7 +11,7 @@ import { type RunningServer, startServer } from 'db8/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const BIN = join(here, '..', 'bin', 'db8.js');
+const BIN = join(here, '..', '..', 'app', 'bin', 'db8.js');
 const dir = mkdtempSync(join(tmpdir(), 'db8-cli-room-'));
 let server: RunningServer;
 

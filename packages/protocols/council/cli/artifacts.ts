@@ -8,6 +8,7 @@ import {
   type FinalPacket,
   renderPacketMarkdown,
   stageArtifacts,
+  transitionsArtifact,
 } from '../rules/index.ts';
 import { recordRelPath, writeAtomic, writeJson } from './files.ts';
 
@@ -49,6 +50,8 @@ export async function writeRunLog(
     title: room.state.config.question,
   });
   await writeAtomic(join(dir, ARTIFACT_PATHS.log), journalText(records));
+  // With the log, so it holds every transition up to the last entry (the writeback included).
+  await writeJson(join(dir, ARTIFACT_PATHS.transitions), transitionsArtifact(room.state));
 }
 
 export const DecisionRecordSchema = z

@@ -214,7 +214,7 @@ function register(program: Command): void {
 
   const show = council
     .command('show')
-    .description("print a run's final-packet.md (or, with --json, the packet)")
+    .description("print a run's final-packet.md and its state-transition log (or, with --json, the packet)")
     .argument('<run_id>', 'a run id or a unique prefix');
   show.action(
     runAction(show, async (id: string) => {
@@ -222,12 +222,21 @@ function register(program: Command): void {
       const h = homeDir(home);
       const row = await withIndex(h, (index) => index.findRun(id));
       if (!row) throw new CliError(EXIT_USAGE, `no run ${id} in ${h}`);
-      const { ARTIFACT_PATHS } = await heavy();
+      const { ARTIFACT_PATHS, transitionLines } = await heavy();
       const file = join(runDir(h, row.run_id), json ? ARTIFACT_PATHS.packet : ARTIFACT_PATHS.markdown);
       const text = await readFile(file, 'utf8').catch((e: Error) => {
         throw new CliError(EXIT_IO_ERROR, `cannot read ${file}: ${e.message}`);
       });
-      await writeStdout(text);
+      if (json) return writeStdout(text);
+      // The transition log follows the packet (runs made before it was written have none).
+      const log = await readFile(join(runDir(h, row.run_id), ARTIFACT_PATHS.transitions), 'utf8').catch(
+        () => null,
+      );
+      const lines =
+        log === null ? [] : transitionLines(JSON.parse(log) as Parameters<typeof transitionLines>[0]);
+      await writeStdout(
+        lines.length > 0 ? `${text.trimEnd()}\n\n## State transitions\n\n${lines.join('\n')}\n` : text,
+      );
     }),
   );
 

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LOCAL_KEY_FILE } from '@db8/cli/kit-run';
@@ -17,6 +18,7 @@ import {
   FinalPacketSchema,
   renderPacketMarkdown,
   stageArtifacts,
+  transitionsArtifact,
 } from '../rules/index.ts';
 import { artifactHashes, DecisionRecordSchema } from './artifacts.ts';
 import { readJson, runDir } from './files.ts';
@@ -97,6 +99,9 @@ export async function replayRun(
   // Every JSON artifact must be exactly the projection of the replayed state.
   const expected: Record<string, unknown> = { ...stageArtifacts(state) };
   if (state.packet) expected[ARTIFACT_PATHS.packet] = state.packet;
+  // The transition log is written by runs since it became an artifact; older runs lack the file.
+  if (existsSync(join(dir, ARTIFACT_PATHS.transitions)))
+    expected[ARTIFACT_PATHS.transitions] = transitionsArtifact(state);
   for (const [path, value] of Object.entries(expected)) {
     checked += 1;
     const onDisk = await tryRead(join(dir, path));

@@ -19,6 +19,8 @@ export const ARTIFACT_PATHS = {
   markdown: 'final-packet.md',
   /** The run's log: a db8 journal bundle, the entry format of a server room (`db8 verify` checks it). */
   log: 'journal.jsonl',
+  /** The ordered, timestamped state-transition log (seed 001: "persist a state transition log per run"). */
+  transitions: 'transitions.json',
 } as const;
 
 export function isoTime(ms: number): string {
@@ -128,6 +130,23 @@ export function judgeArtifact(state: CouncilState) {
     closedAt: leftAt(state, 'Judge'),
     verdict: turnArtifact(state.turns, 'Judge', 'Judge'),
   };
+}
+
+/** The run's state-transition log as its own artifact (written beside the others; not in the packet). */
+export function transitionsArtifact(state: CouncilState) {
+  return {
+    format: 'db8.council.transitions/v1' as const,
+    runId: state.config.runId,
+    transitions: state.transitions,
+  };
+}
+
+/** One line per transition, for `db8 council show`: when, from → to, status and detail. */
+export function transitionLines(state: Pick<CouncilState, 'transitions'>): string[] {
+  return state.transitions.map(
+    (t) =>
+      `${isoTime(t.at)}  #${t.seq}  ${t.from ?? '·'} → ${t.to ?? '·'}  ${t.status}${t.detail ? `  ${t.detail}` : ''}`,
+  );
 }
 
 /** Every JSON artifact by relative path (the packet and log are added by the runner). */

@@ -12,7 +12,7 @@ import { FinalPacketSchema } from '../../rules/index.ts';
 import { councilResponder } from '../agent/council-responder.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const BIN = join(here, '..', 'bin', 'db8.js');
+const BIN = join(here, '..', '..', '..', '..', 'app', 'bin', 'db8.js');
 const KEY = 'sk-cli-test-key-0123456789';
 const home = mkdtempSync(join(tmpdir(), 'db8-council-'));
 let server: ModelServer;
@@ -99,6 +99,7 @@ describe('db8 council (spawned, local model server)', () => {
         'final-packet.json',
         'final-packet.md',
         'journal.jsonl',
+        'transitions.json',
       ]) {
         expect(statSync(join(dir, f)).size, f).toBeGreaterThan(0);
       }
@@ -180,7 +181,7 @@ describe('db8 council (spawned, local model server)', () => {
       const ok = await db8(['council', 'replay', runs.anthropic!, '--home', home]);
       expect(ok.stderr).toBe('');
       expect(ok.status).toBe(0);
-      expect(ok.stdout).toMatch(/^replay ok: .* log entries refolded, 9 artifacts and the index match\n$/);
+      expect(ok.stdout).toMatch(/^replay ok: .* log entries refolded, 10 artifacts and the index match\n$/);
 
       const file = join(home, 'records', 'debates', runs.anthropic!, 'rounds', 'round-1.json');
       const original = readFileSync(file, 'utf8');
@@ -194,6 +195,18 @@ describe('db8 council (spawned, local model server)', () => {
         /^db8: replay of .* failed: rounds\/round-1\.json: differs from the replayed run\n$/,
       );
       writeFileSync(file, original);
+
+      // The transition log is an artifact too: an edited transition is named.
+      const tfile = join(home, 'records', 'debates', runs.anthropic!, 'transitions.json');
+      const tOriginal = readFileSync(tfile, 'utf8');
+      const tdoc = JSON.parse(tOriginal);
+      expect(tdoc.transitions.length).toBeGreaterThan(5);
+      tdoc.transitions[1].at += 1;
+      writeFileSync(tfile, JSON.stringify(tdoc, null, 2));
+      const badT = await db8(['council', 'replay', runs.anthropic!, '--home', home]);
+      expect(badT.status).toBe(3);
+      expect(badT.stderr).toMatch(/transitions\.json: differs from the replayed run/);
+      writeFileSync(tfile, tOriginal);
 
       // The log is a journal bundle in the server's entry format: db8 verify checks it (pinned to the
       // home's local key) and refolds it; an edited round payload breaks its commitment for both.
@@ -257,9 +270,12 @@ describe('db8 council (spawned, local model server)', () => {
       );
       const show = await db8(['council', 'show', runs.openai!.slice(0, 20), '--home', home]);
       expect(show.status).toBe(0);
-      expect(show.stdout).toBe(
-        readFileSync(join(home, 'records', 'debates', runs.openai!, 'final-packet.md'), 'utf8'),
-      );
+      // The packet, then its state-transition log (seed 001: a transition log per run).
+      const md = readFileSync(join(home, 'records', 'debates', runs.openai!, 'final-packet.md'), 'utf8');
+      expect(show.stdout.startsWith(md.trimEnd())).toBe(true);
+      const log = show.stdout.slice(md.trimEnd().length);
+      expect(log).toMatch(/^\n\n## State transitions\n\n/);
+      expect(log).toMatch(/Round1 → Round2/);
       const hit = await db8(['council', 'search', 'four-day week', '--home', home, '--json']);
       expect(JSON.parse(hit.stdout).map((h: { run_id: string }) => h.run_id)).toEqual([runs.anthropic]);
       // Turn text is indexed too: "rollback" appears only in round-3 conditions of both runs.

@@ -20,7 +20,7 @@ import { debateRatings } from '../../client/index.ts';
 import type { DebateView } from '../../rules/index.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const BIN = join(here, '..', 'bin', 'db8.js');
+const BIN = join(here, '..', '..', '..', '..', 'app', 'bin', 'db8.js');
 const dir = mkdtempSync(join(tmpdir(), 'db8-debate-e2e-'));
 let server: RunningServer;
 let api: Db8Client;
