@@ -7,6 +7,7 @@ import { GameStatePayloadSchema, type HandSummary, TableSummarySchema } from '..
 import { replayExport } from './replay.ts';
 import {
   agentRows,
+  handProgress,
   latencySummary,
   playSeconds,
   type SimulateOptions,
@@ -31,10 +32,12 @@ export async function simulateRemote(opts: SimulateOptions & { url: string }): P
   // The house tops a busted seat back up once per hand, so the table never waits on it.
   const watcher = PokerSocket.open({ url: remote.url, tableId: id });
   const toppedUp = new Set<string>();
+  const progress = handProgress(log, opts.hands);
   watcher.on((m) => {
     if (m.type !== 'game_state') return;
     const gs = GameStatePayloadSchema.safeParse(m.payload);
     if (!gs.success) return;
+    progress(gs.data.hand_number);
     for (const s of gs.data.seats) {
       const key = `${s.seat_id}:${gs.data.hand_number}`;
       if (s.status !== 'sittingOut' || s.stack > 0 || toppedUp.has(key)) continue;

@@ -106,6 +106,24 @@ export function latencySummary(results: readonly AgentRunResult[]): SimulateResu
   return { p50: quantile(all, 0.5), p99: quantile(all, 0.99), samples: all.length };
 }
 
+/**
+ * A progress line for a long simulation, at most one per 5 s (a terminal user sees it move; a log
+ * stays short): `… <started>/<total> hands`.
+ */
+export function handProgress(
+  log: (line: string) => void,
+  total: number,
+  clock: () => number = () => performance.now(),
+): (started: number) => void {
+  let last = Number.NEGATIVE_INFINITY;
+  return (started) => {
+    const now = clock();
+    if (now - last < 5000) return;
+    last = now;
+    log(`… ${started}/${total} hands`);
+  };
+}
+
 /** The room seed (64 hex digits) a local simulation's `--seed` gives its table: every deck follows. */
 export function tableSeed(seed: number): string {
   return sha256Hex(utf8Encode(`db8/poker-simulate/table/${seed}`));
@@ -125,7 +143,7 @@ export async function simulate(opts: SimulateOptions): Promise<SimulateResult> {
     log(`table ${id} on ${server.base}: ${opts.agents.length} agent processes, ${opts.hands} hands`);
     // The house tops busted seats back up to a full stack, so the table never waits on a seat.
     const toppedUp = new Set<string>();
-    let lastReport = 0;
+    const progress = handProgress(log, opts.hands);
     const off = tables.observe((tableId, _seq, v) => {
       if (tableId !== id) return;
       for (const s of v.seats) {
@@ -134,11 +152,7 @@ export async function simulate(opts: SimulateOptions): Promise<SimulateResult> {
         toppedUp.add(key);
         tables.house(id, { kind: 'topUp', seat: s.seat, amount: stack }).catch(() => {});
       }
-      const now = performance.now();
-      if (now - lastReport > 5000) {
-        lastReport = now;
-        log(`… ${v.handsStarted} hands`);
-      }
+      progress(v.handsStarted);
     });
     const started = performance.now();
     const results = await Promise.all(

@@ -29,3 +29,24 @@ describe('poker simulate --seed', () => {
     expect(ca).not.toEqual(cc);
   });
 });
+
+describe('poker simulate progress', () => {
+  it('says how far it is at most every 5 s, on a clock it is given', async () => {
+    const { handProgress } = await import('../../cli/simulate.ts');
+    let t = 0;
+    const lines: string[] = [];
+    const progress = handProgress(
+      (l) => lines.push(l),
+      200,
+      () => t,
+    );
+    progress(1);
+    t = 4_999;
+    progress(30);
+    t = 5_000;
+    progress(41);
+    t = 7_000;
+    progress(50);
+    expect(lines).toEqual(['… 1/200 hands', '… 41/200 hands']);
+  });
+});
