@@ -87,6 +87,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const pepper = apiKeyPepper(deps.serverKey.seed);
   const oidc = config.oidc ? new OidcVerifier(config.oidc, config.adminEmails, clock) : null;
   const serverCa = deps.serverKey.publicKey;
+  const modules = createModuleRegistry(deps.modules ?? []);
+  // A room's certificate logins trust the server's room CA and the CAs its protocol's module names
+  // for that room (a debate's `trust.ca_keys`), so a certificate that signs in the room logs in too.
+  const roomCaKeys = async (roomId: string): Promise<Uint8Array[]> => {
+    const room = await deps.runtime.getRoom(roomId).catch(() => null);
+    const own = room ? (modules.get(room.protocol)?.loginCaKeys?.(room.config) ?? []) : [];
+    return [serverCa, ...own];
+  };
   const ctx: AppContext = {
     config,
     runtime: deps.runtime,
@@ -103,7 +111,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ssh: new SshLogin({
       store: authStore,
       ttlSec: config.challengeTtlSec,
-      roomCaKeys: deps.roomCaKeys ?? (async () => [serverCa]),
+      roomCaKeys: deps.roomCaKeys ?? roomCaKeys,
       clock,
     }),
     adminLinks: deps.adminLinks ?? new AdminLinks(clock),
@@ -114,7 +122,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     wsUrl: `${config.publicUrl.replace(/^http/, 'ws')}/v1/ws`,
     serverKey: deps.serverKey,
     caPublicLine: formatSshPublicKey(deps.serverKey.publicKey, 'db8-room-ca'),
-    modules: createModuleRegistry(deps.modules ?? []),
+    modules,
     drivers: null,
     env: deps.env ?? process.env,
   };

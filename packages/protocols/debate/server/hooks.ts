@@ -1,3 +1,4 @@
+import { fromHex } from '@db8/core';
 import type { JoinEffect, JoinInput } from '@db8/server/kit';
 import { normalizeKey } from '../rules/index.ts';
 
@@ -22,6 +23,20 @@ export function withRoomCa(config: unknown, caLine: string): unknown {
   const ours = normalizeKey(caLine);
   if (cas.some((k) => typeof k === 'string' && normalizeKey(k) === ours)) return config;
   return { ...c, trust: { ...t, ca_keys: [...cas, caLine] } };
+}
+
+/**
+ * The CAs a debate room's `trust.ca_keys` names (SSH lines or 64-hex raw keys), as raw keys: the
+ * certificates they issue for `<seat>@<room>` sign submissions in the room and log in to it.
+ */
+export function roomCaKeysOf(config: unknown): Uint8Array[] {
+  const cas = (config as { trust?: { ca_keys?: unknown } } | null)?.trust?.ca_keys;
+  if (!Array.isArray(cas)) return [];
+  const keys = cas.flatMap((k) => {
+    const hex = typeof k === 'string' ? normalizeKey(k) : null;
+    return hex ? [hex] : [];
+  });
+  return [...new Set(keys)].map((hex) => fromHex(hex));
 }
 
 /**

@@ -2,7 +2,7 @@ import type { ModuleRuntime, ProtocolModule, Store } from '@db8/server/kit';
 import type { FastifyInstance } from 'fastify';
 import { debate } from '../rules/index.ts';
 import { debateAgent } from './agent.ts';
-import { identityBinding, withRoomCa } from './hooks.ts';
+import { identityBinding, roomCaKeysOf, withRoomCa } from './hooks.ts';
 import { DebateJournalGit } from './journal-git.ts';
 import { DebateRatings, type IdentityLookup } from './ratings.ts';
 import { ratingRoutes } from './routes.ts';
@@ -69,6 +69,7 @@ export const debateModule: ProtocolModule = {
   protocol: debate,
   prepareConfig: (config, ctx) => withRoomCa(config, ctx.caPublicLine),
   onJoin: identityBinding,
+  loginCaKeys: roomCaKeysOf,
   agent: debateAgent,
   scripted: () => debateScript,
   routes: async (app, ctx) => {

@@ -26,6 +26,11 @@ export interface ProtocolModule {
    */
   migrations?: readonly Migration[];
   /**
+   * SSH CAs (raw Ed25519 public keys) whose user certificates for `<seat>@<room>` log in to a room
+   * of this protocol, besides the server's room CA: read from the room's config.
+   */
+  loginCaKeys?: (config: unknown) => readonly Uint8Array[];
+  /**
    * The create-room `config` this protocol accepts, as documented in the OpenAPI at /docs
    * (defaults to `protocol.configSchema`; the runtime still validates with the protocol's own).
    */

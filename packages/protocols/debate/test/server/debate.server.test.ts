@@ -2,7 +2,7 @@
 // bound on join, certificate-signed submissions accepted in their room and refused in another,
 // full debates played over REST on a settable clock to `closed`, and the ratings API after them.
 import { randomBytes } from 'node:crypto';
-import { ed25519, formatSshPublicKey, signSshsig, toBase64 } from '@db8/core';
+import { ed25519, formatSshPublicKey, signCertificate, signSshsig, toBase64 } from '@db8/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scriptedDecisions } from '../../agent/index.ts';
 import { type DebateView, submissionBytes } from '../../rules/index.ts';
@@ -42,6 +42,41 @@ describe('debate rooms on the server', () => {
     });
     expect(bad.status).toBe(400);
     expect(bad.body.error.code).toBe('BAD_CONFIG');
+  });
+
+  it("logs in with a certificate from the room's own CA (trust.ca_keys), for that room only", async () => {
+    // The admin's CA, named in the room's config: it certifies anon_2's key for this room.
+    const ca = ed25519.keyPairFromSeed(new Uint8Array(32).fill(7));
+    const room = await createDebate({ trust: { ca_keys: [formatSshPublicKey(ca.publicKey)] } });
+    const other = await createDebate();
+    const key = ed25519.keyPairFromSeed(new Uint8Array(randomBytes(32)));
+    const certFor = (roomId: string, caSeed: Uint8Array) =>
+      signCertificate({
+        caSeed,
+        publicKey: key.publicKey,
+        serial: 1,
+        keyId: 'own-ca',
+        principals: [`anon_2@${roomId}`],
+        validAfter: 'always',
+        validBefore: 'forever',
+      }).line;
+    const login = async (roomId: string, certificate: string) => {
+      const ch = await call('POST', '/v1/auth/challenge', { body: { room_id: roomId } });
+      const signature = signSshsig({
+        seed: key.seed,
+        namespace: 'db8',
+        message: new TextEncoder().encode(ch.body.nonce),
+        certificate,
+      });
+      return call('POST', '/v1/auth/verify', { body: { nonce: ch.body.nonce, signature } });
+    };
+    const ok = await login(room.room_id, certFor(room.room_id, ca.seed));
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+    expect(ok.body).toMatchObject({ room_id: room.room_id, seat: 'anon_2' });
+    // The same CA is not trusted by a room that does not name it, nor a stranger's CA by this one.
+    expect((await login(other.room_id, certFor(other.room_id, ca.seed))).status).toBe(401);
+    const stranger = new Uint8Array(32).fill(8);
+    expect((await login(room.room_id, certFor(room.room_id, stranger))).status).toBe(401);
   });
 
   it('binds a debater seat to the joining principal (sealed; a rejoin writes nothing)', async () => {
