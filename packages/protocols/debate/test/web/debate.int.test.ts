@@ -184,8 +184,8 @@ describe('the built bundle', () => {
   it("carries the debate protocol's own schemas, with no node: module", () => {
     const { js, sources } = bundle();
     for (const f of ['view.ts', 'legal.ts', 'submission.ts'])
-      expect(sources.some((s) => s.endsWith(`protocols/debate/src/${f}`))).toBe(true);
-    expect(sources.some((s) => s.endsWith('web/src/protocols/debate/DraftEditor.tsx'))).toBe(true);
+      expect(sources.some((s) => s.endsWith(`protocols/debate/rules/${f}`))).toBe(true);
+    expect(sources.some((s) => s.endsWith('protocols/debate/web/DraftEditor.tsx'))).toBe(true);
     expect(js).not.toMatch(/["']node:[a-z_]+["']/);
   });
 });
