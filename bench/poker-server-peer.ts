@@ -9,7 +9,7 @@ import websocket from '@fastify/websocket';
 import Fastify from 'fastify';
 import postgres from 'postgres';
 import { runChild } from './child.ts';
-import { costMeter } from './cost.ts';
+import { type Cost, costMeter } from './cost.ts';
 import type { PeerAgentsResult, PeerAgentsSpec } from './poker-server-peer-agents.ts';
 import { quantile } from './stats.ts';
 
@@ -90,7 +90,7 @@ export async function bareTables(spec: PeerSpec): Promise<PeerResult> {
   let connected = 0;
   let started = 0;
   let playing = true;
-  let meter: ReturnType<typeof costMeter> | null = null;
+  const costWindow: { stop?: () => Cost } = {};
   const app = Fastify();
   await app.register(websocket);
   const turn = (t: number) => {
@@ -131,7 +131,7 @@ export async function bareTables(spec: PeerSpec): Promise<PeerResult> {
       });
       if (++connected === spec.tables * spec.seats) {
         started = performance.now();
-        meter = costMeter();
+        costWindow.stop = costMeter();
         for (let i = 0; i < spec.tables; i++) turn(i);
       }
     });
@@ -152,7 +152,7 @@ export async function bareTables(spec: PeerSpec): Promise<PeerResult> {
     }
     await new Promise((r) => setTimeout(r, spec.budgetMs));
     playing = false;
-    const cost = meter!();
+    const cost = costWindow.stop?.() ?? { cpuUs: Number.NaN, gcMs: Number.NaN, seconds: 1 };
     const seconds = (performance.now() - started) / 1000;
     const actions = tables.reduce((a, t) => a + t.seq, 0);
     const hands = tables.reduce((a, t) => a + t.hands, 0);

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { startLocalPokerServer } from '../packages/server/src/protocols/poker/index.ts';
 import { migrate, openStore, postgresDriver, Store } from '../packages/server/src/store/index.ts';
 import { runChild } from './child.ts';
-import { costMeter } from './cost.ts';
+import { type Cost, costMeter } from './cost.ts';
 import type { AgentsResult, AgentsSpec } from './poker-agents.ts';
 import { bareTables, type PeerResult } from './poker-server-peer.ts';
 import { quantile } from './stats.ts';
@@ -223,7 +223,8 @@ async function measure(label: string, store: Store): Promise<Measured> {
     const hands = new Map<string, number>();
     // The play budget starts at the first deal, so slow joins under load do not eat it.
     let stopAll: NodeJS.Timeout | undefined;
-    let meter: ReturnType<typeof costMeter> | null = null;
+    // Set from the observer callback below (a holder: a `let` would be narrowed to its initial null).
+    const costWindow: { stop?: () => Cost } = {};
     // Actions counted where the server takes them, so the cost window need not start at the first deal.
     const dealing = new Set<string>();
     let counting = false;
@@ -244,7 +245,7 @@ async function measure(label: string, store: Store): Promise<Measured> {
       }
       if (v.status === 'playing' && !counting && dealing.add(id).size === TABLES) {
         counting = true;
-        meter = costMeter();
+        costWindow.stop = costMeter();
       }
       // The house tops busted seats back up, so every table keeps all six seats playing.
       for (const seat of v.seats) {
@@ -265,7 +266,7 @@ async function measure(label: string, store: Store): Promise<Measured> {
       mix: MIX,
       maxRunMs: BUDGET_MS + 60_000,
     });
-    const cost = meter?.() ?? { cpuUs: Number.NaN, gcMs: Number.NaN, seconds: 1 };
+    const cost = costWindow.stop?.() ?? { cpuUs: Number.NaN, gcMs: Number.NaN, seconds: 1 };
     clearTimeout(stopAll);
     off();
     if (failures.length > 0)
