@@ -100,7 +100,12 @@ export async function pgliteThreadDriver(dataDir: string): Promise<SqlDriver> {
 
 /** The store's thread, once it has opened the database in `dataDir` (creating it if absent). */
 async function startWorker(dataDir: string): Promise<Worker> {
-  const worker = new Worker(new URL('./pglite-worker.mjs', import.meta.url), { workerData: { dataDir } });
+  const worker = new Worker(new URL('./pglite-worker.mjs', import.meta.url), {
+    workerData: { dataDir },
+    // The thread's JavaScript is a thin relay (the database lives in WebAssembly memory): it needs no
+    // young generation as large as the server's (`npm start` raises the main thread's for load).
+    resourceLimits: { maxYoungGenerationSizeMb: 8 },
+  });
   await new Promise<void>((resolve, reject) => {
     worker.once('error', reject);
     worker.once('message', () => {
