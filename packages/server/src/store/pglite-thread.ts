@@ -29,7 +29,7 @@ export class PgliteThreadError extends Error {
  * `fn` runs here.
  */
 export async function pgliteThreadDriver(dataDir: string): Promise<SqlDriver> {
-  // Creating the database (initdb) leaves ~500 MB of the thread's memory in use for good: a thread
+  // Creating the database (initdb) leaves ~400 MB of the thread's memory in use for good: a thread
   // of its own creates it and exits, and the store's thread opens what it made.
   if (!existsSync(join(dataDir, 'PG_VERSION'))) await closeWorker(await startWorker(dataDir));
   const worker = await startWorker(dataDir);
