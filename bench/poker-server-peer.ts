@@ -9,6 +9,7 @@ import websocket from '@fastify/websocket';
 import Fastify from 'fastify';
 import postgres from 'postgres';
 import { runChild } from './child.ts';
+import { type Cost, costMeter } from './cost.ts';
 import type { PeerAgentsResult, PeerAgentsSpec } from './poker-server-peer-agents.ts';
 import { quantile } from './stats.ts';
 
@@ -28,6 +29,10 @@ export interface PeerResult {
   handsPerSec: number;
   ackP50: number;
   ackP99: number;
+  /** This process's CPU per action over the run (the peer server's; its agents run elsewhere). */
+  cpuUsPerAction: number;
+  /** Main-thread GC pause time per second of the run. */
+  gcMsPerSec: number;
 }
 
 const AGENTS = new URL('./poker-server-peer-agents.ts', import.meta.url);
@@ -85,6 +90,7 @@ export async function bareTables(spec: PeerSpec): Promise<PeerResult> {
   let connected = 0;
   let started = 0;
   let playing = true;
+  const costWindow: { stop?: () => Cost } = {};
   const app = Fastify();
   await app.register(websocket);
   const turn = (t: number) => {
@@ -125,6 +131,7 @@ export async function bareTables(spec: PeerSpec): Promise<PeerResult> {
       });
       if (++connected === spec.tables * spec.seats) {
         started = performance.now();
+        costWindow.stop = costMeter();
         for (let i = 0; i < spec.tables; i++) turn(i);
       }
     });
@@ -145,7 +152,9 @@ export async function bareTables(spec: PeerSpec): Promise<PeerResult> {
     }
     await new Promise((r) => setTimeout(r, spec.budgetMs));
     playing = false;
+    const cost = costWindow.stop?.() ?? { cpuUs: Number.NaN, gcMs: Number.NaN, seconds: 1 };
     const seconds = (performance.now() - started) / 1000;
+    const actions = tables.reduce((a, t) => a + t.seq, 0);
     const hands = tables.reduce((a, t) => a + t.hands, 0);
     for (const t of tables) for (const s of t.sockets) s?.send('{"type":"stop"}');
     const { latencies } = await agents;
@@ -153,6 +162,8 @@ export async function bareTables(spec: PeerSpec): Promise<PeerResult> {
       handsPerSec: hands / seconds,
       ackP50: quantile(latencies, 0.5),
       ackP99: quantile(latencies, 0.99),
+      cpuUsPerAction: cost.cpuUs / Math.max(1, actions),
+      gcMsPerSec: cost.gcMs / cost.seconds,
     };
   } finally {
     await app.close();

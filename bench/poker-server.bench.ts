@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { startLocalPokerServer } from '../packages/protocols/poker/server/index.ts';
 import { migrate, openStore, postgresDriver, Store } from '../packages/server/src/store/index.ts';
 import { runChild } from './child.ts';
+import { type Cost, costMeter } from './cost.ts';
 import type { AgentsResult, AgentsSpec } from './poker-agents.ts';
 import { bareTables, type PeerResult } from './poker-server-peer.ts';
 import { quantile } from './stats.ts';
@@ -27,6 +28,8 @@ const AREA = 'poker-server';
 const MIX = ['tight', 'random', 'station', 'station', 'tight', 'random'];
 const AGENTS = new URL('./poker-agents.ts', import.meta.url);
 const PG_URL = process.env.DB8_BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+// `DB8_BENCH_POKER=postgres`: only the Postgres run and its group-commit peer (profiling, quick checks).
+const POSTGRES_ONLY = process.env.DB8_BENCH_POKER === 'postgres';
 
 /** Every table's agents in a child process (bench/poker-agents.ts); resolves with their figures. */
 function runAgents(spec: AgentsSpec): Promise<AgentsResult> {
@@ -34,6 +37,11 @@ function runAgents(spec: AgentsSpec): Promise<AgentsResult> {
 }
 
 export async function run(): Promise<BenchRow[]> {
+  if (POSTGRES_ONLY) {
+    const server = await onPostgres();
+    const grouped = await bareTables({ ...peerOf(server), pgUrl: PG_URL, group: true });
+    return costRows(server, grouped);
+  }
   // The embedded default: PGlite on disk, in its own thread (an in-memory store runs on the event loop).
   const dir = mkdtempSync(join(tmpdir(), 'db8-bench-poker-'));
   const lite = await openStore({ dataDir: dir, env: false });
@@ -44,7 +52,35 @@ export async function run(): Promise<BenchRow[]> {
     await lite.close();
     rmSync(dir, { recursive: true, force: true });
   }
-  // Server mode: the same load on PostgreSQL (a schema of its own, dropped afterwards).
+  const server = await onPostgres();
+  // The peers: the same tables, seats and actions per hand with nothing of db8 in between: bare, with
+  // one Postgres INSERT per action (the same server, pool size and commit settings as db8's), and with
+  // the actions that arrive during a commit sharing the next one (what group commit would allow).
+  const peer = peerOf(server);
+  const bare = await bareTables(peer);
+  const withInsert = await bareTables({ ...peer, pgUrl: PG_URL });
+  const grouped = await bareTables({ ...peer, pgUrl: PG_URL, group: true });
+  return [
+    ...rowsOf(embedded, { label: 'bare Fastify+ws turn loop', result: bare }),
+    ...rowsOf(server, { label: 'bare loop + Postgres INSERT per action', result: withInsert }, '≥ 300'),
+    ...costRows(server, grouped),
+    {
+      area: AREA,
+      name: `actions per hand (${SEATS} seats, db8's run; the peers play as many)`,
+      value: peer.perHand,
+      unit: 'actions',
+    },
+  ];
+}
+
+/** The peers play db8's tables, seats and actions per hand. */
+function peerOf(server: Measured) {
+  const perHand = Math.max(1, Math.round(server.actions / Math.max(1, server.played)));
+  return { tables: TABLES, seats: SEATS, perHand, budgetMs: PEER_BUDGET_MS };
+}
+
+/** Server mode: the same load on PostgreSQL (a schema of its own, dropped afterwards). */
+async function onPostgres(): Promise<Measured> {
   const schema = `db8_pokerbench_${process.pid}_${Date.now().toString(36)}`;
   const admin = postgresDriver(PG_URL, { max: 1 });
   await admin.exec(`CREATE SCHEMA ${schema}`);
@@ -62,30 +98,48 @@ export async function run(): Promise<BenchRow[]> {
     await admin.exec(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
     await admin.close();
   }
-  // The peers: the same tables, seats and actions per hand with nothing of db8 in between: bare, with
-  // one Postgres INSERT per action (the same server, pool size and commit settings as db8's), and with
-  // the actions that arrive during a commit sharing the next one (what group commit would allow).
-  const perHand = Math.max(1, Math.round(server.actions / Math.max(1, server.played)));
-  const peer = { tables: TABLES, seats: SEATS, perHand, budgetMs: PEER_BUDGET_MS };
-  const bare = await bareTables(peer);
-  const withInsert = await bareTables({ ...peer, pgUrl: PG_URL });
-  const grouped = await bareTables({ ...peer, pgUrl: PG_URL, group: true });
+  return server;
+}
+
+/** Cost per action on Postgres beside the group-commit peer (issue 27's fair peer), same run. */
+function costRows(m: Measured, grouped: PeerResult): BenchRow[] {
+  const peer = 'bare loop + Postgres group commit (one INSERT per commit round)';
+  const setup = `${TABLES} tables × ${SEATS} WS agents, Postgres`;
   return [
-    ...rowsOf(embedded, { label: 'bare Fastify+ws turn loop', result: bare }),
-    ...rowsOf(server, { label: 'bare loop + Postgres INSERT per action', result: withInsert }, '≥ 300'),
     {
       area: AREA,
-      name: `hands/s (${TABLES} tables × ${SEATS} WS agents, Postgres, loopback)`,
-      value: server.played / server.seconds,
+      name: `hands/s (${setup}, loopback)`,
+      value: m.played / m.seconds,
       unit: 'hands/s',
-      peer: 'bare loop + Postgres group commit (one INSERT per commit round)',
+      peer,
       peerValue: grouped.handsPerSec,
     },
     {
       area: AREA,
-      name: `actions per hand (${SEATS} seats, db8's run; the peers play as many)`,
-      value: perHand,
-      unit: 'actions',
+      name: `server CPU per action (${setup})`,
+      value: m.cpuUsPerAction,
+      unit: 'µs',
+      peer,
+      peerValue: grouped.cpuUsPerAction,
+      goal: '≤ 2× peer',
+    },
+    {
+      area: AREA,
+      name: `GC time per second (${setup})`,
+      value: m.gcMsPerSec,
+      unit: 'ms/s',
+      peer,
+      peerValue: grouped.gcMsPerSec,
+      goal: '≤ 3× peer',
+    },
+    {
+      area: AREA,
+      name: `action → ack latency p99 (${setup})`,
+      value: quantile(m.latencies, 0.99),
+      unit: 'ms',
+      peer,
+      peerValue: grouped.ackP99,
+      goal: '< 50',
     },
   ];
 }
@@ -97,6 +151,12 @@ interface Measured {
   tables: number;
   actions: number;
   latencies: number[];
+  /**
+   * Server process CPU per action the runtime took, from the moment every table is dealing (the
+   * 300 registrations and joins before are not charged) until the agents are done.
+   */
+  cpuUsPerAction: number;
+  gcMsPerSec: number;
 }
 
 /** The rows of one store's run, each beside the peer's figure from the same bench run. */
@@ -163,6 +223,17 @@ async function measure(label: string, store: Store): Promise<Measured> {
     const hands = new Map<string, number>();
     // The play budget starts at the first deal, so slow joins under load do not eat it.
     let stopAll: NodeJS.Timeout | undefined;
+    // Set from the observer callback below (a holder: a `let` would be narrowed to its initial null).
+    const costWindow: { stop?: () => Cost } = {};
+    // Actions counted where the server takes them, so the cost window need not start at the first deal.
+    const dealing = new Set<string>();
+    let counting = false;
+    let acted = 0;
+    const act = server.runtime.act.bind(server.runtime);
+    server.runtime.act = (...args) => {
+      if (counting) acted++;
+      return act(...args);
+    };
     const toppedUp = new Set<string>();
     const off = tables.observe((id, _seq, v) => {
       const now = performance.now();
@@ -171,6 +242,10 @@ async function measure(label: string, store: Store): Promise<Measured> {
         stopAll = setTimeout(() => {
           for (const t of ids) tables.house(t, { kind: 'stop' }).catch(() => {});
         }, BUDGET_MS);
+      }
+      if (v.status === 'playing' && !counting && dealing.add(id).size === TABLES) {
+        counting = true;
+        costWindow.stop = costMeter();
       }
       // The house tops busted seats back up, so every table keeps all six seats playing.
       for (const seat of v.seats) {
@@ -191,6 +266,7 @@ async function measure(label: string, store: Store): Promise<Measured> {
       mix: MIX,
       maxRunMs: BUDGET_MS + 60_000,
     });
+    const cost = costWindow.stop?.() ?? { cpuUs: Number.NaN, gcMs: Number.NaN, seconds: 1 };
     clearTimeout(stopAll);
     off();
     if (failures.length > 0)
@@ -205,6 +281,8 @@ async function measure(label: string, store: Store): Promise<Measured> {
       tables: hands.size,
       actions: lat.length,
       latencies: lat,
+      cpuUsPerAction: cost.cpuUs / Math.max(1, acted),
+      gcMsPerSec: cost.gcMs / cost.seconds,
     };
   } finally {
     await server.close();

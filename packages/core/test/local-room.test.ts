@@ -6,12 +6,12 @@ import { canonicalize } from '../src/json/index.ts';
 import { entryLeafHashHex, redactEntry, type StoredEntry, verifyReveal } from '../src/log/index.ts';
 import type { Protocol } from '../src/protocol/index.ts';
 import {
+  FoldedRoom,
   foldEntry,
   journalEntries,
   LocalRoom,
   LocalRoomError,
   localJournal,
-  RoomMemo,
   refoldLog,
 } from '../src/room/index.ts';
 
@@ -172,7 +172,7 @@ describe('LocalRoom', () => {
     room.join('alice', 'p1', 210);
     room.must('p1', { type: 'seal', value: 6 }, 220);
     room.must('p2', { type: 'open' }, 230);
-    const memo = RoomMemo.empty({ ...room.memo.core });
+    const memo = FoldedRoom.empty({ ...room.memo.core });
     for (const e of room.entries) foldEntry(memo, e, entryLeafHashHex(e));
     expect(canonicalize(memo.state)).toBe(canonicalize(room.state));
     expect(memo.holders).toEqual({ p1: { principal: 'alice', seq: 2 } });

@@ -262,6 +262,44 @@ describe('realtime room channel', () => {
     expect(c.seqs).toEqual(range(head + 1, last));
   });
 
+  it('an append announced while the channel reads is read once that read is done (no poll needed)', async () => {
+    const bus = new LocalBus();
+    const rt = new Runtime({
+      store,
+      protocols: createProtocolRegistry(builtinProtocols),
+      serverKey: TEST_KEY,
+      bus,
+    });
+    const room = await rt.createRoom({ protocol: 'sealed-bid', config: AUCTION });
+    await rt.join(room.id, { seat: 'bidder_1', principal: 'p1' });
+    // As if another node wrote: nothing comes from this node's commits, every entry from the store.
+    // The first read is held until released, and answers what the store held when it was made.
+    let release!: () => void;
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    let reads = 0;
+    const api: FeedRuntime = Object.assign(Object.create(rt) as Runtime, {
+      committedSince: () => [],
+      entries: async (...a: Parameters<Runtime['entries']>) => {
+        const page = await rt.entries(...a);
+        if (reads++ === 0) await held;
+        return page;
+      },
+    });
+    const hub = new RealtimeHub({ runtime: api, store, bus, clock: Date.now }, 60_000);
+    hubs.push(hub);
+    const head = (await rt.getRoom(room.id)).seq;
+    const c = new Client({ kind: 'observer' });
+    c.sub = hub.subscribe(room.id, { kind: 'observer' }, head, c.sink);
+    void c.sub.start();
+    await until(() => reads === 1, 'the first read');
+    const seq = (await rt.act(room.id, { seat: 'bidder_1', action: { type: 'bid', amount: 10 } })).seq;
+    release();
+    await until(() => c.seqs.includes(seq), 'the entry announced mid-read');
+    expect(c.seqs).toEqual([seq]);
+  });
+
   it('closing the last subscriber drops the room; a failing store read fails the subscriber', async () => {
     const s = await setup();
     const c = watch(s, { kind: 'observer' }, -1);

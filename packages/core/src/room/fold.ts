@@ -29,7 +29,7 @@ export type Holders = Record<string, { principal: string; seq: number }>;
  * A room folded up to `seq`: protocol state plus the bookkeeping every writer needs (seat holders,
  * tree frontier, last timestamp, closed). The server forks it for each write batch.
  */
-export class RoomMemo {
+export class FoldedRoom {
   /** The server builds a full tree lazily for inclusion proofs; append-only, shared between forks. */
   tree: MerkleLog | null = null;
 
@@ -43,12 +43,12 @@ export class RoomMemo {
     public closed: boolean,
   ) {}
 
-  static empty(core: RoomCore): RoomMemo {
-    return new RoomMemo(core, undefined, -1, 0, Frontier.empty(), {}, false);
+  static empty(core: RoomCore): FoldedRoom {
+    return new FoldedRoom(core, undefined, -1, 0, Frontier.empty(), {}, false);
   }
 
-  fork(): RoomMemo {
-    const m = new RoomMemo(
+  fork(): FoldedRoom {
+    const m = new FoldedRoom(
       this.core,
       this.state,
       this.seq,
@@ -123,7 +123,12 @@ function checkNote(entry: StoredEntry, note: unknown): void {
  * one on load (replay recomputes and compares it separately). `payload` overrides the entry's own
  * (a verifier folding a public entry whose sealed payload a later reveal published).
  */
-export function foldEntry(memo: RoomMemo, entry: StoredEntry, leafHashHex: string, payload?: unknown): void {
+export function foldEntry(
+  memo: FoldedRoom,
+  entry: StoredEntry,
+  leafHashHex: string,
+  payload?: unknown,
+): void {
   if (entry.seq !== memo.seq + 1) throw refoldError(entry, `expected seq ${memo.seq + 1}`);
   const p = memo.protocol;
   const body = payload !== undefined ? payload : entryPayload(entry);
@@ -162,7 +167,7 @@ export function foldEntry(memo: RoomMemo, entry: StoredEntry, leafHashHex: strin
   memo.lastTs = entry.ts;
 }
 
-/** Snapshot body: everything RoomMemo holds beyond its core. */
+/** Snapshot body: everything FoldedRoom holds beyond its core. */
 export const SnapshotBodySchema = z.object({
   v: z.literal(1),
   seq: z.number().int(),
@@ -174,7 +179,7 @@ export const SnapshotBodySchema = z.object({
 });
 export type SnapshotBody = z.infer<typeof SnapshotBodySchema>;
 
-export function snapshotBody(memo: RoomMemo): SnapshotBody {
+export function snapshotBody(memo: FoldedRoom): SnapshotBody {
   return {
     v: 1,
     seq: memo.seq,
@@ -186,9 +191,9 @@ export function snapshotBody(memo: RoomMemo): SnapshotBody {
   };
 }
 
-export function memoFromSnapshot(core: RoomCore, body: SnapshotBody): RoomMemo {
+export function roomFromSnapshot(core: RoomCore, body: SnapshotBody): FoldedRoom {
   if (body.frontier.size !== body.seq + 1) throw new Error('snapshot frontier size does not match its seq');
-  return new RoomMemo(
+  return new FoldedRoom(
     core,
     body.state,
     body.seq,

@@ -21,7 +21,7 @@ import {
   randomSalt,
   revealsOf,
 } from './build.ts';
-import { closePayload, type Ended, RoomMemo, stateHash } from './fold.ts';
+import { closePayload, type Ended, FoldedRoom, stateHash } from './fold.ts';
 import { deepFreeze } from './freeze.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: a LocalRoom runs protocols of every shape.
@@ -91,7 +91,7 @@ const refusal = (code: string, message: string): { ok: false; error: Rejection }
  * the protocol says it is over.
  */
 export class LocalRoom<T extends P = AnyProtocol> {
-  readonly memo: RoomMemo;
+  readonly memo: FoldedRoom;
   readonly entries: StoredEntry[] = [];
   /** RFC 6962 leaf hash (hex) of each entry, by seq. */
   readonly leaves: string[] = [];
@@ -113,7 +113,7 @@ export class LocalRoom<T extends P = AnyProtocol> {
     }
     const config = asJson(parsed.data);
     const seats = p.seats(config).map((s) => ({ id: s.id, role: s.role }));
-    this.memo = RoomMemo.empty({
+    this.memo = FoldedRoom.empty({
       id: opts.id ?? 'room_local',
       protocol: p,
       protocolVersion: p.version,

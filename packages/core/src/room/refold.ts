@@ -11,7 +11,7 @@ import {
 } from '../log/entry.ts';
 import type { AnyProtocol, SeatInfo } from '../protocol/contract.ts';
 import { asJson } from './build.ts';
-import { type Ended, endedOf, foldEntry, RefoldError, RoomMemo, stateHash } from './fold.ts';
+import { type Ended, endedOf, FoldedRoom, foldEntry, RefoldError, stateHash } from './fold.ts';
 
 /**
  * Offline refold: a room's log (from a journal bundle, a server export or a LocalRoom) folded again
@@ -171,7 +171,7 @@ export function refoldLog(
     }
   }
 
-  const memo = RoomMemo.empty({
+  const memo = FoldedRoom.empty({
     id: g0.room,
     protocol: p,
     protocolVersion: p.version,

@@ -54,10 +54,10 @@ function envelope(
   return JSON.stringify(msg);
 }
 
-/** `envelope` around a payload already in JSON. */
-function envelopeAround(type: string, tableId: string | null, seq: number, payloadJson: string, now: number) {
+/** What goes before a payload already in JSON to make `envelope`'s message (then a closing `}`). */
+function envelopeHead(type: string, tableId: string | null, seq: number, now: number) {
   const head = JSON.stringify({ type, table_id: tableId, seq, ts: new Date(now).toISOString() });
-  return `${head.slice(0, -1)},"payload":${payloadJson}}`;
+  return `${head.slice(0, -1)},"payload":`;
 }
 
 /** One per process: every table socket's `game_state` shares the parts common to its table's seats. */
@@ -236,7 +236,7 @@ class PokerSession implements WireSession {
           : undefined;
         const gs = gameStateOf(view, legal, s.deadline_ms);
         if (this.format === 'compact') return envelope('game_state', t, s.seq, compactOf(gs), f.ts);
-        return envelopeAround('game_state', t, s.seq, gameStates.payload(t ?? '', s.seq, gs), f.ts);
+        return gameStates.bytes(t ?? '', s.seq, gs, envelopeHead('game_state', t, s.seq, f.ts), '}');
       }),
     );
     return out;

@@ -39,7 +39,9 @@ export function AuctionSummary(props: { view: unknown; status: string }) {
             <strong>{outcome.item}</strong> not sold: {WHY[outcome.reason]}
           </>
         )}{' '}
-        <span className="muted">({RULE[outcome.rule]}; closed {new Date(outcome.closedAt).toLocaleString()})</span>
+        <span className="muted">
+          ({RULE[outcome.rule]}; closed {new Date(outcome.closedAt).toLocaleString()})
+        </span>
       </p>
       {outcome.ranking.length > 0 ? (
         <table className="standings">

@@ -6,8 +6,18 @@ import { Frame } from './frame.ts';
 import type { FeedPort } from './port.ts';
 
 const PAGE = 500;
-/** Everything the store holds is readable by an admin: the channel reads once and redacts per class. */
-const ALL: Viewer = { kind: 'admin' };
+/** The channel reads entries unredacted (as an admin may) once, and redacts them per viewer class. */
+const UNREDACTED: Viewer = { kind: 'admin' };
+
+/**
+ * Where the channel's reading stands: `idle` (caught up), `scheduled` (a read is queued for the next
+ * turn), `reading`, `reading-again` (a notification came mid-read: it reads once more when done),
+ * `closed` (no subscriber left).
+ */
+type ReadState = 'idle' | 'scheduled' | 'reading' | 'reading-again' | 'closed';
+
+/** A class's state fetch (stateFor): `fetching-again` when asked again mid-fetch (one more follows). */
+type FetchState = 'idle' | 'fetching' | 'fetching-again';
 
 /** An entry the channel has read, with its frames: one everyone may see, one redacted if sealed. */
 interface Item {
@@ -22,8 +32,7 @@ interface ViewerClass {
   subs: Set<Subscription>;
   /** The newest state built for this class (stateFor runs once per class and seq, not per socket). */
   state: Frame | null;
-  fetching: boolean;
-  again: boolean;
+  fetch: FetchState;
 }
 
 export interface ChannelOptions {
@@ -47,10 +56,7 @@ export class RoomChannel implements FeedSource {
   /** Contiguous entries ending at `last`, oldest first. */
   private readonly recent: Item[] = [];
   private readonly classes = new Map<string, ViewerClass>();
-  private pumping = false;
-  private scheduled = false;
-  private dirty = false;
-  private closed = false;
+  private reading: ReadState = 'idle';
   private readonly offBus: () => void;
   private readonly bufferSize: number;
 
@@ -68,7 +74,7 @@ export class RoomChannel implements FeedSource {
     const sub = new Subscription(this, viewer, since, sink);
     let c = this.classes.get(sub.key);
     if (!c) {
-      c = { viewer, subs: new Set(), state: null, fetching: false, again: false };
+      c = { viewer, subs: new Set(), state: null, fetch: 'idle' };
       this.classes.set(sub.key, c);
     }
     c.subs.add(sub);
@@ -84,14 +90,19 @@ export class RoomChannel implements FeedSource {
   /** Something was appended up to `seq` (or maybe was: null, from the poll). */
   notify(seq: number | null): void {
     if (seq !== null && seq > this.wanted) this.wanted = seq;
-    if (this.closed || this.last === null || (seq !== null && seq <= this.last) || this.scheduled) return;
+    if (this.last === null || (seq !== null && seq <= this.last)) return;
+    if (this.reading === 'reading') this.reading = 'reading-again';
+    if (this.reading !== 'idle') return;
     // Not inside the writer's publish: its own continuations (the action's ack) go out first,
     // then this loop turn fans the append out.
-    this.scheduled = true;
+    this.reading = 'scheduled';
     setImmediate(() => {
-      this.scheduled = false;
-      void this.pump();
+      if (this.reading === 'scheduled') void this.pump();
     });
+  }
+
+  private get closed(): boolean {
+    return this.reading === 'closed';
   }
 
   /** Backlog (from the buffer when it reaches back far enough, else from the store), then state. */
@@ -110,7 +121,8 @@ export class RoomChannel implements FeedSource {
         if (sub.last === before) throw new Error(`room ${this.roomId}: no entry ${before + 1} in the store`);
       }
       // While the channel is reading, the state waits for it: it follows whatever that read brings.
-      if (!this.pumping) this.refreshState(this.classOf(sub));
+      if (this.reading !== 'reading' && this.reading !== 'reading-again')
+        this.refreshState(this.classOf(sub));
     } catch (err) {
       sub.fail(err);
     }
@@ -125,7 +137,7 @@ export class RoomChannel implements FeedSource {
 
   close(): void {
     if (this.closed) return;
-    this.closed = true;
+    this.reading = 'closed';
     this.offBus();
     for (const c of this.classes.values()) for (const s of c.subs) s.close();
     this.classes.clear();
@@ -160,7 +172,7 @@ export class RoomChannel implements FeedSource {
   }
 
   private read(from: number): Promise<StoredEntry[]> {
-    return this.ctx.runtime.entries(this.roomId, ALL, from, PAGE);
+    return this.ctx.runtime.entries(this.roomId, UNREDACTED, from, PAGE);
   }
 
   /** The frame of `item` that `viewer` may see (built once per entry, not per subscriber). */
@@ -178,43 +190,50 @@ export class RoomChannel implements FeedSource {
 
   /**
    * Takes what is new — this node's own commits straight from the runtime, anything else read from
-   * the store once — and fans it out. One pump at a time; a notification mid-pump reruns it.
+   * the store once — and fans it out. One read at a time; a notification mid-read reruns it.
    */
   private async pump(): Promise<void> {
-    if (this.pumping) {
-      this.dirty = true;
+    if (this.reading === 'reading' || this.reading === 'reading-again') {
+      this.reading = 'reading-again';
       return;
     }
-    this.pumping = true;
+    if (this.reading === 'closed') return;
     try {
       do {
-        this.dirty = false;
-        for (;;) {
-          const from = (this.last ?? -1) + 1;
-          const local = this.ctx.runtime.committedSince(this.roomId, from);
-          const page = local.length > 0 ? local : await this.read(from);
-          if (this.closed) return;
-          const items: Item[] = [];
-          for (const e of page) {
-            if (e.seq !== (this.last ?? -1) + 1) break;
-            items.push(this.remember(e));
-          }
-          if (items.length > 0) this.deliver(items);
-          if (
-            items.length === 0 ||
-            (local.length > 0 ? (this.last ?? -1) >= this.wanted : page.length < PAGE)
-          )
-            break;
-        }
-      } while (this.dirty && !this.closed);
+        this.reading = 'reading';
+        if (!(await this.readToHead())) return;
+      } while (this.rereads());
     } catch (err) {
       for (const c of [...this.classes.values()]) for (const s of [...c.subs]) if (s.live) s.fail(err);
       return;
     } finally {
-      this.pumping = false;
+      if (!this.closed) this.reading = 'idle';
     }
     // States still owed: ones the committed room could not give, subscribers that joined meanwhile.
     for (const c of this.classes.values()) this.refreshState(c);
+  }
+
+  /** A notification came during the read just done (a method: the read awaits, the field moves). */
+  private rereads(): boolean {
+    return this.reading === 'reading-again';
+  }
+
+  /** Reads and delivers up to the announced head (or the store's); false if the channel closed meanwhile. */
+  private async readToHead(): Promise<boolean> {
+    for (;;) {
+      const from = (this.last ?? -1) + 1;
+      const local = this.ctx.runtime.committedSince(this.roomId, from);
+      const page = local.length > 0 ? local : await this.read(from);
+      if (this.closed) return false;
+      const items: Item[] = [];
+      for (const e of page) {
+        if (e.seq !== (this.last ?? -1) + 1) break;
+        items.push(this.remember(e));
+      }
+      if (items.length > 0) this.deliver(items);
+      const caughtUp = local.length > 0 ? (this.last ?? -1) >= this.wanted : page.length < PAGE;
+      if (items.length === 0 || caughtUp) return true;
+    }
   }
 
   /**
@@ -299,14 +318,13 @@ export class RoomChannel implements FeedSource {
 
   /** stateFor once per class; calls that arrive while one runs coalesce into one more. */
   private async fetchState(c: ViewerClass): Promise<void> {
-    if (c.fetching) {
-      c.again = true;
+    if (c.fetch !== 'idle') {
+      c.fetch = 'fetching-again';
       return;
     }
-    c.fetching = true;
     try {
       do {
-        c.again = false;
+        c.fetch = 'fetching';
         // The entries sent came from the store: the state must not be older (another node's append
         // can reach the store before this node's runtime hears of it on the bus).
         if (this.last !== null) this.ctx.runtime.expectSeq(this.roomId, this.last);
@@ -320,14 +338,20 @@ export class RoomChannel implements FeedSource {
           this.ctx.clock(),
         );
         if (!c.state || f.seq >= c.state.seq) c.state = f;
-        this.deliverState(c, f, !c.again);
-      } while (c.again && !this.closed);
+        const last = !fetchesAgain(c);
+        this.deliverState(c, f, last);
+      } while (fetchesAgain(c) && !this.closed);
     } catch (err) {
       for (const s of [...c.subs]) if (s.live && s.needState) s.fail(err);
     } finally {
-      c.fetching = false;
+      c.fetch = 'idle';
     }
   }
+}
+
+/** Asked again during the fetch just done (a function: the fetch awaits, the field moves). */
+function fetchesAgain(c: ViewerClass): boolean {
+  return c.fetch === 'fetching-again';
 }
 
 /** A seat's state that offers it the turn (a turn token): its subscribers hear first. */

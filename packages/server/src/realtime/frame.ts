@@ -36,14 +36,15 @@ export class Frame {
   }
 
   /**
-   * A codec's wire form of this frame under `key`, built once and shared by every connection of
-   * the frame's viewer class that wants the same form (protocols/wire.ts).
+   * A codec's wire form of this frame under `key`, built once (as text, or already as bytes) and
+   * shared by every connection of the frame's viewer class that wants the same form.
    */
-  encode(key: string, build: () => string): Buffer {
+  encode(key: string, build: () => string | Buffer): Buffer {
     this.encoded ??= new Map();
     let b = this.encoded.get(key);
     if (!b) {
-      b = Buffer.from(build());
+      const built = build();
+      b = typeof built === 'string' ? Buffer.from(built) : built;
       this.encoded.set(key, b);
     }
     return b;

@@ -3,7 +3,7 @@ import type { Store } from '../store/store.ts';
 import { CommittedEntries } from './committed.ts';
 import type { BuiltEntry } from './entries.ts';
 import { loadMemo, syncTail } from './load.ts';
-import type { RoomMemo } from './room.ts';
+import type { FoldedRoom } from './room.ts';
 import type { TailWatch } from './tail.ts';
 import type { ProtocolRegistry } from './types.ts';
 
@@ -17,7 +17,7 @@ const MAX_CACHED_ROOMS = 10_000;
  * writers (Postgres) — what the bus announced, so a read re-reads a room's tail only when behind.
  */
 export class RoomCache {
-  private readonly memos = new Map<string, RoomMemo>();
+  private readonly memos = new Map<string, FoldedRoom>();
   private readonly committed = new CommittedEntries();
 
   constructor(
@@ -28,7 +28,7 @@ export class RoomCache {
     private readonly busy: (roomId: string) => boolean,
   ) {}
 
-  get(roomId: string): RoomMemo | undefined {
+  get(roomId: string): FoldedRoom | undefined {
     return this.memos.get(roomId);
   }
 
@@ -44,7 +44,7 @@ export class RoomCache {
    * The cached room, first brought up to the stored tail: `always`, `never`, or `if-behind` (the
    * bus announced a newer seq, or the last check is older than tailStaleMs).
    */
-  async load(roomId: string, sync: Sync): Promise<RoomMemo> {
+  async load(roomId: string, sync: Sync): Promise<FoldedRoom> {
     const cached = this.memos.get(roomId);
     if (cached) {
       if (sync === 'never' || (sync === 'if-behind' && !this.tail?.behind(roomId, cached.seq))) return cached;
@@ -61,7 +61,7 @@ export class RoomCache {
     return m;
   }
 
-  remember(roomId: string, memo: RoomMemo, written: readonly BuiltEntry[] = []): void {
+  remember(roomId: string, memo: FoldedRoom, written: readonly BuiltEntry[] = []): void {
     this.memos.delete(roomId);
     this.memos.set(roomId, memo);
     this.committed.add(

@@ -1,8 +1,8 @@
 import { canonicalize, roomOrigin, signCheckpoint, toHex } from '@db8/core';
 import type { ServerKey } from '../keys/server-key.ts';
 import type { Store } from '../store/store.ts';
-import { type RoomMemo, snapshotBody, stateHash } from './room.ts';
-import type { PlannedCheckpoint, Work } from './work.ts';
+import type { BatchPlan, PlannedCheckpoint } from './batch-plan.ts';
+import { type FoldedRoom, snapshotBody, stateHash } from './room.ts';
 
 /** Thrown inside a commit to abandon it as a lost race (retried like a seq conflict). */
 export class RaceLost extends Error {}
@@ -33,7 +33,7 @@ export function signRoomCheckpoint(
  * The room's deadline_at as stored with its head: a function of the state alone, so any node's
  * memo at a seq knows it. An externally clocked room keeps none, so no node's scheduler ticks it.
  */
-export function storedDeadline(memo: RoomMemo, cfg: Pick<CommitConfig, 'externalClock'>): number | null {
+export function storedDeadline(memo: FoldedRoom, cfg: Pick<CommitConfig, 'externalClock'>): number | null {
   if (memo.closed || cfg.externalClock?.(memo.protocol.name)) return null;
   const at = memo.protocol.deadline(memo.state);
   // Only a finite instant is a deadline: NaN or ±Infinity would arm no timer that means anything.
@@ -48,20 +48,20 @@ const crossed = (from: number, to: number, every: number) =>
  * idempotency records, seat holders, the room head and deadline, and — when due — a snapshot and
  * signed checkpoints. Any failure rolls all of it back.
  */
-export async function commitWork(
+export async function commitPlan(
   store: Store,
-  work: Work,
-  before: RoomMemo,
+  plan: BatchPlan,
+  before: FoldedRoom,
   cfg: CommitConfig,
   opts: { tickLock?: boolean } = {},
 ): Promise<void> {
-  const memo = work.memo;
+  const memo = plan.memo;
   const roomId = memo.core.id;
   const oldSize = before.seq + 1;
   const newSize = memo.seq + 1;
   const deadline = storedDeadline(memo, cfg);
 
-  const checkpoints: PlannedCheckpoint[] = [...work.checkpoints];
+  const checkpoints: PlannedCheckpoint[] = [...plan.checkpoints];
   if (crossed(oldSize, newSize, cfg.checkpointEvery) && !checkpoints.some((c) => c.size === newSize)) {
     checkpoints.push({ size: newSize, root: memo.frontier.root(), milestone: null });
   }
@@ -82,7 +82,7 @@ export async function commitWork(
     status: memo.closed ? 'closed' : 'open',
     updatedAt: ts,
   } as const;
-  const rows = work.out.map((b) => b.row);
+  const rows = plan.out.map((b) => b.row);
   const checkpointRows = checkpoints.map((c) => ({
     roomId,
     size: c.size,
@@ -92,8 +92,8 @@ export async function commitWork(
     createdAt: ts,
   }));
   // The common case is one statement, checkpoints included: no BEGIN/COMMIT round trips, still atomic.
-  if (!opts.tickLock && work.seatTakes.length === 0 && !snapshot) {
-    await store.entries.appendWithHead(rows, work.idem, head, checkpointRows);
+  if (!opts.tickLock && plan.seatTakes.length === 0 && !snapshot) {
+    await store.entries.appendWithHead(rows, plan.idem, head, checkpointRows);
     return;
   }
   await store.tx(async (s) => {
@@ -104,8 +104,8 @@ export async function commitWork(
       );
       if (!row?.locked) throw new TickLockBusy();
     }
-    await s.entries.appendWithHead(rows, work.idem, head);
-    for (const t of work.seatTakes) {
+    await s.entries.appendWithHead(rows, plan.idem, head);
+    for (const t of plan.seatTakes) {
       if (!(await s.rooms.takeSeat(roomId, t.seat, t.principal, t.seq, t.ts))) throw new RaceLost();
     }
     if (snapshot) {

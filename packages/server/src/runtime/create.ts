@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { type AnyProtocol, genesisPayload } from '@db8/core';
 import type { Store } from '../store/store.ts';
+import { asJson, BatchPlan } from './batch-plan.ts';
 import { runtimeError } from './errors.ts';
 import { protocolCall } from './ops.ts';
-import { RoomMemo } from './room.ts';
-import { asJson, Work } from './work.ts';
+import { FoldedRoom } from './room.ts';
 
 const ROOM_ID = /^[A-Za-z0-9_-]{1,128}$/;
 const SEED = /^[0-9a-f]{64}$/;
@@ -45,10 +45,10 @@ export function planCreate(p: AnyProtocol, input: CreateInput, store: Store, clo
   config = withRoomId(config, id);
   const seats = protocolCall('seats', () => p.seats(config)).map((s) => ({ id: s.id, role: s.role }));
   const seed = input.seed ?? randomBytes(32).toString('hex');
-  const empty = RoomMemo.empty({ id, protocol: p, protocolVersion: p.version, config, seats, seed });
-  const work = new Work(empty.fork(), store, clock);
-  const ts = work.ts(input.now);
-  work.push({
+  const empty = FoldedRoom.empty({ id, protocol: p, protocolVersion: p.version, config, seats, seed });
+  const plan = new BatchPlan(empty.fork(), store, clock);
+  const ts = plan.ts(input.now);
+  plan.push({
     kind: 'genesis',
     actor: 'system',
     payload: genesisPayload({
@@ -62,8 +62,8 @@ export function planCreate(p: AnyProtocol, input: CreateInput, store: Store, clo
     ts,
     milestone: 'genesis',
   });
-  work.memo.state = protocolCall('setup', () => p.setup(config, { seats, seed, now: ts }));
-  return { id, config, seats, seed, empty, work, ts };
+  plan.memo.state = protocolCall('setup', () => p.setup(config, { seats, seed, now: ts }));
+  return { id, config, seats, seed, empty, plan, ts };
 }
 
 /**

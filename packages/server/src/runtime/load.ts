@@ -2,7 +2,7 @@ import type { RoomRow } from '../store/schemas.ts';
 import type { Store } from '../store/store.ts';
 import { rowToStored } from './entries.ts';
 import { runtimeError } from './errors.ts';
-import { foldEntry, memoFromSnapshot, type RoomCore, RoomMemo, SnapshotBodySchema } from './room.ts';
+import { FoldedRoom, foldEntry, type RoomCore, roomFromSnapshot, SnapshotBodySchema } from './room.ts';
 import type { ProtocolRegistry } from './types.ts';
 
 const PAGE = 5000;
@@ -29,7 +29,7 @@ export function coreFromRow(row: RoomRow, protocols: ProtocolRegistry): RoomCore
 }
 
 /** Folds every stored entry after memo.seq into memo (other writers' entries, or a load's tail). */
-export async function syncTail(store: Store, memo: RoomMemo): Promise<number> {
+export async function syncTail(store: Store, memo: FoldedRoom): Promise<number> {
   let n = 0;
   for (;;) {
     const rows = await store.entries.range(memo.core.id, memo.seq + 1, PAGE);
@@ -48,16 +48,16 @@ export async function loadMemo(
   protocols: ProtocolRegistry,
   roomId: string,
   opts: { fromScratch?: boolean } = {},
-): Promise<RoomMemo> {
+): Promise<FoldedRoom> {
   const row = await store.rooms.get(roomId);
   if (!row) throw runtimeError('ROOM_NOT_FOUND', `no room ${roomId}`);
   const core = coreFromRow(row, protocols);
-  let memo = RoomMemo.empty(core);
+  let memo = FoldedRoom.empty(core);
   const snap = opts.fromScratch ? null : await store.snapshots.latest(roomId);
   if (snap) {
     const body = SnapshotBodySchema.safeParse(JSON.parse(snap.bodyJson));
     // An unreadable snapshot only costs time: fall back to the full refold.
-    if (body.success && body.data.seq === snap.seq) memo = memoFromSnapshot(core, body.data);
+    if (body.success && body.data.seq === snap.seq) memo = roomFromSnapshot(core, body.data);
   }
   await syncTail(store, memo);
   return memo;

@@ -1,10 +1,10 @@
 import { closePayload, type Ended, hashCanonical, type JsonValue, type Transition } from '@db8/core';
+import { asJson, type BatchPlan } from './batch-plan.ts';
 import { RuntimeError, rejectionError, runtimeError } from './errors.ts';
 import type { Ack, ActInput, RuntimeOptions } from './types.ts';
-import { asJson, type Work } from './work.ts';
 
 /**
- * The write operations, planned against a Work (a fork of the room). Each either appends its
+ * The write operations, planned against a BatchPlan (a fork of the room). Each either appends its
  * entries and returns its answer, or throws a RuntimeError having appended nothing that survives
  * (the caller restores the fork). Order of checks matters: idempotent retries are answered before
  * anything that may have changed since the first attempt (closed room, stale token, …).
@@ -45,8 +45,8 @@ function priorAck(prior: { requestHash: string; seq: number; ts: number }, reque
 }
 
 /** Every check of an action against the room, then the protocol's apply: nothing is written here. */
-function checkedApply(work: Work, input: ActInput, offered: string | undefined) {
-  const memo = work.memo;
+function checkedApply(plan: BatchPlan, input: ActInput, offered: string | undefined) {
+  const memo = plan.memo;
   const p = memo.protocol;
   const { seat } = input;
   if (memo.closed) throw runtimeError('ROOM_CLOSED', 'the room is closed');
@@ -77,7 +77,7 @@ function checkedApply(work: Work, input: ActInput, offered: string | undefined) 
   if (input.turnToken !== undefined && offered !== input.turnToken) {
     throw runtimeError('STALE_TURN_TOKEN', 'the turn token is not the current one for this seat');
   }
-  const ts = work.ts(input.now);
+  const ts = plan.ts(input.now);
   const seq = memo.seq + 1;
   const r = protocolCall('apply', () => p.apply(memo.state, { seat, action: payload, now: ts, seq }));
   if (!r.ok) throw rejectionError(r.error);
@@ -91,8 +91,8 @@ function checkedApply(work: Work, input: ActInput, offered: string | undefined) 
 }
 
 /** `byServer`: the server's own write (a join effect), which may carry the protocol's serverActions. */
-export async function planAct(work: Work, input: ActInput, byServer = false): Promise<Ack> {
-  const memo = work.memo;
+export async function planAct(plan: BatchPlan, input: ActInput, byServer = false): Promise<Ack> {
+  const memo = plan.memo;
   const p = memo.protocol;
   const { seat } = input;
   const type = typeOf(input.action);
@@ -121,41 +121,41 @@ export async function planAct(work: Work, input: ActInput, byServer = false): Pr
     // A turn token still offered to this seat names a turn nobody has taken (Legal's contract, which
     // the apply below enforces): no earlier attempt can have used it, so the store is not asked.
     const fresh = input.clientNonce === undefined && offered === input.turnToken;
-    const local = work.keys.get(`${seat}\u0000${key}`);
-    deferred = !local && !fresh && work.lazyKeys;
+    const local = plan.keys.get(`${seat}\u0000${key}`);
+    deferred = !local && !fresh && plan.lazyKeys;
     const prior =
-      local ?? (fresh || deferred ? undefined : await work.store.idempotency.get(work.roomId, seat, key));
+      local ?? (fresh || deferred ? undefined : await plan.store.idempotency.get(plan.roomId, seat, key));
     if (prior) return priorAck(prior, requestHash);
   }
 
   let planned: ReturnType<typeof checkedApply>;
   try {
-    planned = checkedApply(work, input, offered);
+    planned = checkedApply(plan, input, offered);
   } catch (err) {
     // A retry may be refused now (closed, stale) where its first attempt went through: its ack wins.
-    const prior = deferred ? await work.store.idempotency.get(work.roomId, seat, key!) : undefined;
+    const prior = deferred ? await plan.store.idempotency.get(plan.roomId, seat, key!) : undefined;
     if (prior) return priorAck(prior, requestHash);
     throw err;
   }
   const { payload, ts, seq, r } = planned;
-  await pushTransition(work, { kind: 'action', actor: seat, payload, ts }, r);
+  await pushTransition(plan, { kind: 'action', actor: seat, payload, ts }, r);
   if (key !== null) {
-    const rec = { roomId: work.roomId, seat, key, requestHash, seq, ts };
-    work.idem.push(rec);
-    work.keys.set(`${seat}\u0000${key}`, rec);
+    const rec = { roomId: plan.roomId, seat, key, requestHash, seq, ts };
+    plan.idem.push(rec);
+    plan.keys.set(`${seat}\u0000${key}`, rec);
   }
-  await closeIfOver(work, ts);
+  await closeIfOver(plan, ts);
   // A deadline the action made due at once is ticked in the same append, if the protocol says so.
-  if (p.tickWithAction) await planTick(work, ts);
+  if (p.tickWithAction) await planTick(plan, ts);
   return { seq, ts, duplicate: false };
 }
 
 export async function planJoin(
-  work: Work,
+  plan: BatchPlan,
   input: { seat?: string; principal: string },
   joinEffects?: RuntimeOptions['joinEffects'],
 ): Promise<{ seat: string; entrySeq: number }> {
-  const memo = work.memo;
+  const memo = plan.memo;
   const held = memo.seatOf(input.principal);
   if (held !== undefined && (input.seat === undefined || input.seat === held)) {
     return { seat: held, entrySeq: memo.holders[held]!.seq };
@@ -178,9 +178,9 @@ export async function planJoin(
     seat = memo.core.seats.find((s) => !memo.holders[s.id] && !reserved.includes(s.role))?.id;
     if (seat === undefined) throw runtimeError('ROOM_FULL', 'every seat is taken');
   }
-  const ts = work.ts();
+  const ts = plan.ts();
   // Who sits where is admin-only while the room runs (anonymous seats); the close entry reveals it.
-  const built = work.push({
+  const built = plan.push({
     kind: 'join',
     actor: seat,
     payload: { seat, principal: input.principal },
@@ -188,23 +188,23 @@ export async function planJoin(
     vis: { kind: 'admin' },
   });
   const seq = built.stored.seq;
-  work.memo.holders[seat] = { principal: input.principal, seq };
-  work.seatTakes.push({ seat, principal: input.principal, seq, ts });
+  plan.memo.holders[seat] = { principal: input.principal, seq };
+  plan.seatTakes.push({ seat, principal: input.principal, seq, ts });
   const info = memo.core.seats.find((s) => s.id === seat)!;
   const effects = joinEffects
     ? protocolCall('onJoin', () =>
         joinEffects(memo.protocol.name, {
-          roomId: work.roomId,
+          roomId: plan.roomId,
           config: memo.core.config,
           seat: info,
           principal: input.principal,
-          state: work.memo.state,
+          state: plan.memo.state,
         }),
       )
     : [];
   for (const e of effects) {
     try {
-      await planAct(work, { seat: e.seat, action: e.action, clientNonce: e.clientNonce }, true);
+      await planAct(plan, { seat: e.seat, action: e.action, clientNonce: e.clientNonce }, true);
     } catch (err) {
       // Refused (e.g. too late in the room to bind an identity): nothing was appended; the seat is
       // taken either way. A server fault still fails the whole join.
@@ -216,28 +216,28 @@ export async function planJoin(
 }
 
 /** Advances time when the protocol's deadline has passed at `now`; null when nothing is due. */
-export async function planTick(work: Work, now: number): Promise<number | null> {
-  const memo = work.memo;
+export async function planTick(plan: BatchPlan, now: number): Promise<number | null> {
+  const memo = plan.memo;
   if (memo.closed) return null;
   const p = memo.protocol;
   const deadline = protocolCall('deadline', () => p.deadline(memo.state));
   // `!(deadline <= now)`: a NaN deadline is never due (it compared false and ticked every time).
   if (deadline === null || !(deadline <= now)) return null;
-  const ts = work.ts(now);
+  const ts = plan.ts(now);
   const seq = memo.seq + 1;
   const t = protocolCall('tick', () => p.tick(memo.state, ts, seq));
   if (t === null) return null;
-  await pushTransition(work, { kind: 'tick', actor: 'system', payload: { deadline }, ts }, t);
-  await closeIfOver(work, ts);
+  await pushTransition(plan, { kind: 'tick', actor: 'system', payload: { deadline }, ts }, t);
+  await closeIfOver(plan, ts);
   return seq;
 }
 
 async function pushTransition(
-  work: Work,
+  plan: BatchPlan,
   e: { kind: 'action' | 'tick'; actor: string; payload: JsonValue; ts: number },
   t: Transition<unknown>,
 ): Promise<void> {
-  const reveals = await work.reveals(t.reveal ?? []);
+  const reveals = await plan.reveals(t.reveal ?? []);
   let note: JsonValue | undefined;
   if (t.note !== undefined) {
     try {
@@ -246,42 +246,42 @@ async function pushTransition(
       throw runtimeError('PROTOCOL_ERROR', `protocol note is not JSON: ${(err as Error).message}`);
     }
   }
-  work.push({
+  plan.push({
     ...e,
     ...(t.visibility ? { vis: t.visibility } : {}),
     ...(reveals.length > 0 ? { reveals } : {}),
     ...(t.milestone !== undefined ? { milestone: t.milestone } : {}),
     ...(note !== undefined ? { note } : {}),
   });
-  work.memo.state = t.state;
+  plan.memo.state = t.state;
 }
 
 /**
  * Once the protocol says the room is over: a `close` entry with the result, the room seed (whose
  * sha256 the genesis entry committed to) and the reveal of every seat's join.
  */
-async function closeIfOver(work: Work, ts: number): Promise<void> {
-  const memo = work.memo;
+async function closeIfOver(plan: BatchPlan, ts: number): Promise<void> {
+  const memo = plan.memo;
   if (memo.closed || !protocolCall('isOver', () => memo.protocol.isOver(memo.state))) return;
-  await pushClose(work, ts);
+  await pushClose(plan, ts);
 }
 
 /**
  * Ends the room before its protocol is over (an admin's act, any protocol): the same close entry,
  * recording who ended it and why, so a verifier accepts a close the protocol did not call for.
  */
-export async function planEnd(work: Work, ended: Ended): Promise<{ seq: number; ts: number }> {
-  if (work.memo.closed) throw runtimeError('ROOM_CLOSED', 'the room is closed');
-  const ts = work.ts();
-  await pushClose(work, ts, ended);
-  return { seq: work.memo.seq, ts };
+export async function planEnd(plan: BatchPlan, ended: Ended): Promise<{ seq: number; ts: number }> {
+  if (plan.memo.closed) throw runtimeError('ROOM_CLOSED', 'the room is closed');
+  const ts = plan.ts();
+  await pushClose(plan, ts, ended);
+  return { seq: plan.memo.seq, ts };
 }
 
-async function pushClose(work: Work, ts: number, ended?: Ended): Promise<void> {
-  const memo = work.memo;
+async function pushClose(plan: BatchPlan, ts: number, ended?: Ended): Promise<void> {
+  const memo = plan.memo;
   const result = asJson(protocolCall('result', () => memo.protocol.result(memo.state)) ?? null);
-  const reveals = await work.reveals(Object.values(memo.holders).map((h) => h.seq));
-  work.push({
+  const reveals = await plan.reveals(Object.values(memo.holders).map((h) => h.seq));
+  plan.push({
     kind: 'close',
     actor: 'system',
     payload: closePayload(memo.core.seed, result, ended),
@@ -289,5 +289,5 @@ async function pushClose(work: Work, ts: number, ended?: Ended): Promise<void> {
     ...(reveals.length > 0 ? { reveals } : {}),
     milestone: 'close',
   });
-  work.memo.closed = true;
+  plan.memo.closed = true;
 }

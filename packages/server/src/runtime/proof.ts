@@ -2,7 +2,7 @@ import { bytesEqual, fromHex, MerkleLog, toHex } from '@db8/core';
 import type { Store } from '../store/store.ts';
 import { type CommitConfig, signRoomCheckpoint } from './commit.ts';
 import { runtimeError } from './errors.ts';
-import type { RoomMemo } from './room.ts';
+import type { FoldedRoom } from './room.ts';
 import type { InclusionProof } from './types.ts';
 
 /**
@@ -13,7 +13,7 @@ import type { InclusionProof } from './types.ts';
 export async function inclusionProof(
   store: Store,
   cfg: CommitConfig,
-  memo: RoomMemo,
+  memo: FoldedRoom,
   seq: number,
 ): Promise<InclusionProof> {
   const roomId = memo.core.id;

@@ -14,7 +14,7 @@ import type { Store } from '../store/store.ts';
 import { rowToStored } from './entries.ts';
 import { runtimeError } from './errors.ts';
 import { coreFromRow, loadMemo } from './load.ts';
-import { foldEntry, RoomMemo, stateHash } from './room.ts';
+import { FoldedRoom, foldEntry, stateHash } from './room.ts';
 import type { ProtocolRegistry, ReplayReport } from './types.ts';
 
 const PAGE = 5000;
@@ -40,7 +40,7 @@ export async function replayRoom(
 ): Promise<ReplayReport> {
   const row = await store.rooms.get(roomId);
   if (!row) throw runtimeError('ROOM_NOT_FOUND', `no room ${roomId}`);
-  const memo = RoomMemo.empty(coreFromRow(row, protocols));
+  const memo = FoldedRoom.empty(coreFromRow(row, protocols));
   const snapshots = new Map((await store.snapshots.hashes(roomId)).map((s) => [s.seq, s.stateHash]));
   const checkpoints = new Map((await store.checkpoints.list(roomId)).map((c) => [c.size, c.rootHash]));
   const committed = new Map<number, PublicEntry>();

@@ -1,11 +1,11 @@
 import type { Viewer } from '@db8/core';
 import type { RoomRow, SeatRow } from '../store/schemas.ts';
 import { protocolCall } from './ops.ts';
-import type { RoomMemo } from './room.ts';
+import type { FoldedRoom } from './room.ts';
 import type { RoomInfo, StateFor } from './types.ts';
 
 /** What `viewer` sees of a room: its view, its legal actions when seated, the deadline. */
-export function stateOf(m: RoomMemo, viewer: Viewer): StateFor {
+export function stateOf(m: FoldedRoom, viewer: Viewer): StateFor {
   const p = m.protocol;
   const seated = viewer.kind === 'seat' && m.core.seats.some((s) => s.id === viewer.seat);
   return {

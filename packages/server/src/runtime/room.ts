@@ -1,9 +1,9 @@
 import {
   foldEntry as coreFoldEntry,
-  memoFromSnapshot,
+  FoldedRoom,
   RefoldError,
   type RoomCore,
-  RoomMemo,
+  roomFromSnapshot,
   type SnapshotBody,
   SnapshotBodySchema,
   type StoredEntry,
@@ -15,9 +15,9 @@ import { runtimeError } from './errors.ts';
 // The fold lives in @db8/core (one fold for the runtime, LocalRoom and offline verify); the
 // runtime only maps its refusal to a RuntimeError (REFOLD_FAILED, 500).
 export {
-  memoFromSnapshot,
+  FoldedRoom,
   type RoomCore,
-  RoomMemo,
+  roomFromSnapshot,
   type SnapshotBody,
   SnapshotBodySchema,
   snapshotBody,
@@ -25,7 +25,7 @@ export {
 };
 
 /** Folds one stored entry into the memo (core's foldEntry); a log the protocol refuses is REFOLD_FAILED. */
-export function foldEntry(memo: RoomMemo, entry: StoredEntry, leafHashHex: string): void {
+export function foldEntry(memo: FoldedRoom, entry: StoredEntry, leafHashHex: string): void {
   try {
     coreFoldEntry(memo, entry, leafHashHex);
   } catch (err) {

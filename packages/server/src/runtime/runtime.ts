@@ -12,8 +12,9 @@ import { isUniqueViolation } from '../store/driver.ts';
 import type { RoomListFilter } from '../store/rooms.ts';
 import type { SeatRow } from '../store/schemas.ts';
 import type { Store } from '../store/store.ts';
+import { BatchPlan } from './batch-plan.ts';
 import { RoomCache, type Sync } from './cache.ts';
-import { type CommitConfig, commitWork, RaceLost, storedDeadline, TickLockBusy } from './commit.ts';
+import { type CommitConfig, commitPlan, RaceLost, storedDeadline, TickLockBusy } from './commit.ts';
 import { planCreate } from './create.ts';
 import { type BuiltEntry, rowToStored } from './entries.ts';
 import { RuntimeError, runtimeError } from './errors.ts';
@@ -22,7 +23,7 @@ import { planAct, planEnd, planJoin, planTick } from './ops.ts';
 import { inclusionProof } from './proof.ts';
 import { type QueuedWrite, RoomQueue } from './queue.ts';
 import { replayRoom } from './replay.ts';
-import type { RoomMemo } from './room.ts';
+import type { FoldedRoom } from './room.ts';
 import { stateOf, toRoomInfo } from './room-info.ts';
 import { TailWatch } from './tail.ts';
 import type {
@@ -37,10 +38,9 @@ import type {
   RuntimeOptions,
   StateFor,
 } from './types.ts';
-import { Work } from './work.ts';
 
 interface WriteOp {
-  plan: (w: Work) => Promise<unknown>;
+  plan: (w: BatchPlan) => Promise<unknown>;
   tickLock?: boolean;
 }
 
@@ -126,7 +126,7 @@ export class Runtime {
     now?: number;
   }): Promise<RoomInfo> {
     const p = this.protocolNamed(input.protocol);
-    const { id, config, seats, seed, empty, work, ts } = planCreate(p, input, this.store, this.clock);
+    const { id, config, seats, seed, empty, plan, ts } = planCreate(p, input, this.store, this.clock);
     if (input.id !== undefined && (await this.store.rooms.get(id)))
       throw runtimeError('ROOM_EXISTS', `room ${id} exists`);
     await this.inTx(input.id !== undefined, id, async (s) => {
@@ -144,10 +144,10 @@ export class Runtime {
         },
         seats.map((s) => ({ seat: s.id, role: s.role })),
       );
-      await commitWork(s, work, empty, this.cfg);
+      await commitPlan(s, plan, empty, this.cfg);
     });
-    this.rooms.remember(id, work.memo, work.out);
-    await this.publish(id, work.out);
+    this.rooms.remember(id, plan.memo, plan.out);
+    await this.publish(id, plan.out);
     return this.getRoom(id);
   }
 
@@ -344,7 +344,7 @@ export class Runtime {
     return this.queue(roomId).write<T>(op, solo);
   }
 
-  private read<T>(roomId: string, fn: (m: RoomMemo) => Promise<T>): Promise<T> {
+  private read<T>(roomId: string, fn: (m: FoldedRoom) => Promise<T>): Promise<T> {
     const sync: Sync = !this.shared ? 'never' : this.rooms.tail ? 'if-behind' : 'always';
     return this.queue(roomId).read(async () => fn(await this.rooms.load(roomId, sync)));
   }
@@ -354,79 +354,96 @@ export class Runtime {
    * answers. Planning is optimistic: with other writers (Postgres) the cached room may be behind,
    * which the unique seq catches for anything written; an op that wrote nothing (a rejection, an
    * idle tick) is only trusted once the tail has been checked, else the batch is planned again.
+   * Planning again after a stale cache or a reused client nonce is not a lost race: only lost
+   * races count against maxRetries.
    */
   private async runBatch(roomId: string, batch: QueuedWrite[]): Promise<void> {
-    let fresh = !this.shared;
-    let lazy = true;
-    for (let attempt = 0; ; attempt++) {
-      const before = await this.rooms.load(
-        roomId,
-        attempt > 0 ? 'always' : this.rooms.tail ? 'if-behind' : 'never',
-      );
-      if (attempt > 0) fresh = true;
-      const work = new Work(before.fork(), this.store, this.clock);
-      // First attempt: no idempotency lookup for new keys; after a unique violation, look them up.
-      work.lazyKeys = lazy && attempt === 0;
-      const results: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
-      let idle = false;
-      for (const job of batch) {
-        const mark = work.mark();
-        try {
-          results.push({ ok: true, value: await (job.run as WriteOp).plan(work) });
-        } catch (error) {
-          work.restore(mark);
-          results.push({ ok: false, error });
-        }
-        if (work.out.length === mark.out) idle = true;
+    const tickLock = (batch[0]?.run as WriteOp | undefined)?.tickLock === true;
+    let sync: Sync = this.rooms.tail ? 'if-behind' : 'never';
+    /** The cached room is known to be the stored tail (always, with no other writer). */
+    let checkedTail = !this.shared;
+    /** Client nonces taken to be new (BatchPlan.lazyKeys) until one turns out reused, or a race is lost. */
+    let lazyKeys = true;
+    let racesLost = 0;
+    for (;;) {
+      const before = await this.rooms.load(roomId, sync);
+      const { plan, results, wroteNothing } = await this.planBatch(before, batch, lazyKeys);
+      if (wroteNothing && !checkedTail) {
+        checkedTail = true;
+        const plannedAt = before.seq; // read first: the load brings the cached room itself up to the tail
+        if ((await this.rooms.load(roomId, 'always')).seq !== plannedAt) continue; // planned on a stale room
       }
-      if (idle && !fresh) {
-        fresh = true;
-        const seq = before.seq;
-        if ((await this.rooms.load(roomId, 'always')).seq !== seq) {
-          attempt--; // not a lost race: the plan was made on a stale room
-          continue;
-        }
+      const outcome = plan.out.length > 0 ? await this.tryCommit(plan, before, tickLock) : 'committed';
+      if (outcome === 'tick-lock-busy') {
+        for (const j of batch) j.resolve(null);
+        return;
       }
-      if (work.out.length > 0) {
-        try {
-          await commitWork(this.store, work, before, this.cfg, {
-            tickLock: (batch[0]?.run as WriteOp | undefined)?.tickLock === true,
-          });
-        } catch (err) {
-          if (err instanceof TickLockBusy) {
-            for (const j of batch) j.resolve(null);
-            return;
-          }
-          // A client nonce used before (lazyKeys): plan again with lookups, at once — not a race.
-          if (work.lazyKeys && isUniqueViolation(err, 'idempotency_pkey')) {
-            attempt--;
-            lazy = false;
-            continue;
-          }
-          if (isUniqueViolation(err) || err instanceof RaceLost) {
-            this.stats.conflicts++;
-            if (attempt < this.maxRetries) {
-              await sleep(Math.random() * Math.min(50, 2 ** attempt));
-              continue;
-            }
-            throw runtimeError(
-              'CONFLICT_RETRY_EXHAUSTED',
-              `room ${roomId}: lost the seq race ${attempt + 1} times`,
-            );
-          }
-          throw err;
-        }
-        this.rooms.remember(roomId, work.memo, work.out);
+      if (outcome === 'nonce-reused') {
+        lazyKeys = false;
+        continue;
+      }
+      if (outcome === 'race-lost') {
+        this.stats.conflicts++;
+        if (racesLost === this.maxRetries)
+          throw runtimeError(
+            'CONFLICT_RETRY_EXHAUSTED',
+            `room ${roomId}: lost the seq race ${racesLost + 1} times`,
+          );
+        await sleep(Math.random() * Math.min(50, 2 ** racesLost));
+        racesLost++;
+        sync = 'always';
+        checkedTail = true;
+        lazyKeys = false;
+        continue;
+      }
+      if (plan.out.length > 0) {
+        this.rooms.remember(roomId, plan.memo, plan.out);
         this.stats.batches++;
-        this.stats.entries += work.out.length;
+        this.stats.entries += plan.out.length;
       }
       batch.forEach((j, i) => {
         const r = results[i];
         if (r?.ok) j.resolve(r.value);
         else j.reject(r?.error instanceof RuntimeError ? r.error : (r?.error ?? new Error('no result')));
       });
-      await this.publish(roomId, work.out);
+      await this.publish(roomId, plan.out);
       return;
+    }
+  }
+
+  /** Each queued op planned in turn on a fork of `before`; a refused op is rolled back and answered alone. */
+  private async planBatch(before: FoldedRoom, batch: QueuedWrite[], lazyKeys: boolean) {
+    const plan = new BatchPlan(before.fork(), this.store, this.clock);
+    plan.lazyKeys = lazyKeys;
+    const results: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
+    let wroteNothing = false;
+    for (const job of batch) {
+      const mark = plan.mark();
+      try {
+        results.push({ ok: true, value: await (job.run as WriteOp).plan(plan) });
+      } catch (error) {
+        plan.restore(mark);
+        results.push({ ok: false, error });
+      }
+      if (plan.out.length === mark.out) wroteNothing = true;
+    }
+    return { plan, results, wroteNothing };
+  }
+
+  /** Commits a plan; a lost race, a reused client nonce or a busy tick lock is an outcome, not an error. */
+  private async tryCommit(
+    plan: BatchPlan,
+    before: FoldedRoom,
+    tickLock: boolean,
+  ): Promise<'committed' | 'race-lost' | 'nonce-reused' | 'tick-lock-busy'> {
+    try {
+      await commitPlan(this.store, plan, before, this.cfg, { tickLock });
+      return 'committed';
+    } catch (err) {
+      if (err instanceof TickLockBusy) return 'tick-lock-busy';
+      if (plan.lazyKeys && isUniqueViolation(err, 'idempotency_pkey')) return 'nonce-reused';
+      if (isUniqueViolation(err) || err instanceof RaceLost) return 'race-lost';
+      throw err;
     }
   }
 

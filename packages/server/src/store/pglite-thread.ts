@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { SqlDriver } from './driver.ts';
 
@@ -27,7 +29,10 @@ export class PgliteThreadError extends Error {
  * `fn` runs here.
  */
 export async function pgliteThreadDriver(dataDir: string): Promise<SqlDriver> {
-  const worker = new Worker(new URL('./pglite-worker.mjs', import.meta.url), { workerData: { dataDir } });
+  // Creating the database (initdb) leaves ~400 MB of the thread's memory in use for good: a thread
+  // of its own creates it and exits, and the store's thread opens what it made.
+  if (!existsSync(join(dataDir, 'PG_VERSION'))) await closeWorker(await startWorker(dataDir));
+  const worker = await startWorker(dataDir);
   const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   let nextId = 1;
   let nextTx = 1;
@@ -38,13 +43,6 @@ export async function pgliteThreadDriver(dataDir: string): Promise<SqlDriver> {
     for (const p of pending.values()) p.reject(err);
     pending.clear();
   };
-  await new Promise<void>((resolve, reject) => {
-    worker.once('error', reject);
-    worker.once('message', () => {
-      worker.off('error', reject);
-      resolve();
-    });
-  });
   worker.on('message', (r: Reply) => {
     const p = pending.get(r.id);
     if (!p) return;
@@ -98,4 +96,35 @@ export async function pgliteThreadDriver(dataDir: string): Promise<SqlDriver> {
     return self;
   };
   return runner();
+}
+
+/** The store's thread, once it has opened the database in `dataDir` (creating it if absent). */
+async function startWorker(dataDir: string): Promise<Worker> {
+  const worker = new Worker(new URL('./pglite-worker.mjs', import.meta.url), {
+    workerData: { dataDir },
+    // The thread's JavaScript is a thin relay (the database lives in WebAssembly memory): it needs no
+    // young generation as large as the server's (`npm start` raises the main thread's for load).
+    resourceLimits: { maxYoungGenerationSizeMb: 8 },
+  });
+  await new Promise<void>((resolve, reject) => {
+    worker.once('error', reject);
+    worker.once('message', () => {
+      worker.off('error', reject);
+      resolve();
+    });
+  });
+  return worker;
+}
+
+/** Closes the thread's database (a clean shutdown: nothing to recover at the next open), then the thread. */
+async function closeWorker(worker: Worker): Promise<void> {
+  try {
+    await new Promise<void>((resolve, reject) => {
+      worker.once('message', (r: Reply) => (r.ok ? resolve() : reject(new PgliteThreadError(r.error))));
+      worker.once('error', reject);
+      worker.postMessage({ op: 'close', id: 0 });
+    });
+  } finally {
+    await worker.terminate();
+  }
 }

@@ -13,7 +13,7 @@ import type { IdempotencyRow } from '../store/schemas.ts';
 import type { Store } from '../store/store.ts';
 import { type BuiltEntry, buildEntry, rowToStored } from './entries.ts';
 import { runtimeError } from './errors.ts';
-import type { RoomMemo } from './room.ts';
+import type { FoldedRoom } from './room.ts';
 
 export interface PlannedCheckpoint {
   size: number;
@@ -21,8 +21,8 @@ export interface PlannedCheckpoint {
   milestone: string | null;
 }
 
-export interface Mark {
-  memo: RoomMemo;
+export interface PlanMark {
+  memo: FoldedRoom;
   out: number;
   idem: number;
   seats: number;
@@ -35,7 +35,7 @@ export interface Mark {
  * a failing op is rolled back with mark/restore so the batch only holds accepted ops. Nothing
  * touches the store except reads of earlier sealed entries (for reveals).
  */
-export class Work {
+export class BatchPlan {
   readonly out: BuiltEntry[] = [];
   readonly idem: IdempotencyRow[] = [];
   readonly seatTakes: Array<{ seat: string; principal: string; seq: number; ts: number }> = [];
@@ -49,7 +49,7 @@ export class Work {
   lazyKeys = false;
 
   constructor(
-    public memo: RoomMemo,
+    public memo: FoldedRoom,
     readonly store: Store,
     readonly clock: () => number,
   ) {}
@@ -63,7 +63,7 @@ export class Work {
     return Math.max(now ?? this.clock(), this.memo.lastTs);
   }
 
-  mark(): Mark {
+  mark(): PlanMark {
     return {
       memo: this.memo.fork(),
       out: this.out.length,
@@ -74,7 +74,7 @@ export class Work {
     };
   }
 
-  restore(m: Mark): void {
+  restore(m: PlanMark): void {
     this.memo = m.memo;
     this.out.length = m.out;
     this.idem.length = m.idem;
