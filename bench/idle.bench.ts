@@ -117,7 +117,7 @@ export async function run(): Promise<BenchRow[]> {
     await prebuiltCli();
     const data = join(dir, 'data');
     // As `npm start` runs it (package.json).
-    const args = ['--max-semi-space-size=64', join(ROOT, 'packages/cli/bin/db8.js'), 'start'];
+    const args = ['--max-semi-space-size=64', join(ROOT, 'packages/app/bin/db8.js'), 'start'];
     // The first start creates the database (initdb); the usual one opens an existing data directory.
     const first = await spawnServer(args, { DB8_DATA_DIR: data });
     let fresh: number;
