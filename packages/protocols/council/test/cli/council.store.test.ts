@@ -32,7 +32,7 @@ describe('council local store', () => {
       run: { packetSha256: res.packetSha256 },
     });
     const rep = await replayRun(home, res.runId, null);
-    expect(rep).toMatchObject({ ok: true, problems: [], checked: 9 });
+    expect(rep).toMatchObject({ ok: true, problems: [], checked: 10 });
     expect(rep.state?.transitions.map((t) => t.to)).toEqual([
       'Intake',
       'Round1',
