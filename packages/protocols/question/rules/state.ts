@@ -41,6 +41,8 @@ export interface Secretary {
 export interface RoomMessage {
   seq: number;
   id: string;
+  /** Rules 2: the message's own key (`ownKeyOf`), which only its signer can produce. */
+  key?: string;
   at: number;
   kind: 'answer' | 'follow-up' | 'clarification';
   text: string;
@@ -54,6 +56,8 @@ export interface RoomMessage {
 export interface SummaryRecord {
   seq: number;
   id: string;
+  /** Rules 2: the summary's own key (`ownKeyOf`). */
+  key?: string;
   at: number;
   author: string;
   role: 'asker' | 'secretary' | 'participant';
@@ -72,6 +76,8 @@ export interface ProfileChange {
 }
 
 export interface QuestionState {
+  /** The room rules' revision (config `rules`); absent = 1, so rooms opened before keep their state. */
+  rules?: number;
   question: QuestionFacts;
   settings: QuestionConfig['settings'];
   status: 'open' | 'closed' | 'expired';
@@ -123,6 +129,7 @@ export function initialState(config: QuestionConfig, now: number): QuestionState
   const question = factsOf(config.envelope);
   const profile = ProfileOrDefault(question.scope, config.envelope['room-policy/profile']);
   return {
+    ...(config.rules !== undefined && config.rules > 1 ? { rules: config.rules } : {}),
     question,
     settings: config.settings,
     status: now >= question.deadline ? 'expired' : 'open',

@@ -1,4 +1,4 @@
-import { parseJson, truncateCodePoints } from '@db8/core';
+import { hashCanonical, parseJson, truncateCodePoints } from '@db8/core';
 import type { ModuleRuntime as Runtime, StreamMessage } from '@db8/server/kit';
 import { RuntimeError } from '@db8/server/kit';
 import {
@@ -210,14 +210,13 @@ function isTick(v: unknown): v is { type: string; 'question/id': string } {
 const ignored = (): FoldOutcome => ({ status: 'ignored', reason: 'nothing due' });
 
 /**
- * The message id an input is published under (`Nats-Msg-Id`): its event id. A close has none of its
- * own (the room's replay key is one per question), so a refused close never blocks a later one.
+ * The message id an input is published under (`Nats-Msg-Id`): the hash of its signed bytes. Only
+ * the very same message is a duplicate on the bus: an id anyone may write (`input/id`) let one
+ * message take another's place in the stream's dedup window, and a refused message blocked its
+ * corrected version. The room's own replay guard (rules 2: the signer's keys) catches re-signed replays.
  */
 export function eventIdOf(input: RoomInput): string {
-  if (input.type === 'swarm/question-close') {
-    return `close:${input['question/id']}:${input['closed-by/participant-id']}:${input['created-at']}`;
-  }
-  return inputIdOf(input);
+  return `ev-${hashCanonical(input)}`;
 }
 
 /** Summaries and closes have their own subjects; every other input goes on its room's. */

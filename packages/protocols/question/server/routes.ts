@@ -22,6 +22,7 @@ import {
   nodeEnvelope,
   nodeInput,
   participantOf,
+  principalKey,
 } from './node-sign.ts';
 import type { SwarmOptions } from './options.ts';
 import { eventIdOf, type FoldOutcome, kindOf } from './replica.ts';
@@ -110,10 +111,20 @@ export function swarmRoutes(root: FastifyInstance, deps: SwarmRoutesDeps): void 
 
   app.get(
     '/v1/swarm/node',
-    { schema: { tags, summary: "This node's swarm identity, scopes and recent refusals" } },
-    async () => ({
+    {
+      schema: {
+        tags,
+        summary:
+          "This node's swarm identity, scopes and recent refusals; participant_id is the caller's own key here",
+      },
+    },
+    async (req) => ({
       node_id: node.nodeId,
-      participant_id: participantOf(node.publicKey),
+      // The key this node signs the caller's drafts with (the node's own without a login).
+      participant_id: participantOf(
+        req.auth ? principalKey(node, req.auth.principal).publicKey : node.publicKey,
+      ),
+      node_participant_id: participantOf(node.publicKey),
       online: deps.binding !== null,
       stream: opts.stream,
       subject_prefix: opts.prefix,
@@ -128,10 +139,13 @@ export function swarmRoutes(root: FastifyInstance, deps: SwarmRoutesDeps): void 
     '/v1/swarm/questions',
     { schema: { tags, summary: 'Ask the swarm', body: AskBodySchema } },
     async (req, reply) => {
-      requireAuth(req);
+      const auth = requireAuth(req);
       const binding = online();
       const now = Date.now();
-      const envelope = 'ask' in req.body ? nodeEnvelope(req.body.ask, node, now) : req.body.envelope;
+      const envelope =
+        'ask' in req.body
+          ? nodeEnvelope(req.body.ask, node, principalKey(node, auth.principal), now)
+          : req.body.envelope;
       const flat = toFlat(envelope) as Record<string, unknown>;
       const qid = typeof flat['question/id'] === 'string' ? flat['question/id'] : null;
       const exists = qid !== null && (await runtime.store.rooms.get(roomIdOf(qid))) !== null;
@@ -238,12 +252,15 @@ export function swarmRoutes(root: FastifyInstance, deps: SwarmRoutesDeps): void 
       },
     },
     async (req) => {
-      requireAuth(req);
+      const auth = requireAuth(req);
       const binding = online();
       const { roomId, view: room } = await view(req.params.qid);
       const now = Date.now();
+      const signer = principalKey(node, auth.principal);
       const raw =
-        'draft' in req.body ? nodeInput(req.body.draft, room.question.id, node, now) : req.body.input;
+        'draft' in req.body
+          ? nodeInput(req.body.draft, room.question.id, node, signer, now)
+          : req.body.input;
       const admitted = admitRoomInput(raw, {
         now,
         trust: opts.settings.trust,

@@ -285,12 +285,12 @@ describe('swarm questions in the web app', () => {
     expect(await pageB.getByTestId('q-summary').textContent()).toContain('Ship the LRU behind a flag');
 
     await pageA.locator('#q-close-res').selectOption('accepted-answer');
-    await pageA.locator('#q-close-sum').selectOption(summary.id);
+    await pageA.locator('#q-close-sum').selectOption(summary.key);
     await pageA.getByRole('button', { name: 'Close the question' }).click();
     for (const page of [pageA, pageB]) {
       await page.getByTestId('q-close').waitFor({ timeout: 15_000 });
       expect(await page.getByTestId('q-resolution').textContent()).toBe('accepted-answer');
-      expect(await page.getByTestId('q-accepted').textContent()).toBe(summary.id);
+      expect(await page.getByTestId('q-accepted').textContent()).toBe(summary.key);
       expect(await page.getByTestId('q-room-status').textContent()).toBe('closed');
       expect(await page.getByRole('button', { name: 'Send' }).count()).toBe(0);
     }
