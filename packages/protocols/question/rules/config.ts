@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { type Checked, refuse } from './codes.ts';
+import { RosterSchema } from './federation.ts';
 import { type Profile, ProfileSchema } from './inputs.ts';
 import { envelopeRulesRefusal } from './rules.ts';
 import { validateQuestionEnvelope } from './upstream.ts';
@@ -39,6 +40,8 @@ export const QuestionSettingsSchema = z
     maxInputBytes: z.number().int().min(1024).max(1_048_576).default(16_384),
     /** Require a responder to share one of the question's tags. */
     requireSharedTag: z.boolean().default(true),
+    /** The federation's verified roster (rules 2: node ids, scope, reputation, the election). */
+    roster: RosterSchema.optional(),
   })
   .strict();
 

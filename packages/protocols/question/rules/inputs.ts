@@ -28,7 +28,11 @@ const common = {
   'created-at': DateTimeSchema,
   'sender/node-id': Id,
   'sender/participant-id': SignerIdSchema,
+  /** Rules 2: the federation the input comes from (a federation-scoped room takes only its own). */
+  'sender/federation-id': Id.optional(),
   signature: SignatureSchema,
+  /** Rules 2: the node's countersignature (`federation.ts`), binding `sender/node-id` to its key. */
+  'gateway/signature': SignatureSchema.optional(),
 };
 
 export const JoinSchema = z

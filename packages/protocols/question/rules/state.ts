@@ -19,6 +19,8 @@ export interface QuestionFacts {
   modelsExclude: string[];
   minReputation: number | null;
   languages: string[];
+  /** Rules 2: the asking federation (`sender/federation-id`), null when the envelope names none. */
+  federation?: string | null;
 }
 
 export interface Responder {
@@ -126,7 +128,10 @@ export function factsOf(env: Record<string, unknown>): QuestionFacts {
 }
 
 export function initialState(config: QuestionConfig, now: number): QuestionState {
-  const question = factsOf(config.envelope);
+  const facts = factsOf(config.envelope);
+  const fed = config.envelope['sender/federation-id'];
+  const v2 = config.rules !== undefined && config.rules > 1;
+  const question = v2 ? { ...facts, federation: typeof fed === 'string' ? fed : null } : facts;
   const profile = ProfileOrDefault(question.scope, config.envelope['room-policy/profile']);
   return {
     ...(config.rules !== undefined && config.rules > 1 ? { rules: config.rules } : {}),

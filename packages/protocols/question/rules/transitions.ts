@@ -2,6 +2,7 @@ import { type ApplyResult, canonicalBytes } from '@db8/core';
 import { filterRefusal, originRefusal } from './admission.ts';
 import { type RefusalCode, refuse } from './codes.ts';
 import type { Close, Summary } from './events.ts';
+import { federationRefusal, verifiedGateway } from './federation.ts';
 import { inputIdOf, ownKeyOf, type RoomInput, signerOf } from './inputs.ts';
 import { askerLapsed, currentProfile, type QuestionState, roleOf } from './state.ts';
 import { verifyRoomInput } from './verify.ts';
@@ -30,6 +31,10 @@ export function applyInput(s: QuestionState, input: RoomInput, now: number, seq:
   if (s.status !== 'open') return no('ROOM_CLOSED', `the question is ${s.status}`);
   if (now >= s.question.deadline) return no('QUESTION_EXPIRED', 'the question is past created-at + ttl-sec');
 
+  if (v2(s)) {
+    const why = federationRefusal(s, input);
+    if (why) return { ok: false, error: why };
+  }
   const signer = signerOf(input);
   const role = roleOf(s, signer);
   const r = rule(s, input, signer, role, now, seq);
@@ -64,14 +69,18 @@ function rule(s: QuestionState, input: RoomInput, signer: string, role: Role, no
   switch (input.type) {
     case 'swarm/room-join': {
       if (role !== null) return no('ALREADY_JOINED', `${signer} is already the ${role}`);
-      const why = filterRefusal(s.question, input, s.settings.requireSharedTag);
+      // Rules 2: the reputation of the roster node that countersigned the join, never the join's claim.
+      const reputation = v2(s)
+        ? (verifiedGateway(s, input)?.reputation ?? null)
+        : (input['responder/reputation'] ?? null);
+      const why = filterRefusal(s.question, input, s.settings.requireSharedTag, reputation);
       if (why) return { ok: false, error: why };
       const responder = {
         node: input['sender/node-id'],
         models: input['responder/models'],
         languages: input['responder/languages'],
         tags: input['responder/tags'],
-        reputation: input['responder/reputation'] ?? null,
+        reputation,
         joinedAt: now,
       };
       return { ok: true, state: { ...s, participants: { ...s.participants, [signer]: responder } } };
@@ -119,7 +128,9 @@ function rule(s: QuestionState, input: RoomInput, signer: string, role: Role, no
         });
       if (at < 0) return no('UNKNOWN_MESSAGE', `no answer ${ref}`);
       const target = s.messages.filter((m) => m.kind === 'answer')[at] as (typeof s.messages)[number];
-      const messages = s.messages.map((m) => (m === target ? { ...m, verdict: input['verdict/decision'] } : m));
+      const messages = s.messages.map((m) =>
+        m === target ? { ...m, verdict: input['verdict/decision'] } : m,
+      );
       return { ok: true, state: { ...s, messages } };
     }
     case 'swarm/room-delegate': {

@@ -3,6 +3,7 @@ import { ed25519 } from '@db8/core';
 import { z } from 'zod';
 import {
   type AskDraft,
+  countersign,
   didKeyFromPublicKey,
   SIGNATURE_DOMAINS,
   type SignatureDomain,
@@ -39,7 +40,9 @@ export interface Signer {
  * room tells principals apart; unlinkable to the node key without the seed.
  */
 export function principalKey(node: NodeIdentity, principal: string): Signer {
-  const seed = createHmac('sha256', node.seed).update(`db8/swarm/principal-key/v1\u0000${principal}`).digest();
+  const seed = createHmac('sha256', node.seed)
+    .update(`db8/swarm/principal-key/v1\u0000${principal}`)
+    .digest();
   return { seed: new Uint8Array(seed), publicKey: ed25519.publicKeyFromSeed(new Uint8Array(seed)) };
 }
 
@@ -107,7 +110,12 @@ export function nodeInput(
   now: number,
 ): Record<string, unknown> {
   const participant = participantOf(signer.publicKey);
-  const common = { 'schema/v': 1, 'question/id': questionId, 'created-at': iso(now) };
+  const common = {
+    'schema/v': 1,
+    'question/id': questionId,
+    'created-at': iso(now),
+    'sender/federation-id': node.federationId,
+  };
   const fresh = () => `input-${randomBytes(10).toString('hex')}`;
   let body: Record<string, unknown>;
   let domain: SignatureDomain;
@@ -135,5 +143,13 @@ export function nodeInput(
     domain = SIGNATURE_DOMAINS.room;
   }
   delete body.signature;
-  return signObject(body, domain, signer.seed);
+  delete body['gateway/signature'];
+  // A reputation is the roster's figure for this node (rules 2), never what a draft claims.
+  delete body['responder/reputation'];
+  return relayedBy(node, signObject(body, domain, signer.seed));
+}
+
+/** This node countersigns an input it relays that names it as its node (docs/swarm.md "Node keys"). */
+export function relayedBy(node: NodeIdentity, input: Record<string, unknown>): Record<string, unknown> {
+  return countersign(input, node.seed);
 }

@@ -5,6 +5,8 @@ import {
   admitQuestion,
   admitRoomInput,
   DEFAULT_MAX_ENVELOPE_BYTES,
+  FEDERATION_SCOPES,
+  type Refusal as GateRefusal,
   type IngestOptions,
   inputIdOf,
   type QuestionState,
@@ -100,6 +102,8 @@ export class Replica {
         qid,
       );
     }
+    const scoped = scopeRefusal(env, this.opts);
+    if (scoped) return refused(scoped.code, scoped.message, 'gate', qid);
     const roomId = roomIdOf(qid);
     if (await this.runtime.store.rooms.get(roomId))
       return refused('REPLAYED', `question ${qid} is open here`);
@@ -199,6 +203,30 @@ export class Replica {
 export function titleOf(text: string): string {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: replacing control characters is the point.
   return truncateCodePoints(text.replace(/[\u0000-\u001F\u007F-\u009F]/g, ' '), 200);
+}
+
+/**
+ * What this node's scope does not admit: a scope it does not follow, or a federation-scoped
+ * question of another federation (seed 003: a federation-local question stays in its federation).
+ * Such a question never opens here, so no input to it is folded here either.
+ */
+export function scopeRefusal(
+  env: Record<string, unknown>,
+  opts: Pick<SwarmOptions, 'scopes' | 'federationId'>,
+): GateRefusal | null {
+  const scope = String(env['delivery/scope']);
+  if (!opts.scopes.includes(scope)) {
+    return { code: 'OUT_OF_SCOPE', message: `this node does not follow ${scope} questions` };
+  }
+  const fed = env['sender/federation-id'];
+  if (FEDERATION_SCOPES.includes(scope) && fed !== opts.federationId) {
+    return {
+      code: 'OUT_OF_SCOPE',
+      message: `a ${scope} question of ${String(fed ?? 'no federation')}; this node is in ${opts.federationId}`,
+      details: { federation: opts.federationId },
+    };
+  }
+  return null;
 }
 
 function isTick(v: unknown): v is { type: string; 'question/id': string } {

@@ -227,7 +227,10 @@ export function CloseForm(props: { view: QuestionView; role: 'asker' | 'secretar
   const form = useForm<CloseInput>({
     resolver: zodResolver(CloseFormSchema, undefined, { raw: true }),
     defaultValues: summaries.length
-      ? { resolution: 'accepted-answer', 'accepted-summary/id': summaries.at(-1)?.key ?? summaries.at(-1)?.id ?? '' }
+      ? {
+          resolution: 'accepted-answer',
+          'accepted-summary/id': summaries.at(-1)?.key ?? summaries.at(-1)?.id ?? '',
+        }
       : { resolution: 'closed' },
   });
   const { error, run } = useSend();

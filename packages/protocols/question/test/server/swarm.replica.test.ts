@@ -122,7 +122,10 @@ describe('node signing', () => {
       { type: 'swarm/question-close', 'closed-by/role': 'asker', resolution: 'closed' },
     ];
     for (const d of drafts) {
-      const r = admitRoomInput(nodeInput(d, 'q-1', node(1, 'node:a'), node(1, 'node:a'), T), { now: T, trust: { issuers: [] } });
+      const r = admitRoomInput(nodeInput(d, 'q-1', node(1, 'node:a'), node(1, 'node:a'), T), {
+        now: T,
+        trust: { issuers: [] },
+      });
       expect(r.ok, `${d.type}: ${JSON.stringify(r)}`).toBe(true);
     }
   });
