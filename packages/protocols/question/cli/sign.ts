@@ -89,9 +89,16 @@ export function signedInput(
   questionId: string,
   s: Signer,
   nodeId: string,
+  /** The node's federation: a federation-scoped room takes only its own (docs/swarm.md "Scope"). */
+  federationId: string | null = null,
   now = Date.now(),
 ): Record<string, unknown> {
-  const common = { 'schema/v': 1, 'question/id': questionId, 'created-at': new Date(now).toISOString() };
+  const common = {
+    'schema/v': 1,
+    'question/id': questionId,
+    'created-at': new Date(now).toISOString(),
+    ...(federationId ? { 'sender/federation-id': federationId } : {}),
+  };
   if (draft.type === 'swarm/question-summary') {
     const body = {
       'summary/id': fresh('summary'),

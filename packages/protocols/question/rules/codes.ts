@@ -45,6 +45,7 @@ export const REFUSAL_CODES = [
   'AMBIGUOUS_ID',
   'OUT_OF_SCOPE',
   'UNVERIFIED_NODE',
+  'NOT_ELECTED',
   'PROFILE_FORBIDDEN',
   'BAD_ACTION',
 ] as const;

@@ -1,4 +1,12 @@
-import { canonicalBytes, concatBytes, ed25519, fromBase64Url, toBase64Url, utf8Encode } from '@db8/core';
+import {
+  canonicalBytes,
+  concatBytes,
+  ed25519,
+  fromBase64Url,
+  hashCanonical,
+  toBase64Url,
+  utf8Encode,
+} from '@db8/core';
 import { z } from 'zod';
 import { type Checked, type Refusal, refuse } from './codes.ts';
 import { publicKeyFromDidKey } from './didkey.ts';
@@ -152,4 +160,31 @@ export function federationRefusal(s: QuestionState, input: RoomInput): Refusal |
     return refuse('OUT_OF_SCOPE', `${node} is not a node of ${roster['federation/id']}`).error;
   }
   return null;
+}
+
+/**
+ * The secretary election (`takeover/policy` `roster-election`), identical on every node: among the
+ * roster nodes that relay a participant of the room (the asker's node excepted), the one whose
+ * sha256(JCS([question id, node id])) is lowest. Null when no roster node is present.
+ */
+export function electedNode(s: QuestionState): { nodeId: string; participant: string } | null {
+  const nodes = Object.values(s.participants).map((p) => p.node);
+  return electNode(s.question.id, s.question.askerNode, nodes, s.settings.roster);
+}
+
+/** The election from a room's facts (a node runs it on its view to know whether it is elected). */
+export function electNode(
+  questionId: string,
+  askerNode: string,
+  participantNodes: readonly string[],
+  roster: Roster | undefined,
+): { nodeId: string; participant: string } | null {
+  if (roster?.['takeover/policy'] !== 'roster-election') return null;
+  const present = new Set(participantNodes);
+  const candidates = roster.nodes
+    .filter((n) => present.has(n['node/id']) && n['node/id'] !== askerNode)
+    .map((n) => ({ n, rank: hashCanonical([questionId, n['node/id']]) }))
+    .sort((a, b) => (a.rank < b.rank ? -1 : a.rank > b.rank ? 1 : 0));
+  const first = candidates[0]?.n;
+  return first ? { nodeId: first['node/id'], participant: `participant:${first.key}` } : null;
 }

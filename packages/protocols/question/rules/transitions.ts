@@ -2,7 +2,7 @@ import { type ApplyResult, canonicalBytes } from '@db8/core';
 import { filterRefusal, originRefusal } from './admission.ts';
 import { type RefusalCode, refuse } from './codes.ts';
 import type { Close, Summary } from './events.ts';
-import { federationRefusal, verifiedGateway } from './federation.ts';
+import { electedNode, federationRefusal, nodeOf, verifiedGateway } from './federation.ts';
 import { inputIdOf, ownKeyOf, type RoomInput, signerOf } from './inputs.ts';
 import { askerLapsed, currentProfile, type QuestionState, roleOf } from './state.ts';
 import { verifyRoomInput } from './verify.ts';
@@ -145,6 +145,8 @@ function rule(s: QuestionState, input: RoomInput, signer: string, role: Role, no
       return { ok: true, state: { ...s, secretary } };
     }
     case 'swarm/room-takeover': {
+      if (v2(s) && s.settings.roster?.['takeover/policy'] === 'roster-election')
+        return elected(s, input, signer, now);
       if (role !== 'participant') return no('NOT_ADMITTED', 'only an admitted participant takes over');
       if (s.secretary) return no('SECRETARY_TAKEN', `${s.secretary.participant} is the secretary`);
       if (!askerLapsed(s, now)) {
@@ -175,6 +177,31 @@ function rule(s: QuestionState, input: RoomInput, signer: string, role: Role, no
     case 'swarm/question-close':
       return applyClose(s, input, signer, role, now);
   }
+}
+
+/**
+ * `roster-election`: once the asker lapsed, only the elected node (`electedNode`) takes over, with
+ * its own roster key; it may close (the asker is gone) and need not have joined.
+ */
+function elected(s: QuestionState, input: RoomInput, signer: string, now: number): R {
+  if (s.secretary) return no('SECRETARY_TAKEN', `${s.secretary.participant} is the secretary`);
+  if (!askerLapsed(s, now)) {
+    return no('ASKER_PRESENT', 'the asker was seen within the presence window', {
+      lapsesAt: s.askerLastSeen + s.settings.presenceLapseMs,
+    });
+  }
+  const winner = electedNode(s);
+  if (!winner || winner.participant !== signer || winner.nodeId !== nodeOf(input)) {
+    return no('NOT_ELECTED', 'the federation elects the secretary', { elected: winner?.nodeId ?? null });
+  }
+  const secretary = {
+    participant: signer,
+    node: winner.nodeId,
+    via: 'lapse' as const,
+    closeAllowed: true,
+    since: now,
+  };
+  return { ok: true, state: { ...s, secretary } };
 }
 
 function applySummary(s: QuestionState, input: Summary, role: Role, now: number, seq: number): R {
