@@ -71,6 +71,9 @@ export async function ask(text: string, o: Common & AskFields & { federation: st
     follow_ups: o.follow_ups,
     ...(o.question_id ? { question_id: o.question_id } : {}),
     ...(o.languages?.length ? { languages: o.languages } : {}),
+    ...(o.models_require?.length ? { models_require: o.models_require } : {}),
+    ...(o.models_exclude?.length ? { models_exclude: o.models_exclude } : {}),
+    ...(o.min_reputation !== undefined ? { min_reputation: o.min_reputation } : {}),
   };
   const body = c.signer
     ? { envelope: signedEnvelope(fields, c.signer, c.node.node_id, o.federation) }

@@ -42,6 +42,9 @@ export interface AskFields {
   question_id?: string;
   follow_ups: boolean;
   languages?: string[];
+  models_require?: string[];
+  models_exclude?: string[];
+  min_reputation?: number;
 }
 
 const EXPOSURE: Record<string, string> = {
@@ -77,6 +80,9 @@ export function signedEnvelope(
     'reward/mode': 'none',
   };
   if (a.languages?.length) env.languages = a.languages;
+  if (a.models_require?.length) env['models/require'] = a.models_require;
+  if (a.models_exclude?.length) env['models/exclude'] = a.models_exclude;
+  if (a.min_reputation !== undefined) env['responder/min-reputation'] = a.min_reputation;
   return signObject(env, SIGNATURE_DOMAINS.question, s.seed);
 }
 
