@@ -9,8 +9,9 @@ import { type Browser, chromium, type Page } from 'playwright-core';
 
 // Shared set-up for the browser suites: build the SPA, start a real server on it, drive Chromium.
 
-export const WEB_DIR = fileURLToPath(new URL('../../../web', import.meta.url));
-const REPO = join(WEB_DIR, '..', '..');
+/** The web app's composition root: index.html, main.tsx and the Vite config. */
+export const WEB_DIR = fileURLToPath(new URL('../../web', import.meta.url));
+const REPO = join(WEB_DIR, '..', '..', '..');
 /** Screenshots land here (gitignored); look at them after a run. */
 export const SCREENS = process.env.DB8_SCREENS ?? join(REPO, '.tmp', 'screens');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -22,10 +23,15 @@ let built: string | null = null;
 export function buildWeb(): string {
   const out = mkdtempSync(join(tmpdir(), 'db8-web-dist-'));
   const vite = join(REPO, 'node_modules', 'vite', 'bin', 'vite.js');
-  execFileSync(process.execPath, [vite, 'build', '--logLevel', 'warn', '--outDir', out, '--emptyOutDir'], {
-    cwd: WEB_DIR,
-    stdio: 'pipe',
-  });
+  try {
+    execFileSync(process.execPath, [vite, 'build', '--logLevel', 'warn', '--outDir', out, '--emptyOutDir'], {
+      cwd: WEB_DIR,
+      stdio: 'pipe',
+    });
+  } catch (e) {
+    // Vite's own message is on the child's stderr: say it, not only "Command failed".
+    throw new Error(`vite build failed:\n${String((e as { stderr?: unknown }).stderr ?? e)}`);
+  }
   built = out;
   return out;
 }
