@@ -175,6 +175,12 @@ export class SwarmBinding {
     this.arm(questionId, scope, deadline, attempt + 1);
   }
 
+  /** Starts the secretary's looks for the rooms already open (a restart: no new input may come). */
+  async watchOpenRooms(secretary: AutoSecretary): Promise<void> {
+    this.secretary = secretary;
+    for (const r of await this.replica.openRooms()) await this.watchLapse(r.questionId);
+  }
+
   /**
    * Each input can move the asker's lapse: re-arm one look at the new instant. The look runs the
    * election; the elected node takes over, summarises and closes (`AutoSecretary`); a look that is

@@ -43,7 +43,7 @@ export const questionModule: ProtocolModule = {
     if (opts.natsUrl) {
       handle.binding = await SwarmBinding.start(ctx.runtime, { ...opts, natsUrl: opts.natsUrl });
       if (opts.settings.roster?.['takeover/policy'] === 'roster-election') {
-        handle.binding.secretary = new AutoSecretary(ctx.runtime, handle.binding, node, opts);
+        await handle.binding.watchOpenRooms(new AutoSecretary(ctx.runtime, handle.binding, node, opts));
       }
       app.addHook('onClose', async () => {
         await handle.binding?.stop();
