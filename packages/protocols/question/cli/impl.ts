@@ -15,7 +15,9 @@ export interface Common {
 
 interface NodeInfo {
   node_id: string;
+  /** The caller's own key on the node (asked with the caller's login). */
   participant_id: string;
+  federation_id?: string;
   online: boolean;
 }
 interface RoomAnswer {
@@ -38,7 +40,8 @@ const print = (o: Common, value: unknown, line: string) =>
 /** Who signs: the user's key (--key) or, with no key, the node (a draft). */
 async function context(o: Common) {
   const remote = new Remote(o.url);
-  const node = await json<NodeInfo>(remote, 'GET', '/v1/swarm/node', undefined, false);
+  // Logged in, the node names the key it signs this caller's drafts with.
+  const node = await json<NodeInfo>(remote, 'GET', '/v1/swarm/node', undefined, !o.key);
   const signer: Signer | null = o.key ? readSigner(o.key) : null;
   return { remote, node, signer, me: signer?.participant ?? node.participant_id };
 }
@@ -52,7 +55,9 @@ async function postInput(
   qid: string,
   draft: { type: string } & Record<string, unknown>,
 ) {
-  const body = c.signer ? { input: signedInput(draft, qid, c.signer, c.node.node_id) } : { draft };
+  const body = c.signer
+    ? { input: signedInput(draft, qid, c.signer, c.node.node_id, c.node.federation_id ?? null) }
+    : { draft };
   return json<Record<string, unknown>>(c.remote, 'POST', `/v1/swarm/questions/${enc(qid)}/inputs`, body);
 }
 
@@ -66,6 +71,9 @@ export async function ask(text: string, o: Common & AskFields & { federation: st
     follow_ups: o.follow_ups,
     ...(o.question_id ? { question_id: o.question_id } : {}),
     ...(o.languages?.length ? { languages: o.languages } : {}),
+    ...(o.models_require?.length ? { models_require: o.models_require } : {}),
+    ...(o.models_exclude?.length ? { models_exclude: o.models_exclude } : {}),
+    ...(o.min_reputation !== undefined ? { min_reputation: o.min_reputation } : {}),
   };
   const body = c.signer
     ? { envelope: signedEnvelope(fields, c.signer, c.node.node_id, o.federation) }

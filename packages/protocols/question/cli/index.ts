@@ -19,6 +19,11 @@ const int = (v: string) => {
   if (!Number.isSafeInteger(n) || n < 1) throw new InvalidArgumentError('expected a positive integer');
   return n;
 };
+const unit = (v: string) => {
+  const n = num(v);
+  if (n < 0 || n > 1) throw new InvalidArgumentError('expected a number from 0 to 1');
+  return n;
+};
 const scope = (v: string) => {
   if (!SCOPES.includes(v)) throw new InvalidArgumentError(`expected one of ${SCOPES.join(', ')}`);
   return v;
@@ -26,7 +31,7 @@ const scope = (v: string) => {
 
 const URL_HELP = 'server base URL (default: $DB8_URL, the saved session, or http://127.0.0.1:8787)';
 const KEY_HELP =
-  'sign with your own OpenSSH Ed25519 private key (participant:did:key of it); default: the node signs with its node key';
+  'sign with your own OpenSSH Ed25519 private key (participant:did:key of it); default: the node signs with your own key on that node';
 
 function common(cmd: Command, signs = true): Command {
   cmd.option('--url <url>', URL_HELP);
@@ -51,6 +56,18 @@ function register(program: Command): void {
       .option('--ttl <sec>', 'seconds until the question expires', int, 600)
       .option('--id <question-id>', 'the question id (default question-<random>)')
       .option('--language <code>', 'a language answers should be in (repeat for more)', collect, [])
+      .option(
+        '--require-model <label>',
+        'only responders declaring this model (repeat for more)',
+        collect,
+        [],
+      )
+      .option('--exclude-model <label>', 'no responder declaring this model (repeat for more)', collect, [])
+      .option(
+        '--min-reputation <0..1>',
+        "only responders whose relaying node's roster reputation is at least this",
+        unit,
+      )
       .option('--no-follow-ups', 'refuse follow-up questions in the room')
       .option('--federation <id>', 'sender/federation-id when you sign (--key)', 'federation:local'),
   );
@@ -62,6 +79,9 @@ function register(program: Command): void {
         ttl_sec: o.ttl as number,
         follow_ups: o.followUps as boolean,
         languages: o.language as string[],
+        models_require: o.requireModel as string[],
+        models_exclude: o.excludeModel as string[],
+        ...(o.minReputation !== undefined ? { min_reputation: o.minReputation as number } : {}),
         ...(o.id ? { question_id: o.id as string } : {}),
       } as never),
     ),

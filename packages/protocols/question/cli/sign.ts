@@ -42,6 +42,9 @@ export interface AskFields {
   question_id?: string;
   follow_ups: boolean;
   languages?: string[];
+  models_require?: string[];
+  models_exclude?: string[];
+  min_reputation?: number;
 }
 
 const EXPOSURE: Record<string, string> = {
@@ -77,6 +80,9 @@ export function signedEnvelope(
     'reward/mode': 'none',
   };
   if (a.languages?.length) env.languages = a.languages;
+  if (a.models_require?.length) env['models/require'] = a.models_require;
+  if (a.models_exclude?.length) env['models/exclude'] = a.models_exclude;
+  if (a.min_reputation !== undefined) env['responder/min-reputation'] = a.min_reputation;
   return signObject(env, SIGNATURE_DOMAINS.question, s.seed);
 }
 
@@ -89,9 +95,16 @@ export function signedInput(
   questionId: string,
   s: Signer,
   nodeId: string,
+  /** The node's federation: a federation-scoped room takes only its own (docs/swarm.md "Scope"). */
+  federationId: string | null = null,
   now = Date.now(),
 ): Record<string, unknown> {
-  const common = { 'schema/v': 1, 'question/id': questionId, 'created-at': new Date(now).toISOString() };
+  const common = {
+    'schema/v': 1,
+    'question/id': questionId,
+    'created-at': new Date(now).toISOString(),
+    ...(federationId ? { 'sender/federation-id': federationId } : {}),
+  };
   if (draft.type === 'swarm/question-summary') {
     const body = {
       'summary/id': fresh('summary'),

@@ -8,7 +8,13 @@ import type { QuestionFacts, QuestionState } from './state.ts';
  */
 
 /** Models: at least one required label (when any are required), none excluded. */
-export function filterRefusal(q: QuestionFacts, join: Join, requireSharedTag: boolean): Refusal | null {
+export function filterRefusal(
+  q: QuestionFacts,
+  join: Join,
+  requireSharedTag: boolean,
+  /** The reputation the room can verify (rules 2), or the join's own figure (rules 1). */
+  reputation: number | null,
+): Refusal | null {
   const models = join['responder/models'];
   const excluded = models.filter((m) => q.modelsExclude.includes(m));
   if (excluded.length > 0)
@@ -18,8 +24,8 @@ export function filterRefusal(q: QuestionFacts, join: Join, requireSharedTag: bo
       .error;
   }
   if (q.minReputation !== null) {
-    const rep = join['responder/reputation'];
-    if (rep === undefined) return refuse('REPUTATION_UNKNOWN', 'this question needs a reputation').error;
+    const rep = reputation;
+    if (rep === null) return refuse('REPUTATION_UNKNOWN', 'this question needs a reputation').error;
     if (rep < q.minReputation) {
       return refuse('REPUTATION_TOO_LOW', `reputation ${rep} < ${q.minReputation}`, { min: q.minReputation })
         .error;

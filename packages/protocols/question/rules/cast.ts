@@ -1,4 +1,5 @@
 import { type Cast, ed25519 } from '@db8/core';
+import { ROOM_RULES } from './config.ts';
 import { didKeyFromPublicKey } from './didkey.ts';
 import { SIGNATURE_DOMAINS, signObject } from './signing.ts';
 
@@ -54,6 +55,7 @@ export const questionCast: Cast = {
           'created-at': at,
           'sender/node-id': NODE,
           'sender/participant-id': RESPONDER.participant,
+          'sender/federation-id': 'fed:kit',
           ...fields,
         },
         SIGNATURE_DOMAINS.room,
@@ -68,6 +70,7 @@ export const questionCast: Cast = {
         'closed-by/node-id': NODE,
         'closed-by/participant-id': ASKER.participant,
         'closed-by/role': 'asker',
+        'sender/federation-id': 'fed:kit',
         resolution: 'closed',
       },
       SIGNATURE_DOMAINS.close,
@@ -76,7 +79,8 @@ export const questionCast: Cast = {
     return {
       id: qid,
       title: 'privacy kit: a swarm question',
-      config: { envelope },
+      // A room as a node opens one today: the latest room rules (docs/swarm.md "Message ids").
+      config: { envelope, rules: ROOM_RULES },
       steps: [
         {
           kind: 'act',

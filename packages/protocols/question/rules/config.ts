@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { type Checked, refuse } from './codes.ts';
+import { RosterSchema } from './federation.ts';
 import { type Profile, ProfileSchema } from './inputs.ts';
 import { envelopeRulesRefusal } from './rules.ts';
 import { validateQuestionEnvelope } from './upstream.ts';
@@ -39,6 +40,8 @@ export const QuestionSettingsSchema = z
     maxInputBytes: z.number().int().min(1024).max(1_048_576).default(16_384),
     /** Require a responder to share one of the question's tags. */
     requireSharedTag: z.boolean().default(true),
+    /** The federation's verified roster (rules 2: node ids, scope, reputation, the election). */
+    roster: RosterSchema.optional(),
   })
   .strict();
 
@@ -59,10 +62,20 @@ export function envelopeRefusal(
   return signed.ok ? null : signed.error;
 }
 
+/**
+ * The room rules' revision a room opened with (stored in its config, so a room folds by its own
+ * revision forever). 1: replay keys are the inputs' own ids (a participant could take another's id).
+ * 2: ids are the signer's own (docs/swarm.md "Message ids"). New rooms open with the latest.
+ */
+export const ROOM_RULES = 2;
+export const RoomRulesSchema = z.number().int().min(1).max(ROOM_RULES);
+
 export const QuestionConfigSchema = z
   .object({
     envelope: z.record(z.string(), z.unknown()),
     settings: QuestionSettingsSchema.default(QuestionSettingsSchema.parse({})),
+    /** Absent in rooms opened before revision 2. */
+    rules: RoomRulesSchema.optional(),
   })
   .strict()
   .superRefine((config, ctx) => {
@@ -82,7 +95,7 @@ export function questionConfig(
   if (!s.success) return refuse('BAD_ACTION', 'bad room settings', { issues: s.error.issues });
   const why = envelopeRefusal(envelope, s.data.trust);
   if (why) return { ok: false, error: why };
-  return { ok: true, value: { envelope, settings: s.data } };
+  return { ok: true, value: { envelope, settings: s.data, rules: ROOM_RULES } };
 }
 
 export const ProfileOrDefault = (scope: string, requested: unknown): Profile => {

@@ -24,6 +24,8 @@ export const SummarySchema = z
     'created-at': DateTimeSchema,
     'author/node-id': Id,
     'author/participant-id': SignerIdSchema,
+    'sender/federation-id': Id.optional(),
+    'gateway/signature': SignatureSchema.optional(),
     'author/role': z.enum(['asker', 'secretary', 'participant']),
     status: z.enum(['intermediate', 'final']),
     'content/facts': Items,
@@ -42,6 +44,8 @@ const closeBase = {
   'created-at': DateTimeSchema,
   'closed-by/node-id': Id,
   'closed-by/participant-id': SignerIdSchema,
+  'sender/federation-id': Id.optional(),
+  'gateway/signature': SignatureSchema.optional(),
   'closed-by/role': z.enum(['asker', 'secretary']),
   signature: SignatureSchema,
 };

@@ -4,6 +4,7 @@ export * from './codes.ts';
 export * from './config.ts';
 export * from './didkey.ts';
 export * from './events.ts';
+export * from './federation.ts';
 export * from './formats.ts';
 export * from './ingest.ts';
 export * from './inputs.ts';

@@ -1,3 +1,4 @@
+import { hashCanonical } from '@db8/core';
 import { z } from 'zod';
 import { CloseSchema, SignatureSchema, SummarySchema } from './events.ts';
 import { DateTimeSchema, IdSchema, LabelSchema, SignerIdSchema } from './formats.ts';
@@ -27,7 +28,11 @@ const common = {
   'created-at': DateTimeSchema,
   'sender/node-id': Id,
   'sender/participant-id': SignerIdSchema,
+  /** Rules 2: the federation the input comes from (a federation-scoped room takes only its own). */
+  'sender/federation-id': Id.optional(),
   signature: SignatureSchema,
+  /** Rules 2: the node's countersignature (`federation.ts`), binding `sender/node-id` to its key. */
+  'gateway/signature': SignatureSchema.optional(),
 };
 
 export const JoinSchema = z
@@ -112,3 +117,19 @@ export function inputIdOf(input: RoomInput): string {
   if (input.type === 'swarm/question-close') return `close:${input['question/id']}`;
   return input['input/id'];
 }
+
+/**
+ * Rules 2: an input's own key in its room, derived from its signer, its kind and its local id
+ * (`input/id`, `summary/id`; a close has one per signer). Only the signer's key can sign an input
+ * with that key, so no one can take another's id: the replay guard and every reference (a
+ * verdict's `verdict/input-id`, a close's `accepted-summary/id`) may name it.
+ */
+export function ownKeyOf(input: RoomInput): string {
+  const signer = signerOf(input);
+  if (input.type === 'swarm/question-summary') return `s-${derived('summary', signer, input['summary/id'])}`;
+  if (input.type === 'swarm/question-close') return `c-${derived('close', signer, '')}`;
+  return `m-${derived('input', signer, input['input/id'])}`;
+}
+
+const derived = (kind: string, signer: string, local: string) =>
+  hashCanonical([kind, signer, local]).slice(0, 32);

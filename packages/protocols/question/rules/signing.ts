@@ -15,8 +15,9 @@ export const SIGNATURE_DOMAINS = {
 } as const;
 export type SignatureDomain = (typeof SIGNATURE_DOMAINS)[keyof typeof SIGNATURE_DOMAINS];
 
-/** The two signature containers an Orbiplex object may carry; both are outside the signed bytes. */
-export const SIGNATURE_FIELDS = ['signature', 'auth/nym-signature'] as const;
+/** The signature containers an object may carry; all are outside the signed bytes. */
+/** `gateway/signature` is the relaying node's countersignature over the signed input (`federation.ts`). */
+export const SIGNATURE_FIELDS = ['signature', 'auth/nym-signature', 'gateway/signature'] as const;
 export type SignatureField = (typeof SIGNATURE_FIELDS)[number];
 
 export const SIGNATURE_PREFIX = 'base64url:';

@@ -19,6 +19,8 @@ export interface QuestionFacts {
   modelsExclude: string[];
   minReputation: number | null;
   languages: string[];
+  /** Rules 2: the asking federation (`sender/federation-id`), null when the envelope names none. */
+  federation?: string | null;
 }
 
 export interface Responder {
@@ -41,6 +43,8 @@ export interface Secretary {
 export interface RoomMessage {
   seq: number;
   id: string;
+  /** Rules 2: the message's own key (`ownKeyOf`), which only its signer can produce. */
+  key?: string;
   at: number;
   kind: 'answer' | 'follow-up' | 'clarification';
   text: string;
@@ -54,6 +58,8 @@ export interface RoomMessage {
 export interface SummaryRecord {
   seq: number;
   id: string;
+  /** Rules 2: the summary's own key (`ownKeyOf`). */
+  key?: string;
   at: number;
   author: string;
   role: 'asker' | 'secretary' | 'participant';
@@ -72,6 +78,8 @@ export interface ProfileChange {
 }
 
 export interface QuestionState {
+  /** The room rules' revision (config `rules`); absent = 1, so rooms opened before keep their state. */
+  rules?: number;
   question: QuestionFacts;
   settings: QuestionConfig['settings'];
   status: 'open' | 'closed' | 'expired';
@@ -120,9 +128,13 @@ export function factsOf(env: Record<string, unknown>): QuestionFacts {
 }
 
 export function initialState(config: QuestionConfig, now: number): QuestionState {
-  const question = factsOf(config.envelope);
+  const facts = factsOf(config.envelope);
+  const fed = config.envelope['sender/federation-id'];
+  const v2 = config.rules !== undefined && config.rules > 1;
+  const question = v2 ? { ...facts, federation: typeof fed === 'string' ? fed : null } : facts;
   const profile = ProfileOrDefault(question.scope, config.envelope['room-policy/profile']);
   return {
+    ...(config.rules !== undefined && config.rules > 1 ? { rules: config.rules } : {}),
     question,
     settings: config.settings,
     status: now >= question.deadline ? 'expired' : 'open',

@@ -2,7 +2,8 @@ import { type ApplyResult, canonicalBytes } from '@db8/core';
 import { filterRefusal, originRefusal } from './admission.ts';
 import { type RefusalCode, refuse } from './codes.ts';
 import type { Close, Summary } from './events.ts';
-import { inputIdOf, type RoomInput, signerOf } from './inputs.ts';
+import { electedNode, federationRefusal, nodeOf, verifiedGateway } from './federation.ts';
+import { inputIdOf, ownKeyOf, type RoomInput, signerOf } from './inputs.ts';
 import { askerLapsed, currentProfile, type QuestionState, roleOf } from './state.ts';
 import { verifyRoomInput } from './verify.ts';
 
@@ -21,13 +22,19 @@ export function applyInput(s: QuestionState, input: RoomInput, now: number, seq:
   const bytes = canonicalBytes(input).length;
   if (bytes > s.settings.maxInputBytes)
     return no('OVERSIZED', `${bytes} bytes > ${s.settings.maxInputBytes}`);
-  const id = inputIdOf(input);
+  // Rules 1 keyed replays by the input's own id, which anyone could take first (a join with
+  // `input/id` `close:<qid>` made the asker's close REPLAYED); rules 2 by the signer's own key.
+  const id = v2(s) ? ownKeyOf(input) : inputIdOf(input);
   if (s.seen[id] !== undefined) return no('REPLAYED', `input ${id} is already at seq ${s.seen[id]}`);
   const sig = verifyRoomInput(input);
   if (!sig.ok) return { ok: false, error: sig.error };
   if (s.status !== 'open') return no('ROOM_CLOSED', `the question is ${s.status}`);
   if (now >= s.question.deadline) return no('QUESTION_EXPIRED', 'the question is past created-at + ttl-sec');
 
+  if (v2(s)) {
+    const why = federationRefusal(s, input);
+    if (why) return { ok: false, error: why };
+  }
   const signer = signerOf(input);
   const role = roleOf(s, signer);
   const r = rule(s, input, signer, role, now, seq);
@@ -38,18 +45,42 @@ export function applyInput(s: QuestionState, input: RoomInput, now: number, seq:
 
 type Role = ReturnType<typeof roleOf>;
 
+const v2 = (s: QuestionState) => (s.rules ?? 1) >= 2;
+
+/**
+ * The record a reference names. Rules 1: the first with that local id. Rules 2: the one whose own
+ * key it is, or the only one with that local id (two signers may use one local id: then only the
+ * key names one, and the local id is AMBIGUOUS_ID, never silently the first).
+ */
+function lookup<T extends { id: string; key?: string }>(
+  s: QuestionState,
+  records: readonly T[],
+  ref: string,
+): number | 'ambiguous' {
+  if (!v2(s)) return records.findIndex((r) => r.id === ref);
+  const byKey = records.findIndex((r) => r.key === ref);
+  if (byKey >= 0) return byKey;
+  const byId = records.flatMap((r, i) => (r.id === ref ? [i] : []));
+  if (byId.length > 1) return 'ambiguous';
+  return byId[0] ?? -1;
+}
+
 function rule(s: QuestionState, input: RoomInput, signer: string, role: Role, now: number, seq: number): R {
   switch (input.type) {
     case 'swarm/room-join': {
       if (role !== null) return no('ALREADY_JOINED', `${signer} is already the ${role}`);
-      const why = filterRefusal(s.question, input, s.settings.requireSharedTag);
+      // Rules 2: the reputation of the roster node that countersigned the join, never the join's claim.
+      const reputation = v2(s)
+        ? (verifiedGateway(s, input)?.reputation ?? null)
+        : (input['responder/reputation'] ?? null);
+      const why = filterRefusal(s.question, input, s.settings.requireSharedTag, reputation);
       if (why) return { ok: false, error: why };
       const responder = {
         node: input['sender/node-id'],
         models: input['responder/models'],
         languages: input['responder/languages'],
         tags: input['responder/tags'],
-        reputation: input['responder/reputation'] ?? null,
+        reputation,
         joinedAt: now,
       };
       return { ok: true, state: { ...s, participants: { ...s.participants, [signer]: responder } } };
@@ -71,6 +102,7 @@ function rule(s: QuestionState, input: RoomInput, signer: string, role: Role, no
       const message = {
         seq,
         id: input['input/id'],
+        ...(v2(s) ? { key: ownKeyOf(input) } : {}),
         at: now,
         kind,
         text: input['message/text'],
@@ -84,10 +116,20 @@ function rule(s: QuestionState, input: RoomInput, signer: string, role: Role, no
     }
     case 'swarm/room-verdict': {
       if (role !== 'asker') return no('NOT_ASKER', 'only the asker accepts or rejects answers');
-      const at = s.messages.findIndex((m) => m.id === input['verdict/input-id'] && m.kind === 'answer');
-      if (at < 0) return no('UNKNOWN_MESSAGE', `no answer ${input['verdict/input-id']}`);
-      const messages = s.messages.map((m, i) =>
-        i === at ? { ...m, verdict: input['verdict/decision'] } : m,
+      const ref = input['verdict/input-id'];
+      const at = lookup(
+        s,
+        s.messages.filter((m) => m.kind === 'answer'),
+        ref,
+      );
+      if (at === 'ambiguous')
+        return no('AMBIGUOUS_ID', `several answers are ${ref}: name one by its key`, {
+          keys: s.messages.filter((m) => m.id === ref).map((m) => m.key),
+        });
+      if (at < 0) return no('UNKNOWN_MESSAGE', `no answer ${ref}`);
+      const target = s.messages.filter((m) => m.kind === 'answer')[at] as (typeof s.messages)[number];
+      const messages = s.messages.map((m) =>
+        m === target ? { ...m, verdict: input['verdict/decision'] } : m,
       );
       return { ok: true, state: { ...s, messages } };
     }
@@ -103,6 +145,8 @@ function rule(s: QuestionState, input: RoomInput, signer: string, role: Role, no
       return { ok: true, state: { ...s, secretary } };
     }
     case 'swarm/room-takeover': {
+      if (v2(s) && s.settings.roster?.['takeover/policy'] === 'roster-election')
+        return elected(s, input, signer, now);
       if (role !== 'participant') return no('NOT_ADMITTED', 'only an admitted participant takes over');
       if (s.secretary) return no('SECRETARY_TAKEN', `${s.secretary.participant} is the secretary`);
       if (!askerLapsed(s, now)) {
@@ -135,6 +179,31 @@ function rule(s: QuestionState, input: RoomInput, signer: string, role: Role, no
   }
 }
 
+/**
+ * `roster-election`: once the asker lapsed, only the elected node (`electedNode`) takes over, with
+ * its own roster key; it may close (the asker is gone) and need not have joined.
+ */
+function elected(s: QuestionState, input: RoomInput, signer: string, now: number): R {
+  if (s.secretary) return no('SECRETARY_TAKEN', `${s.secretary.participant} is the secretary`);
+  if (!askerLapsed(s, now)) {
+    return no('ASKER_PRESENT', 'the asker was seen within the presence window', {
+      lapsesAt: s.askerLastSeen + s.settings.presenceLapseMs,
+    });
+  }
+  const winner = electedNode(s);
+  if (!winner || winner.participant !== signer || winner.nodeId !== nodeOf(input)) {
+    return no('NOT_ELECTED', 'the federation elects the secretary', { elected: winner?.nodeId ?? null });
+  }
+  const secretary = {
+    participant: signer,
+    node: winner.nodeId,
+    via: 'lapse' as const,
+    closeAllowed: true,
+    since: now,
+  };
+  return { ok: true, state: { ...s, secretary } };
+}
+
 function applySummary(s: QuestionState, input: Summary, role: Role, now: number, seq: number): R {
   const claimed = input['author/role'];
   if (role === null) return no('NOT_ADMITTED', 'the author is not in the room');
@@ -145,6 +214,7 @@ function applySummary(s: QuestionState, input: Summary, role: Role, now: number,
   const record = {
     seq,
     id: input['summary/id'],
+    ...(v2(s) ? { key: ownKeyOf(input) } : {}),
     at: now,
     author: input['author/participant-id'],
     role,
@@ -166,8 +236,13 @@ function applyClose(s: QuestionState, input: Close, signer: string, role: Role, 
     return no('ASKER_PRESENT', 'the secretary may close only when delegated to or after the asker lapsed');
   }
   const accepted = input.resolution === 'accepted-answer' ? input['accepted-summary/id'] : null;
-  if (accepted !== null && !s.summaries.some((x) => x.id === accepted)) {
-    return no('UNKNOWN_SUMMARY', `no summary ${accepted} in this room`);
+  if (accepted !== null) {
+    const at = lookup(s, s.summaries, accepted);
+    if (at === 'ambiguous')
+      return no('AMBIGUOUS_ID', `several summaries are ${accepted}: name one by its key`, {
+        keys: s.summaries.filter((x) => x.id === accepted).map((x) => x.key),
+      });
+    if (at < 0) return no('UNKNOWN_SUMMARY', `no summary ${accepted} in this room`);
   }
   const status = input.resolution === 'expired' ? 'expired' : 'closed';
   const close = { resolution: input.resolution, by: signer, role, acceptedSummary: accepted, at: now };

@@ -34,6 +34,8 @@ export interface QuestionView {
   profile: string;
   profiles: QuestionState['profiles'];
   secretary: QuestionState['secretary'];
+  /** The asker's last signed input (stream time): the presence lapse counts from it. */
+  askerLastSeen: number;
   participants: Array<{ id: string } & QuestionState['participants'][string]>;
   messages: QuestionState['messages'];
   summaries: QuestionState['summaries'];
@@ -49,6 +51,7 @@ export function viewOf(s: QuestionState): QuestionView {
     profile: currentProfile(s),
     profiles: s.profiles,
     secretary: s.secretary,
+    askerLastSeen: s.askerLastSeen,
     participants: Object.keys(s.participants)
       .sort()
       .map((id) => ({ id, ...(s.participants[id] as QuestionState['participants'][string]) })),

@@ -12,7 +12,7 @@ export type Scope = (typeof SCOPES)[number];
 
 const Label = z.string().min(1).max(200);
 
-/** `POST /v1/swarm/questions` `{ask}`: the node completes the envelope and signs it with its node key. */
+/** `POST /v1/swarm/questions` `{ask}`: the node completes the envelope and signs it with the calling principal’s key on that node. */
 export const AskDraftSchema = z
   .object({
     text: z.string().min(1).max(8000),

@@ -3,6 +3,7 @@ import type { ModuleRuntime as Runtime } from '@db8/server/kit';
 import { armAt, type Follower, JetStreamLog, type StreamMessage } from '@db8/server/kit';
 import type { SwarmOptions } from './options.ts';
 import { type FoldOutcome, type Refusal, Replica, TICK_TYPE } from './replica.ts';
+import type { AutoSecretary } from './secretary.ts';
 import { durableName, roomIdOf, Subjects } from './subjects.ts';
 
 /**
@@ -40,6 +41,10 @@ export class SwarmBinding {
   private readonly timers = new Map<string, () => void>();
   private followers: Follower[] = [];
   private stopped = false;
+  /** Question → cancels its armed secretary look (the `roster-election` policy). */
+  private readonly lapses = new Map<string, () => void>();
+  /** Set by the module when the federation elects secretaries: looked at when an asker lapses. */
+  secretary: AutoSecretary | null = null;
 
   private constructor(
     private readonly log: JetStreamLog,
@@ -125,6 +130,7 @@ export class SwarmBinding {
       if (this.refusals.length > KEEP_REFUSALS) this.refusals.shift();
     }
     if (outcome.status === 'opened') await this.armRoom(outcome.roomId);
+    if (outcome.status === 'opened' || outcome.status === 'applied') void this.watchLapse(outcome.questionId);
     this.outcomes.set(m.seq, outcome);
     if (this.outcomes.size > KEEP_OUTCOMES) this.outcomes.delete(this.outcomes.keys().next().value as number);
     for (const w of this.waiters.get(m.seq) ?? []) w(outcome);
@@ -169,8 +175,45 @@ export class SwarmBinding {
     this.arm(questionId, scope, deadline, attempt + 1);
   }
 
+  /** Starts the secretary's looks for the rooms already open (a restart: no new input may come). */
+  async watchOpenRooms(secretary: AutoSecretary): Promise<void> {
+    this.secretary = secretary;
+    for (const r of await this.replica.openRooms()) await this.watchLapse(r.questionId);
+  }
+
+  /**
+   * Each input can move the asker's lapse: re-arm one look at the new instant. The look runs the
+   * election; the elected node takes over, summarises and closes (`AutoSecretary`); a look that is
+   * early or whose publish was refused looks again in a moment, until the room has a secretary.
+   */
+  private async watchLapse(questionId: string, retryAt?: number): Promise<void> {
+    const sec = this.secretary;
+    if (!sec || this.stopped) return;
+    const due = await sec.dueAt(questionId).catch(() => null);
+    this.lapses.get(questionId)?.();
+    this.lapses.delete(questionId);
+    if (due === null) return;
+    const cancel = armAt(
+      Math.max(due, retryAt ?? 0),
+      () => {
+        this.lapses.delete(questionId);
+        void sec
+          .step(questionId, Date.now())
+          .catch(() => 'refused' as const)
+          .then((step) => {
+            if (step === 'not-due' || step === 'refused')
+              void this.watchLapse(questionId, Date.now() + TICK_RETRY_MS);
+          });
+      },
+      Date.now,
+    );
+    this.lapses.set(questionId, cancel);
+  }
+
   async stop(): Promise<void> {
     this.stopped = true;
+    for (const cancel of this.lapses.values()) cancel();
+    this.lapses.clear();
     for (const cancel of this.timers.values()) cancel();
     this.timers.clear();
     for (const f of this.followers) await f.stop().catch(() => {});

@@ -8,6 +8,7 @@ import { startMatrixBridge } from './bridges/matrix.ts';
 import { questionMcpTools } from './mcp.ts';
 import { swarmOptions } from './options.ts';
 import { swarmRoutes } from './routes.ts';
+import { AutoSecretary } from './secretary.ts';
 import { questionSkillDoc } from './skill.ts';
 
 /** What the module's routes return: the node's JetStream binding (null without NATS). */
@@ -41,6 +42,9 @@ export const questionModule: ProtocolModule = {
     const handle: QuestionHandle = { binding: null };
     if (opts.natsUrl) {
       handle.binding = await SwarmBinding.start(ctx.runtime, { ...opts, natsUrl: opts.natsUrl });
+      if (opts.settings.roster?.['takeover/policy'] === 'roster-election') {
+        await handle.binding.watchOpenRooms(new AutoSecretary(ctx.runtime, handle.binding, node, opts));
+      }
       app.addHook('onClose', async () => {
         await handle.binding?.stop();
       });

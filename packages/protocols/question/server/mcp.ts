@@ -57,8 +57,8 @@ export const questionMcpTools: readonly ModuleTool[] = [
     name: 'swarm_ask',
     title: 'Ask the swarm a question',
     description:
-      'Publish a question to the swarm (every node opens its answer room). The node signs it with its ' +
-      'node key. Returns {question_id, status, stream_seq} or {error:{code,message}}.',
+      'Publish a question to the swarm (every node opens its answer room). The node signs it with your own ' +
+      'key on that node (you are the asker). Returns {question_id, status, stream_seq} or {error:{code,message}}.',
     inputSchema: AskDraftSchema.shape,
     call: (a, rest) => rest.post('/v1/swarm/questions', { ask: a }),
   },

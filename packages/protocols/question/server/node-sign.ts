@@ -1,7 +1,9 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
+import { ed25519 } from '@db8/core';
 import { z } from 'zod';
 import {
   type AskDraft,
+  countersign,
   didKeyFromPublicKey,
   SIGNATURE_DOMAINS,
   type SignatureDomain,
@@ -10,9 +12,11 @@ import {
 
 /**
  * What the node signs for a client that holds no key of its own: a question or a room input written
- * as a draft, completed with this node's identity (`sender/node-id`, the node key's did:key as
- * `participant:…`) and signed with the node key. A client with its own key signs the full object
- * itself and posts that instead; the gate treats both alike.
+ * as a draft, completed with this node's id (`sender/node-id`) and signed with **that principal's
+ * own key** on this node (`principalKey`), never one key for all. So a room's roles hold through
+ * the node: the principal who asked is the asker; another account or self-registered agent on the
+ * same node is another participant and cannot summarise or close as asker. A client with its own
+ * key signs the full object itself and posts that instead; the gate treats both alike.
  */
 
 export interface NodeIdentity {
@@ -23,6 +27,24 @@ export interface NodeIdentity {
 }
 
 export const participantOf = (publicKey: Uint8Array) => `participant:${didKeyFromPublicKey(publicKey)}`;
+
+/** A key the node signs with for one principal. */
+export interface Signer {
+  seed: Uint8Array;
+  publicKey: Uint8Array;
+}
+
+/**
+ * The key this node signs a principal's drafts with: Ed25519 from HMAC-SHA256(node seed, principal).
+ * Derived, so it is stable across restarts and needs no storage; distinct per principal, so the
+ * room tells principals apart; unlinkable to the node key without the seed.
+ */
+export function principalKey(node: NodeIdentity, principal: string): Signer {
+  const seed = createHmac('sha256', node.seed)
+    .update(`db8/swarm/principal-key/v1\u0000${principal}`)
+    .digest();
+  return { seed: new Uint8Array(seed), publicKey: ed25519.publicKeyFromSeed(new Uint8Array(seed)) };
+}
 
 // The draft's shape is the protocol package's, shared with the web's ask form.
 export { type AskDraft, AskDraftSchema } from '../rules/index.ts';
@@ -37,14 +59,19 @@ const EXPOSURE: Record<string, string> = {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-export function nodeEnvelope(d: AskDraft, node: NodeIdentity, now: number): Record<string, unknown> {
+export function nodeEnvelope(
+  d: AskDraft,
+  node: NodeIdentity,
+  signer: Signer,
+  now: number,
+): Record<string, unknown> {
   const id = d.question_id ?? `question-${randomBytes(10).toString('hex')}`;
   const env: Record<string, unknown> = {
     'schema/v': 1,
     'question/id': id,
     'created-at': iso(now),
     'sender/node-id': node.nodeId,
-    'sender/participant-id': participantOf(node.publicKey),
+    'sender/participant-id': participantOf(signer.publicKey),
     'sender/federation-id': node.federationId,
     'ttl-sec': d.ttl_sec,
     'question/text': d.text,
@@ -61,7 +88,7 @@ export function nodeEnvelope(d: AskDraft, node: NodeIdentity, now: number): Reco
   if (d.min_reputation !== undefined) env['responder/min-reputation'] = d.min_reputation;
   if (d.profile) env['room-policy/profile'] = d.profile;
   if (d.urgency) env['question/urgency'] = d.urgency;
-  return signObject(env, SIGNATURE_DOMAINS.question, node.seed);
+  return signObject(env, SIGNATURE_DOMAINS.question, signer.seed);
 }
 
 /** A room-input draft: its `type` and its own fields; the node fills the rest and signs. */
@@ -79,10 +106,16 @@ export function nodeInput(
   draft: InputDraft,
   questionId: string,
   node: NodeIdentity,
+  signer: Signer,
   now: number,
 ): Record<string, unknown> {
-  const participant = participantOf(node.publicKey);
-  const common = { 'schema/v': 1, 'question/id': questionId, 'created-at': iso(now) };
+  const participant = participantOf(signer.publicKey);
+  const common = {
+    'schema/v': 1,
+    'question/id': questionId,
+    'created-at': iso(now),
+    'sender/federation-id': node.federationId,
+  };
   const fresh = () => `input-${randomBytes(10).toString('hex')}`;
   let body: Record<string, unknown>;
   let domain: SignatureDomain;
@@ -110,5 +143,13 @@ export function nodeInput(
     domain = SIGNATURE_DOMAINS.room;
   }
   delete body.signature;
-  return signObject(body, domain, node.seed);
+  delete body['gateway/signature'];
+  // A reputation is the roster's figure for this node (rules 2), never what a draft claims.
+  delete body['responder/reputation'];
+  return relayedBy(node, signObject(body, domain, signer.seed));
+}
+
+/** This node countersigns an input it relays that names it as its node (docs/swarm.md "Node keys"). */
+export function relayedBy(node: NodeIdentity, input: Record<string, unknown>): Record<string, unknown> {
+  return countersign(input, node.seed);
 }

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { runtimeError } from '@db8/server/kit';
 import { z } from 'zod';
 import {
@@ -5,6 +6,8 @@ import {
   didKeyFromPublicKey,
   MAX_TTL_SEC_CAP,
   QuestionSettingsSchema,
+  type Roster,
+  verifyRoster,
 } from '../rules/index.ts';
 import { SCOPES } from './subjects.ts';
 
@@ -54,7 +57,40 @@ export const SwarmEnvSchema = z.object({
    * max age, so the stream holds every question until its deadline. Default 7 days.
    */
   DB8_SWARM_MAX_TTL_SEC: z.coerce.number().int().min(60).max(MAX_TTL_SEC_CAP).default(DEFAULT_MAX_TTL_SEC),
+  /** The federation's signed roster document: its JSON, or the path of a file holding it. */
+  DB8_SWARM_ROSTER: z.string().min(1).optional(),
+  /** The federation key (`did:key:z6Mk…`) the roster must be signed by; required with a roster. */
+  DB8_SWARM_FEDERATION_KEY: z.string().min(1).optional(),
 });
+
+/** The verified roster, which must name this node with this node's key (docs/swarm.md "Node keys"). */
+function loadRoster(
+  e: z.infer<typeof SwarmEnvSchema>,
+  nodeId: string,
+  nodePublicKey: Uint8Array,
+): Roster | undefined {
+  if (!e.DB8_SWARM_ROSTER) return undefined;
+  const bad = (why: string) => runtimeError('BAD_CONFIG', `swarm roster: ${why}`);
+  if (!e.DB8_SWARM_FEDERATION_KEY) throw bad('DB8_SWARM_FEDERATION_KEY is required with DB8_SWARM_ROSTER');
+  let doc: unknown;
+  try {
+    const text = e.DB8_SWARM_ROSTER.trimStart().startsWith('{')
+      ? e.DB8_SWARM_ROSTER
+      : readFileSync(e.DB8_SWARM_ROSTER, 'utf8');
+    doc = JSON.parse(text);
+  } catch (err) {
+    throw bad(`cannot read it: ${(err as Error).message}`);
+  }
+  const r = verifyRoster(doc, e.DB8_SWARM_FEDERATION_KEY);
+  if (!r.ok) throw bad(`${r.error.code}: ${r.error.message}`);
+  const me = r.value.nodes.find((n) => n['node/id'] === nodeId);
+  if (!me) throw bad(`it does not name this node (${nodeId})`);
+  if (me.key !== didKeyFromPublicKey(nodePublicKey)) throw bad(`it names another key for ${nodeId}`);
+  if (r.value['federation/id'] !== e.DB8_SWARM_FEDERATION_ID) {
+    throw bad(`it is ${r.value['federation/id']}'s; this node is in ${e.DB8_SWARM_FEDERATION_ID}`);
+  }
+  return r.value;
+}
 
 export interface SwarmOptions {
   natsUrl: string | null;
@@ -87,14 +123,20 @@ export function swarmOptions(
       `swarm settings: DB8_SWARM_MAX_TTL_SEC ${e.DB8_SWARM_MAX_TTL_SEC} > DB8_SWARM_MAX_AGE_SEC ${e.DB8_SWARM_MAX_AGE_SEC} (the stream would drop questions still open)`,
     );
   }
+  if (e.DB8_SWARM_ROOM_SETTINGS?.roster) {
+    throw runtimeError('BAD_CONFIG', 'swarm settings: the roster comes only from DB8_SWARM_ROSTER (signed)');
+  }
+  const nodeId = e.DB8_SWARM_NODE_ID ?? `node:${didKeyFromPublicKey(nodePublicKey)}`;
+  const roster = loadRoster(e, nodeId, nodePublicKey);
+  const settings = e.DB8_SWARM_ROOM_SETTINGS ?? QuestionSettingsSchema.parse({});
   return {
     natsUrl: e.DB8_SWARM_NATS_URL ?? fallbackNatsUrl,
     prefix: e.DB8_SWARM_PREFIX,
     stream: e.DB8_SWARM_STREAM,
-    nodeId: e.DB8_SWARM_NODE_ID ?? `node:${didKeyFromPublicKey(nodePublicKey)}`,
+    nodeId,
     federationId: e.DB8_SWARM_FEDERATION_ID,
     scopes: e.DB8_SWARM_SCOPES ?? [...SCOPES],
-    settings: e.DB8_SWARM_ROOM_SETTINGS ?? QuestionSettingsSchema.parse({}),
+    settings: roster ? { ...settings, roster } : settings,
     maxAgeMs: e.DB8_SWARM_MAX_AGE_SEC * 1000,
     maxTtlSec: e.DB8_SWARM_MAX_TTL_SEC,
   };

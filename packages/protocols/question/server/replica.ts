@@ -1,10 +1,12 @@
-import { parseJson, truncateCodePoints } from '@db8/core';
+import { hashCanonical, parseJson, truncateCodePoints } from '@db8/core';
 import type { ModuleRuntime as Runtime, StreamMessage } from '@db8/server/kit';
 import { RuntimeError } from '@db8/server/kit';
 import {
   admitQuestion,
   admitRoomInput,
   DEFAULT_MAX_ENVELOPE_BYTES,
+  FEDERATION_SCOPES,
+  type Refusal as GateRefusal,
   type IngestOptions,
   inputIdOf,
   type QuestionState,
@@ -100,6 +102,8 @@ export class Replica {
         qid,
       );
     }
+    const scoped = scopeRefusal(env, this.opts);
+    if (scoped) return refused(scoped.code, scoped.message, 'gate', qid);
     const roomId = roomIdOf(qid);
     if (await this.runtime.store.rooms.get(roomId))
       return refused('REPLAYED', `question ${qid} is open here`);
@@ -201,6 +205,30 @@ export function titleOf(text: string): string {
   return truncateCodePoints(text.replace(/[\u0000-\u001F\u007F-\u009F]/g, ' '), 200);
 }
 
+/**
+ * What this node's scope does not admit: a scope it does not follow, or a federation-scoped
+ * question of another federation (seed 003: a federation-local question stays in its federation).
+ * Such a question never opens here, so no input to it is folded here either.
+ */
+export function scopeRefusal(
+  env: Record<string, unknown>,
+  opts: Pick<SwarmOptions, 'scopes' | 'federationId'>,
+): GateRefusal | null {
+  const scope = String(env['delivery/scope']);
+  if (!opts.scopes.includes(scope)) {
+    return { code: 'OUT_OF_SCOPE', message: `this node does not follow ${scope} questions` };
+  }
+  const fed = env['sender/federation-id'];
+  if (FEDERATION_SCOPES.includes(scope) && fed !== opts.federationId) {
+    return {
+      code: 'OUT_OF_SCOPE',
+      message: `a ${scope} question of ${String(fed ?? 'no federation')}; this node is in ${opts.federationId}`,
+      details: { federation: opts.federationId },
+    };
+  }
+  return null;
+}
+
 function isTick(v: unknown): v is { type: string; 'question/id': string } {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
   const o = v as Record<string, unknown>;
@@ -210,14 +238,13 @@ function isTick(v: unknown): v is { type: string; 'question/id': string } {
 const ignored = (): FoldOutcome => ({ status: 'ignored', reason: 'nothing due' });
 
 /**
- * The message id an input is published under (`Nats-Msg-Id`): its event id. A close has none of its
- * own (the room's replay key is one per question), so a refused close never blocks a later one.
+ * The message id an input is published under (`Nats-Msg-Id`): the hash of its signed bytes. Only
+ * the very same message is a duplicate on the bus: an id anyone may write (`input/id`) let one
+ * message take another's place in the stream's dedup window, and a refused message blocked its
+ * corrected version. The room's own replay guard (rules 2: the signer's keys) catches re-signed replays.
  */
 export function eventIdOf(input: RoomInput): string {
-  if (input.type === 'swarm/question-close') {
-    return `close:${input['question/id']}:${input['closed-by/participant-id']}:${input['created-at']}`;
-  }
-  return inputIdOf(input);
+  return `ev-${hashCanonical(input)}`;
 }
 
 /** Summaries and closes have their own subjects; every other input goes on its room's. */

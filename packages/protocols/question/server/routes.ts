@@ -7,6 +7,7 @@ import {
   admitQuestion,
   admitRoomInput,
   IdSchema,
+  nodeOf,
   QuestionListSchema,
   type QuestionView,
   questionConfig,
@@ -22,9 +23,11 @@ import {
   nodeEnvelope,
   nodeInput,
   participantOf,
+  principalKey,
+  relayedBy,
 } from './node-sign.ts';
 import type { SwarmOptions } from './options.ts';
-import { eventIdOf, type FoldOutcome, kindOf } from './replica.ts';
+import { eventIdOf, type FoldOutcome, kindOf, scopeRefusal } from './replica.ts';
 import { roomIdOf, SCOPES } from './subjects.ts';
 
 /**
@@ -55,6 +58,7 @@ const ListQuery = z
 
 const GATE_STATUS: Record<string, number> = {
   OVERSIZED: 413,
+  OUT_OF_SCOPE: 403,
   SCHEMA_INVALID: 400,
   CHANNEL_MISMATCH: 400,
   REPLAYED: 409,
@@ -110,10 +114,22 @@ export function swarmRoutes(root: FastifyInstance, deps: SwarmRoutesDeps): void 
 
   app.get(
     '/v1/swarm/node',
-    { schema: { tags, summary: "This node's swarm identity, scopes and recent refusals" } },
-    async () => ({
+    {
+      schema: {
+        tags,
+        summary:
+          "This node's swarm identity, scopes and recent refusals; participant_id is the caller's own key here",
+      },
+    },
+    async (req) => ({
       node_id: node.nodeId,
-      participant_id: participantOf(node.publicKey),
+      // The key this node signs the caller's drafts with (the node's own without a login).
+      participant_id: participantOf(
+        req.auth ? principalKey(node, req.auth.principal).publicKey : node.publicKey,
+      ),
+      node_participant_id: participantOf(node.publicKey),
+      federation_id: node.federationId,
+      roster_version: opts.settings.roster?.['roster/version'] ?? null,
       online: deps.binding !== null,
       stream: opts.stream,
       subject_prefix: opts.prefix,
@@ -128,10 +144,13 @@ export function swarmRoutes(root: FastifyInstance, deps: SwarmRoutesDeps): void 
     '/v1/swarm/questions',
     { schema: { tags, summary: 'Ask the swarm', body: AskBodySchema } },
     async (req, reply) => {
-      requireAuth(req);
+      const auth = requireAuth(req);
       const binding = online();
       const now = Date.now();
-      const envelope = 'ask' in req.body ? nodeEnvelope(req.body.ask, node, now) : req.body.envelope;
+      const envelope =
+        'ask' in req.body
+          ? nodeEnvelope(req.body.ask, node, principalKey(node, auth.principal), now)
+          : req.body.envelope;
       const flat = toFlat(envelope) as Record<string, unknown>;
       const qid = typeof flat['question/id'] === 'string' ? flat['question/id'] : null;
       const exists = qid !== null && (await runtime.store.rooms.get(roomIdOf(qid))) !== null;
@@ -146,6 +165,9 @@ export function swarmRoutes(root: FastifyInstance, deps: SwarmRoutesDeps): void 
       // What the fold checks next (the room's config): refused here, it is never published.
       const config = questionConfig(env, opts.settings);
       if (!config.ok) throw gateError(config.error);
+      // What this node's own fold would refuse as outside its scope is not published either.
+      const scoped = scopeRefusal(env, opts);
+      if (scoped) throw gateError(scoped);
       const p = await binding.publish(
         binding.subjects.publish(env['delivery/scope']),
         env,
@@ -238,12 +260,13 @@ export function swarmRoutes(root: FastifyInstance, deps: SwarmRoutesDeps): void 
       },
     },
     async (req) => {
-      requireAuth(req);
+      const auth = requireAuth(req);
       const binding = online();
       const { roomId, view: room } = await view(req.params.qid);
       const now = Date.now();
+      const signer = principalKey(node, auth.principal);
       const raw =
-        'draft' in req.body ? nodeInput(req.body.draft, room.question.id, node, now) : req.body.input;
+        'draft' in req.body ? nodeInput(req.body.draft, room.question.id, node, signer, now) : req.body.input;
       const admitted = admitRoomInput(raw, {
         now,
         trust: opts.settings.trust,
@@ -251,7 +274,12 @@ export function swarmRoutes(root: FastifyInstance, deps: SwarmRoutesDeps): void 
         maxTtlSec: opts.maxTtlSec,
       });
       if (!admitted.ok) throw gateError(admitted.error);
-      const input: RoomInput = admitted.value;
+      // The gateway countersigns what it relays: a client-signed input naming this node gets this
+      // node's signature; one naming another node must carry that node's (the room checks).
+      const input: RoomInput =
+        nodeOf(admitted.value) === node.nodeId && !('gateway/signature' in admitted.value)
+          ? (relayedBy(node, admitted.value) as RoomInput)
+          : admitted.value;
       if (roomIdOf(input['question/id']) !== roomId) {
         throw new ApiError(
           400,

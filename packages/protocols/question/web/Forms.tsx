@@ -227,7 +227,10 @@ export function CloseForm(props: { view: QuestionView; role: 'asker' | 'secretar
   const form = useForm<CloseInput>({
     resolver: zodResolver(CloseFormSchema, undefined, { raw: true }),
     defaultValues: summaries.length
-      ? { resolution: 'accepted-answer', 'accepted-summary/id': summaries.at(-1)?.id ?? '' }
+      ? {
+          resolution: 'accepted-answer',
+          'accepted-summary/id': summaries.at(-1)?.key ?? summaries.at(-1)?.id ?? '',
+        }
       : { resolution: 'closed' },
   });
   const { error, run } = useSend();
@@ -254,7 +257,7 @@ export function CloseForm(props: { view: QuestionView; role: 'asker' | 'secretar
           >
             <select id="q-close-sum" {...form.register('accepted-summary/id')}>
               {summaries.map((s) => (
-                <option key={s.id} value={s.id}>
+                <option key={s.key ?? s.id} value={s.key ?? s.id}>
                   #{s.seq} {s.status} by the {s.role}
                 </option>
               ))}

@@ -112,7 +112,7 @@ export function QuestionRoom(props: { roomId: string; room: Room }) {
                 open && session && role === 'asker' && node.online
                   ? (m) =>
                       m.kind === 'answer' ? (
-                        <VerdictButtons questionId={view.question.id} messageId={m.id} />
+                        <VerdictButtons questionId={view.question.id} messageId={m.key ?? m.id} />
                       ) : null
                   : undefined
               }

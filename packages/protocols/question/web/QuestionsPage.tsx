@@ -126,6 +126,18 @@ export function QuestionsPage() {
   const [items, setItems] = useState<QuestionListItem[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [asking, setAsking] = useState(false);
+  // Without a swarm transport (no NATS) say so before the form, not after a submit.
+  const [online, setOnline] = useState<boolean | null>(null);
+  useEffect(() => {
+    let stop = false;
+    swarmApi
+      .node()
+      .then((n) => !stop && setOnline(n.online))
+      .catch(() => !stop && setOnline(null));
+    return () => {
+      stop = true;
+    };
+  }, []);
   const [tagDraft, setTagDraft] = useState(filter.tag);
   const { scope, tag, status } = filter;
 
@@ -153,7 +165,12 @@ export function QuestionsPage() {
       <section className="card" aria-labelledby="q-h">
         <div className="card-head">
           <h1 id="q-h">Swarm questions</h1>
-          {signedIn ? (
+          {online === false ? (
+            <span className="muted small" role="status" data-testid="q-offline">
+              SWARM_OFFLINE: this node has no swarm transport (no NATS), so it cannot ask; it shows the
+              questions it holds.
+            </span>
+          ) : signedIn ? (
             <button type="button" className={asking ? 'ghost' : 'primary'} onClick={() => setAsking(!asking)}>
               {asking ? 'Cancel' : 'Ask the swarm'}
             </button>

@@ -258,14 +258,26 @@ export function CloseCard({ view }: { view: QuestionView }) {
         ) : null}{' '}
         at {time(c.at)}
       </p>
-      {c.acceptedSummary ? (
-        <p className="small">
-          Accepted summary:{' '}
-          <a href={`#summary-${c.acceptedSummary}`} className="mono" data-testid="q-accepted">
-            {c.acceptedSummary}
-          </a>
-        </p>
-      ) : null}
+      {c.acceptedSummary ? <AcceptedSummary view={view} named={c.acceptedSummary} /> : null}
     </section>
+  );
+}
+
+/** The summary a close accepted, shown by its content (the close names it by key or id). */
+function AcceptedSummary(props: { view: QuestionView; named: string }) {
+  const s = props.view.summaries.find((x) => x.key === props.named || x.id === props.named);
+  if (!s) return <p className="small mono">Accepted summary {props.named}</p>;
+  return (
+    <div className="small" data-testid="q-accepted">
+      <p>
+        Accepted summary (<a href={`#summary-${s.id}`}>#{s.seq}</a>, by the {s.role}):
+      </p>
+      <ul>
+        {[...s.facts, ...s.recommendations].map((line, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: a summary's lines never reorder.
+          <li key={i}>{line}</li>
+        ))}
+      </ul>
+    </div>
   );
 }

@@ -38,6 +38,30 @@ describe('db8 swarm signing with the user key', () => {
     expect(bad.ok || bad.error.code).toBe('BAD_SIGNATURE');
   });
 
+  it('carries the answerer filters the CLI sets (models, reputation)', () => {
+    const env = signedEnvelope(
+      {
+        text: 'Q?',
+        tags: ['t'],
+        scope: 'global',
+        ttl_sec: 60,
+        follow_ups: true,
+        models_require: ['claude'],
+        models_exclude: ['gpt-3.5'],
+        min_reputation: 0.8,
+      },
+      s,
+      'node:a',
+      'federation:local',
+    );
+    expect(admitQuestion(env, { ...opts, seen: () => false }).ok).toBe(true);
+    expect(env).toMatchObject({
+      'models/require': ['claude'],
+      'models/exclude': ['gpt-3.5'],
+      'responder/min-reputation': 0.8,
+    });
+  });
+
   it('signs room inputs, summaries and closes in their own domains', () => {
     const drafts = [
       {

@@ -1,8 +1,34 @@
 import { LocalRoom } from '@db8/core';
 import { questionConfig } from '../../rules/config.ts';
+import { countersign } from '../../rules/federation.ts';
 import { question, RELAY_SEAT } from '../../rules/protocol.ts';
 import { SIGNATURE_DOMAINS, signObject } from '../../rules/signing.ts';
 import { ASKER, type Key, key, signedEnvelope, T0 } from './fixtures.ts';
+
+/** The asking federation (the upstream example's) and its roster: three nodes and their keys. */
+export const FED = signedEnvelope()['sender/federation-id'] as string;
+export const NODE_KEYS: Record<string, Key> = {
+  'node:a': key(30),
+  'node:b': key(31),
+  'node:c': key(32),
+  'node:pl-wro-full-7f3c': key(33),
+};
+export const ROSTER = {
+  'federation/id': FED,
+  'roster/version': 1,
+  nodes: [
+    { 'node/id': 'node:a', key: (NODE_KEYS['node:a'] as Key).did, reputation: 1 },
+    { 'node/id': 'node:b', key: (NODE_KEYS['node:b'] as Key).did, reputation: 0.9 },
+    { 'node/id': 'node:c', key: (NODE_KEYS['node:c'] as Key).did, reputation: 0.5 },
+    { 'node/id': 'node:pl-wro-full-7f3c', key: (NODE_KEYS['node:pl-wro-full-7f3c'] as Key).did },
+  ],
+};
+
+/** The gateway's countersignature, as a roster node relays (none for a node outside the roster). */
+function relayed(signed: Record<string, unknown>, node: string) {
+  const k = NODE_KEYS[node];
+  return k ? countersign(signed, k.seed) : signed;
+}
 
 export const QID = 'question:01K0FEDPROC1';
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -19,9 +45,10 @@ export function input(who: Key, type: string, fields: Record<string, unknown> = 
     'created-at': iso(T0 + at),
     'sender/node-id': node,
     'sender/participant-id': who.participant,
+    'sender/federation-id': FED,
     ...fields,
   };
-  return signObject(body, SIGNATURE_DOMAINS.room, who.seed);
+  return relayed(signObject(body, SIGNATURE_DOMAINS.room, who.seed), String(body['sender/node-id']));
 }
 
 export const join = (who: Key, over: Record<string, unknown> = {}) =>
@@ -58,6 +85,7 @@ export function summary(who: Key, role: string, id = 'summary:1') {
     'created-at': iso(T0),
     'author/node-id': 'node:b',
     'author/participant-id': who.participant,
+    'sender/federation-id': FED,
     'author/role': role,
     status: 'final',
     'content/facts': ['Older nodes pin the previous root.'],
@@ -65,7 +93,7 @@ export function summary(who: Key, role: string, id = 'summary:1') {
     'content/recommendations': ['Keep both roots for one epoch.'],
     'content/uncertainty': 0.23,
   };
-  return signObject(body, SIGNATURE_DOMAINS.summary, who.seed);
+  return relayed(signObject(body, SIGNATURE_DOMAINS.summary, who.seed), 'node:b');
 }
 
 export function close(who: Key, role: string, resolution = 'closed', accepted?: string) {
@@ -76,11 +104,12 @@ export function close(who: Key, role: string, resolution = 'closed', accepted?: 
     'created-at': iso(T0),
     'closed-by/node-id': 'node:a',
     'closed-by/participant-id': who.participant,
+    'sender/federation-id': FED,
     'closed-by/role': role,
     resolution,
   };
   if (accepted) body['accepted-summary/id'] = accepted;
-  return signObject(body, SIGNATURE_DOMAINS.close, who.seed);
+  return relayed(signObject(body, SIGNATURE_DOMAINS.close, who.seed), 'node:a');
 }
 
 export const P1 = key(11);
@@ -89,7 +118,11 @@ export const P2 = key(12);
 /** A room on core's LocalRoom, opened from a signed envelope at T0. */
 export class QRoom extends LocalRoom<typeof question> {
   constructor(over: Record<string, unknown> = {}, settings: Record<string, unknown> = {}) {
-    const cfg = questionConfig(signedEnvelope(over), settings);
+    // `roster: undefined` in `settings` opens a room without one.
+    const all = Object.fromEntries(
+      Object.entries({ roster: ROSTER, ...settings }).filter(([, v]) => v !== undefined),
+    );
+    const cfg = questionConfig(signedEnvelope(over), all);
     if (!cfg.ok) throw new Error(JSON.stringify(cfg.error));
     super({ protocol: question, config: cfg.value, seed: 'ab'.repeat(32), now: T0 });
   }

@@ -1,7 +1,6 @@
 import { canonicalize } from '@db8/core';
 import { describe, expect, it } from 'vitest';
 import { questionConfig } from '../../rules/config.ts';
-import { SIGNATURE_DOMAINS, signObject } from '../../rules/signing.ts';
 import { validateAnswerRoomMetadata } from '../../rules/upstream.ts';
 import { projectMetadata } from '../../rules/view.ts';
 import { key, signedEnvelope, T0 } from './fixtures.ts';
@@ -45,9 +44,13 @@ describe('question room: admission by the envelope filters', () => {
     expect(room.send(join(key(21), { 'responder/models': ['model:gpt-5', 'model:legacy'] }))).toBe(
       'MODEL_EXCLUDED',
     );
-    expect(room.send(join(key(22), { 'responder/reputation': 0.5 }))).toBe('REPUTATION_TOO_LOW');
-    const { 'responder/reputation': _r, ...noRep } = join(key(23)) as Record<string, unknown>;
-    expect(room.send(signObject(noRep, SIGNATURE_DOMAINS.room, key(23).seed))).toBe('REPUTATION_UNKNOWN');
+    // The reputation is the relaying roster node's (node:c: 0.5), whatever the join claims.
+    expect(room.send(join(key(22), { 'responder/reputation': 1, 'sender/node-id': 'node:c' }))).toBe(
+      'REPUTATION_TOO_LOW',
+    );
+    // Without a roster no node can vouch: a question that needs a reputation admits no one.
+    const bare = new QRoom({ 'models/exclude': ['model:legacy'] }, { roster: undefined });
+    expect(bare.send(join(key(23), { 'responder/reputation': 1 }))).toBe('REPUTATION_UNKNOWN');
     expect(room.send(join(key(24), { 'responder/languages': ['de'] }))).toBe('LANGUAGE_MISMATCH');
     expect(room.send(join(key(25), { 'responder/tags': ['cooking'] }))).toBe('NO_SHARED_TAG');
   });

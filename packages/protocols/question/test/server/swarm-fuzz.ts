@@ -118,7 +118,14 @@ export function buildStep(
   let body: Record<string, unknown>;
   let domain: SignatureDomain = SIGNATURE_DOMAINS.room;
   let idField = 'input/id';
-  const common = { 'schema/v': 1, type: step.type, 'question/id': qid, 'created-at': created };
+  const common = {
+    'schema/v': 1,
+    type: step.type,
+    'question/id': qid,
+    'created-at': created,
+    // Mostly the asking federation; now and then another (federation-scoped rooms refuse it).
+    'sender/federation-id': step.pick % 7 === 0 ? 'federation:other' : 'federation:local',
+  };
   if (step.type === 'swarm/question-summary') {
     domain = SIGNATURE_DOMAINS.summary;
     idField = 'summary/id';

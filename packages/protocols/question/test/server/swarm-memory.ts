@@ -101,11 +101,11 @@ export class MemoryStream {
   }
 }
 
-/** `n` nodes on one memory stream. `env`: extra DB8_SWARM_* settings every node runs. */
+/** `n` nodes on one memory stream. `env`: extra DB8_SWARM_* settings every node runs (or node `i` runs). */
 export async function memorySwarm(
   n: number,
   clock: () => number,
-  env: Record<string, string> = {},
+  env: Record<string, string> | ((i: number) => Record<string, string>) = {},
 ): Promise<{ stream: MemoryStream; nodes: MemoryNode[]; opts: SwarmOptions }> {
   const subjects = new Subjects('m.');
   const stream = new MemoryStream(subjects, clock);
@@ -114,7 +114,11 @@ export async function memorySwarm(
     const seed = new Uint8Array(32).fill(100 + i);
     const publicKey = ed25519.publicKeyFromSeed(seed);
     const o = swarmOptions(
-      { DB8_SWARM_PREFIX: 'm.', DB8_SWARM_NODE_ID: `node:m${i}`, ...env },
+      {
+        DB8_SWARM_PREFIX: 'm.',
+        DB8_SWARM_NODE_ID: `node:m${i}`,
+        ...(typeof env === 'function' ? env(i) : env),
+      },
       null,
       publicKey,
     );

@@ -41,6 +41,7 @@ function signed(p: { seed: Uint8Array; id: string }, type: string, fields: Recor
     'created-at': new Date().toISOString(),
     'sender/node-id': 'node:a',
     'sender/participant-id': p.id,
+    'sender/federation-id': 'federation:local',
     ...fields,
   };
   return signObject(body, SIGNATURE_DOMAINS.room, p.seed);

@@ -45,6 +45,8 @@ function signed(
     'created-at': new Date().toISOString(),
     'sender/node-id': node,
     'sender/participant-id': p.id,
+    // A federation-local room takes its federation's inputs only (docs/swarm.md "Scope").
+    'sender/federation-id': 'federation:local',
     ...fields,
   };
   return signObject(body, SIGNATURE_DOMAINS.room, p.seed);

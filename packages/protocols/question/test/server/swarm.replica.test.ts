@@ -89,6 +89,7 @@ describe('node signing', () => {
       const env = nodeEnvelope(
         { text: 'Q?', tags: ['t'], scope, ttl_sec: 60, follow_ups: true },
         node(1, 'node:a'),
+        node(1, 'node:a'),
         T,
       );
       const r = admitQuestion(env, { now: T, trust: { issuers: [] } });
@@ -121,7 +122,10 @@ describe('node signing', () => {
       { type: 'swarm/question-close', 'closed-by/role': 'asker', resolution: 'closed' },
     ];
     for (const d of drafts) {
-      const r = admitRoomInput(nodeInput(d, 'q-1', node(1, 'node:a'), T), { now: T, trust: { issuers: [] } });
+      const r = admitRoomInput(nodeInput(d, 'q-1', node(1, 'node:a'), node(1, 'node:a'), T), {
+        now: T,
+        trust: { issuers: [] },
+      });
       expect(r.ok, `${d.type}: ${JSON.stringify(r)}`).toBe(true);
     }
   });
@@ -140,6 +144,7 @@ describe('Replica.fold', () => {
     const env = nodeEnvelope(
       { text: 'Q?', tags: ['t'], scope: 'global', ttl_sec: 60, follow_ups: true, question_id: 'q-fold' },
       asker,
+      asker,
       T,
     );
     const join = nodeInput(
@@ -150,6 +155,7 @@ describe('Replica.fold', () => {
         'responder/tags': ['t'],
       },
       'q-fold',
+      helper,
       helper,
       T,
     );
@@ -162,6 +168,7 @@ describe('Replica.fold', () => {
         'origin/speaker': 'm',
       },
       'q-fold',
+      helper,
       helper,
       T,
     );

@@ -1,0 +1,111 @@
+import { clipText } from '@db8/core';
+import type { ModuleRuntime as Runtime } from '@db8/server/kit';
+import { electNode, ownKeyOf, type QuestionView, type RoomInput } from '../rules/index.ts';
+import type { SwarmTransport } from './binding.ts';
+import { type NodeIdentity, nodeInput, participantOf } from './node-sign.ts';
+import type { SwarmOptions } from './options.ts';
+import { eventIdOf, kindOf } from './replica.ts';
+import { roomIdOf } from './subjects.ts';
+
+/**
+ * The automatic secretary (docs/swarm.md "Secretary election"). Under the roster's
+ * `roster-election` policy, when a room's asker has lapsed and it has no secretary, every node runs
+ * the same election on its copy; the elected node takes over with its own key, and its scripted
+ * secretary — labelled as scripted in the summary — summarises the answers and closes the question
+ * on that summary. The fold re-checks everything (`NOT_ELECTED`, `ASKER_PRESENT`), so a node that
+ * looks early or thinks itself elected wrongly only gets a refusal.
+ */
+
+export type SecretaryStep = 'not-due' | 'not-elected' | 'took-over' | 'closed' | 'refused';
+
+const SCRIPTED = 'scripted secretary';
+
+export class AutoSecretary {
+  constructor(
+    private readonly runtime: Runtime,
+    private readonly transport: SwarmTransport,
+    private readonly node: NodeIdentity,
+    private readonly opts: Pick<SwarmOptions, 'settings'>,
+  ) {}
+
+  /** When this room should be looked at again (its lapse instant), or null when never. */
+  async dueAt(questionId: string): Promise<number | null> {
+    const v = await this.view(questionId);
+    if (v?.status !== 'open' || v.secretary) return null;
+    return v.askerLastSeen + this.opts.settings.presenceLapseMs;
+  }
+
+  /** One look at a room at `now`: take over when elected and due, then summarise and close. */
+  async step(questionId: string, now: number): Promise<SecretaryStep> {
+    const v = await this.view(questionId);
+    if (v?.status !== 'open') return 'not-due';
+    const me = participantOf(this.node.publicKey);
+    if (!v.secretary) {
+      if (now < v.askerLastSeen + this.opts.settings.presenceLapseMs) return 'not-due';
+      const winner = electNode(
+        v.question.id,
+        v.question.askerNode,
+        v.participants.map((p) => p.node),
+        this.opts.settings.roster,
+      );
+      if (winner?.nodeId !== this.node.nodeId) return 'not-elected';
+      if (!(await this.send(v, { type: 'swarm/room-takeover' }, now))) return 'refused';
+      return this.step(questionId, now);
+    }
+    if (v.secretary.participant !== me) return 'not-elected';
+    const answers = v.messages.filter((m) => m.kind === 'answer');
+    const chosen = answers.some((m) => m.verdict === 'accept')
+      ? answers.filter((m) => m.verdict === 'accept')
+      : answers.filter((m) => m.verdict !== 'reject');
+    const summary = await this.send(
+      v,
+      {
+        type: 'swarm/question-summary',
+        'author/role': 'secretary',
+        status: 'final',
+        'content/facts': chosen.slice(0, 20).map((m) => clipText(`${m.speaker}: ${m.text}`, 4000)),
+        'content/hypotheses': [],
+        'content/recommendations': [
+          `${SCRIPTED} of ${this.node.nodeId}: the asker lapsed; these are the room's answers, unedited`,
+        ],
+        'content/uncertainty': chosen.length ? 0.5 : 1,
+      },
+      now,
+    );
+    if (!summary) return 'refused';
+    const closed = await this.send(
+      v,
+      {
+        type: 'swarm/question-close',
+        'closed-by/role': 'secretary',
+        resolution: 'accepted-answer',
+        'accepted-summary/id': summary.key,
+      },
+      now,
+    );
+    return closed ? 'closed' : 'refused';
+  }
+
+  private async view(questionId: string): Promise<QuestionView | null> {
+    const roomId = roomIdOf(questionId);
+    const room = await this.runtime.store.rooms.get(roomId);
+    if (room?.protocol !== 'question') return null;
+    return (await this.runtime.stateFor(roomId, { kind: 'observer' })).view as QuestionView;
+  }
+
+  /** Signs with the node's own key (the roster's), publishes, and answers the input's key if applied. */
+  private async send(v: QuestionView, draft: { type: string } & Record<string, unknown>, now: number) {
+    const input = nodeInput(draft, v.question.id, this.node, this.node, now) as RoomInput;
+    const s = this.transport.subjects;
+    const kind = kindOf(input);
+    const subject =
+      kind === 'summary'
+        ? s.summary(v.question.scope)
+        : kind === 'close'
+          ? s.close(v.question.scope)
+          : s.room(v.question.id, v.question.scope);
+    const p = await this.transport.publish(subject, input, eventIdOf(input));
+    // Pending (a slow fold) counts as not applied: the next look sees what became of it.
+    return p.outcome?.status === 'applied' ? { key: ownKeyOf(input) } : null;
+  }
+}

@@ -1,0 +1,98 @@
+// Issue 23: scope enforced (a federation-scoped room takes only its federation's inputs), node ids
+// bound to roster keys (the gateway countersigns), reputation the room can verify (the roster's,
+// never the responder's claim), and the roster document's signature.
+import { describe, expect, it } from 'vitest';
+import { countersign, signRoster, verifyRoster } from '../../rules/federation.ts';
+import { SIGNATURE_DOMAINS, signObject } from '../../rules/signing.ts';
+import { key } from './fixtures.ts';
+import { FED, join, NODE_KEYS, P1, QRoom, ROSTER, say } from './room-harness.ts';
+
+const GLOBAL = { 'delivery/scope': 'global', 'request/exposure-mode': 'public-call-for-help' };
+
+/** Re-sign `msg` as `who` after changing fields (the participant's own signature stays valid). */
+function resigned(msg: Record<string, unknown>, who = P1, change: Record<string, unknown> = {}) {
+  const { signature: _s, 'gateway/signature': _g, ...body } = { ...msg, ...change };
+  return signObject(body, SIGNATURE_DOMAINS.room, who.seed);
+}
+
+describe('scope: a federation-scoped room takes its own federation only', () => {
+  it('refuses an input of another federation, or of none, in a federation-local room', () => {
+    const room = new QRoom();
+    expect(room.state.question.scope).toBe('federation-local');
+    const other = countersign(
+      resigned(join(P1), P1, { 'sender/federation-id': 'federation:other' }),
+      (NODE_KEYS['node:b'] as { seed: Uint8Array }).seed,
+    );
+    expect(room.send(other)).toBe('OUT_OF_SCOPE');
+    const { 'sender/federation-id': _f, ...noFed } = join(P1) as Record<string, unknown>;
+    expect(room.send(countersign(resigned(noFed), (NODE_KEYS['node:b'] as { seed: Uint8Array }).seed))).toBe(
+      'OUT_OF_SCOPE',
+    );
+    expect(room.send(join(P1))).toBe('OK');
+  });
+
+  it('a node outside the roster cannot relay into a federation-local room; in a global room it can', () => {
+    const outsider = resigned(join(P1), P1, { 'sender/node-id': 'node:elsewhere' });
+    expect(new QRoom().send(outsider)).toBe('OUT_OF_SCOPE');
+    expect(new QRoom({ ...GLOBAL, 'responder/min-reputation': undefined }).send(outsider)).toBe('OK');
+  });
+});
+
+describe('node ids are bound to roster keys', () => {
+  it('a join naming a roster node without its countersignature is UNVERIFIED_NODE', () => {
+    const room = new QRoom(GLOBAL);
+    const uncountersigned = resigned(join(P1)); // names node:b, no gateway/signature
+    expect(room.send(uncountersigned)).toBe('UNVERIFIED_NODE');
+    const byAnother = countersign(uncountersigned, (NODE_KEYS['node:c'] as { seed: Uint8Array }).seed);
+    expect(room.send(byAnother)).toBe('UNVERIFIED_NODE');
+    expect(room.send(join(P1))).toBe('OK');
+    // An answer "via" node:a from P1 relayed by node:b's key is refused too.
+    const via = resigned(say(P1, 'hi'), P1, { 'sender/node-id': 'node:a', 'origin/gateway': 'node:a' });
+    expect(room.send(countersign(via, (NODE_KEYS['node:b'] as { seed: Uint8Array }).seed))).toBe(
+      'UNVERIFIED_NODE',
+    );
+  });
+
+  it('the issue’s case: a fresh key claiming reputation 1 via another node cannot join a 0.95 question', () => {
+    const room = new QRoom({ ...GLOBAL, 'responder/min-reputation': 0.95 });
+    const fresh = key(60);
+    const claim = { 'responder/reputation': 1 };
+    // Through a node outside the roster: no one the room trusts vouches.
+    expect(room.send(resigned(join(fresh, claim), fresh, { 'sender/node-id': 'node:third' }))).toBe(
+      'REPUTATION_UNKNOWN',
+    );
+    // Through roster node:b (0.9): the roster's figure, not the claim.
+    expect(room.send(join(fresh, claim))).toBe('REPUTATION_TOO_LOW');
+    // Naming node:a (1.0) without node:a's countersignature.
+    expect(room.send(resigned(join(fresh, claim), fresh, { 'sender/node-id': 'node:a' }))).toBe(
+      'UNVERIFIED_NODE',
+    );
+    // Really relayed by node:a: admitted, with node:a's figure.
+    const viaA = countersign(
+      resigned(join(fresh, claim), fresh, { 'sender/node-id': 'node:a' }),
+      (NODE_KEYS['node:a'] as { seed: Uint8Array }).seed,
+    );
+    expect(room.send(viaA)).toBe('OK');
+    expect(room.state.participants[fresh.participant]?.reputation).toBe(1);
+  });
+});
+
+describe('the roster document', () => {
+  const fedKey = key(70);
+  const doc = () =>
+    signRoster({ type: 'db8/swarm/roster', 'issued-at': '2026-03-01T00:00:00Z', ...ROSTER }, fedKey.seed);
+
+  it('verifies with the federation key; a change or another key is refused', () => {
+    const ok = verifyRoster(doc(), fedKey.did);
+    expect(ok.ok && ok.value['federation/id']).toBe(FED);
+    const tampered = { ...doc(), nodes: [...ROSTER.nodes, { 'node/id': 'node:evil', key: key(71).did }] };
+    expect(!verifyRoster(tampered, fedKey.did).ok && verifyRoster(tampered, fedKey.did)).toMatchObject({
+      error: { code: 'BAD_SIGNATURE' },
+    });
+    expect(verifyRoster(doc(), key(72).did)).toMatchObject({ ok: false, error: { code: 'BAD_SIGNATURE' } });
+    expect(verifyRoster({ ...doc(), nodes: [] }, fedKey.did)).toMatchObject({
+      ok: false,
+      error: { code: 'SCHEMA_INVALID' },
+    });
+  });
+});
