@@ -9,8 +9,9 @@ import { type Browser, chromium, type Page } from 'playwright-core';
 
 // Shared set-up for the browser suites: build the SPA, start a real server on it, drive Chromium.
 
-export const WEB_DIR = fileURLToPath(new URL('../../../web', import.meta.url));
-const REPO = join(WEB_DIR, '..', '..');
+/** The SPA the composition root builds (packages/app/web: index.html, vite.config.ts). */
+export const WEB_DIR = fileURLToPath(new URL('../../web', import.meta.url));
+const REPO = fileURLToPath(new URL('../../../..', import.meta.url));
 /** Screenshots land here (gitignored); look at them after a run. */
 export const SCREENS = process.env.DB8_SCREENS ?? join(REPO, '.tmp', 'screens');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
