@@ -133,7 +133,7 @@ const messageOf = (e) => {
   }
 };
 
-const suite = await import('@db8/server/src/protocols/deliberation/suite.mjs');
+const suite = await import('./suite.mjs');
 const solution = suite.solution;
 let cases = suite.cases;
 if (typeof cases === 'function') cases = await cases(solution);
@@ -160,7 +160,7 @@ say({ done: true });
 /** The wrapper esbuild bundles with the tests (virtual module `db8:tests`). */
 const SUITE_ENTRY = `
 import * as tests from 'db8:tests';
-import * as solutionModule from '@db8/server/src/protocols/deliberation/solution.mjs';
+import * as solutionModule from './solution.mjs';
 const declared = tests.default ?? tests.tests;
 const snapshot = (c) =>
   Object.freeze((Array.isArray(c) ? c : Object.entries(c ?? {})).map((p) => Object.freeze([p[0], p[1]])));

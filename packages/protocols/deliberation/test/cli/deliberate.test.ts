@@ -68,7 +68,7 @@ describe('db8 deliberate', () => {
     const tests = join(dir, 'tests.mjs');
     writeFileSync(
       tests,
-      "import assert from 'node:assert/strict';\nimport { answer } from '@db8/cli/test/solution.mjs';\nexport default { one: () => assert.equal(answer, 1) };\n",
+      "import assert from 'node:assert/strict';\nimport { answer } from './solution.mjs';\nexport default { one: () => assert.equal(answer, 1) };\n",
     );
     const r = await spawnDb8(
       [

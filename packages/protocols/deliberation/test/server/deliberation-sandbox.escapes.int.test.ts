@@ -148,7 +148,7 @@ describe.each([
       const mib = Buffer.alloc(1024 * 1024, 7);
       let total = 0;
       const stops = [];
-      for (const dir of [new URL('../../../../server/test', import.meta.url).pathname, '/', '/dev/shm', '/dev', '/usr', '/tmp']) {
+      for (const dir of [new URL('.', import.meta.url).pathname, '/', '/dev/shm', '/dev', '/usr', '/tmp']) {
         try {
           for (let f = 0; total < 256 * mib.length; f++) {
             const fd = fs.openSync(dir + '/fill-' + f, 'w');

@@ -93,7 +93,7 @@ describe('deliberation sandbox', () => {
       source: 'export {};',
       tests: `import fs from 'node:fs';
         export default {
-          inside: () => fs.writeFileSync(new URL('../../../../server/test/scratch.txt', import.meta.url), 'ok'),
+          inside: () => fs.writeFileSync(new URL('./scratch.txt', import.meta.url), 'ok'),
           outside: () => fs.writeFileSync(${JSON.stringify(outside)}, 'escaped'),
           read: () => fs.readFileSync('/etc/hostname'),
         };`,
@@ -124,7 +124,7 @@ describe('deliberation sandbox', () => {
       {
         language: 'javascript',
         source: 'export const spin = () => { for (;;) {} };',
-        tests: `import { spin } from '@db8/server/test/solution.mjs';
+        tests: `import { spin } from './solution.mjs';
           export default { first: () => {}, spins: () => spin(), never: () => {} };`,
       },
       { limits: { timeoutMs: 1500 } },
@@ -142,7 +142,7 @@ describe('deliberation sandbox', () => {
         language: 'javascript',
         source:
           'export const bomb = () => { const a = []; for (;;) a.push({ x: new Array(1000).fill(1) }); };',
-        tests: `import { bomb } from '@db8/server/test/solution.mjs'; export default { bomb: () => bomb() };`,
+        tests: `import { bomb } from './solution.mjs'; export default { bomb: () => bomb() };`,
       },
       { limits: { memoryMb: 64, timeoutMs: 20_000 } },
     );
@@ -152,7 +152,7 @@ describe('deliberation sandbox', () => {
       {
         language: 'javascript',
         source: `export const bomb = () => { const a = []; for (let i = 0; i < 64; i++) a.push(Buffer.alloc(64 * 1024 * 1024, 1)); return a.length; };`,
-        tests: `import { bomb } from '@db8/server/test/solution.mjs'; export default { bomb: () => bomb() };`,
+        tests: `import { bomb } from './solution.mjs'; export default { bomb: () => bomb() };`,
       },
       { limits: { memoryMb: 64, timeoutMs: 20_000 } },
     );

@@ -18,7 +18,7 @@ import { DeliberationWorker, RUN_LEASE_SLACK_MS } from '../../server/worker.ts';
 
 const GOOD_ADD = 'export const add = (a, b) => a + b;';
 const TESTS = `import assert from 'node:assert/strict';
-import { add } from '@db8/server/test/solution.mjs';
+import { add } from './solution.mjs';
 export default { adds: () => assert.equal(add(1, 2), 3) };`;
 const ROOM = 'room_sandbox_worker';
 

@@ -30,7 +30,7 @@ async function api(method: string, path: string, body?: unknown): Promise<{ stat
 }
 
 const TESTS = `import assert from 'node:assert/strict';
-import { add } from '@db8/server/test/solution.mjs';
+import { add } from './solution.mjs';
 export default {
   'adds small numbers': () => assert.equal(add(1, 2), 3),
   'adds negatives': () => assert.equal(add(-2, -3), -5),

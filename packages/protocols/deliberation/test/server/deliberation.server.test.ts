@@ -186,7 +186,7 @@ describe('deliberation over REST', () => {
         language: 'typescript',
         confidence: 0.95,
         tests: `import assert from 'node:assert/strict';
-import { answer } from '@db8/server/test/solution.mjs';
+import { answer } from './solution.mjs';
 export default { 'answer is 1': () => assert.equal(answer, 1), 'answer is a number': () => assert.equal(typeof answer, 'number') };`,
       },
     });

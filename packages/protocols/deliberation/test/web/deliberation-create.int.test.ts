@@ -161,7 +161,7 @@ describe('deliberation create form and answer', () => {
     await page
       .locator('#delib-tests')
       .fill(
-        "import assert from 'node:assert/strict';\nimport { answer } from '@db8/web/test/solution.mjs';\nexport default { 'answer is never this': () => assert.equal(answer, 'never') };",
+        "import assert from 'node:assert/strict';\nimport { answer } from './solution.mjs';\nexport default { 'answer is never this': () => assert.equal(answer, 'never') };",
       );
     await page.locator('#delib-confidence').fill('0.95');
     await page.locator('#delib-rounds').fill('1');

@@ -179,7 +179,7 @@ describe('deliberation room page', () => {
   it('a reviewer approves the gate from the page; code versions show diffs and a rising pass rate; lessons search finds it', async () => {
     // answer === round: round 1's drafts pass one test of two, round 2's pass both.
     const tests = `import assert from 'node:assert/strict';
-import { answer } from '@db8/web/test/solution.mjs';
+import { answer } from './solution.mjs';
 export default { 'answer is a number': () => assert.equal(typeof answer, 'number'), 'answer is 2': () => assert.equal(answer, 2) };`;
     const created = await api('POST', '/v1/debates', {
       topic: 'Export answer, the checksum of the quarterly ledger',
