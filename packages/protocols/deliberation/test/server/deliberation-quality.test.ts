@@ -40,7 +40,14 @@ describe('code quality (FTA)', () => {
   });
 
   it("puts the analyser's score and metrics in the measurement beside the pass rate", async () => {
-    const run = { passRate: 0.5, total: 2, passed: 1, failed: 1, durationMs: 3, status: 'ok' } as SandboxResult;
+    const run = {
+      passRate: 0.5,
+      total: 2,
+      passed: 1,
+      failed: 1,
+      durationMs: 3,
+      status: 'ok',
+    } as SandboxResult;
     const q = await analyseCode(BRANCHY, 'javascript');
     const m = measurementOf(run, BRANCHY, q);
     expect(m.qualityScore).toBe(q!.qualityScore);

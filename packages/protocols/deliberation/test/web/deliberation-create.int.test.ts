@@ -184,6 +184,22 @@ describe('deliberation create form and answer', () => {
     expect(outcome).toContain('no winner');
     expect(outcome).toContain('no code version passed its tests');
     expect(await page.getByTestId('delib-winning-code').count()).toBe(0);
+    // Each version's analysed quality beside its pass rate, as REST has it (server/quality.ts).
+    const measured = await until('every version measured and analysed', async () => {
+      const r = await api(`/v1/debates/${id}/results`);
+      return r.code_versions.every((v: { quality_score: number | null }) => v.quality_score !== null)
+        ? (r.code_versions as { version: number; quality_score: number; metrics: { cyclomatic: number } }[])
+        : null;
+    });
+    const rows = page.getByTestId('delib-version');
+    await expect.poll(() => rows.count()).toBe(measured.length);
+    for (const v of measured) {
+      const q = page.locator(
+        `[data-testid="delib-version"][data-version="${v.version}"] [data-testid="delib-quality"]`,
+      );
+      await expect.poll(() => q.getAttribute('data-quality')).toBe(String(v.quality_score));
+      expect(await q.textContent()).toContain(`cyclomatic ${v.metrics.cyclomatic}`);
+    }
     await shot(page, 'deliberation-create-no-passing-390');
     await page.context().close();
   }, 240_000);
