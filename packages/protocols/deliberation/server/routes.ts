@@ -23,6 +23,7 @@ import {
 } from '../rules/index.ts';
 import { deliberationLifecycleRoutes } from './lifecycle-routes.ts';
 import { assertSandboxFor, sandboxOptionsFromEnv } from './sandbox.ts';
+import { withGivenLessons } from './storage/index.ts';
 import type { DeliberationWorker } from './worker.ts';
 
 /**
@@ -253,6 +254,8 @@ export function deliberationRestRoutes(
         throw new ApiError(400, 'BAD_PARTICIPANTS', (err as Error).message);
       }
       assertSandboxFor(mapped.config, sandboxOptionsFromEnv(ctx.env));
+      // The lessons the seats are given: the bank's best matches for the task (lessons-given.ts).
+      mapped.config = await withGivenLessons(ctx.app.store.db, mapped.config);
       const driven = Object.keys(mapped.drivers).length > 0;
       const hosts = ctx.app.drivers;
       if (driven) {

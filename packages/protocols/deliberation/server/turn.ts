@@ -6,6 +6,7 @@ import {
   type DeliberationAction,
   type DeliberationView,
   FindingSchema,
+  type GivenLesson,
   type LegalAction,
   OPERATOR,
   phaseSettings,
@@ -255,6 +256,17 @@ function clip(value: unknown, max: number): string {
 /** The context block: what the seat's own view and legal action say (the scripted cast reads it too). */
 export const CONTEXT_MARK = 'CONTEXT: ';
 
+/** The lessons the server gave this session (config.lessons), as the prompt shows them. */
+export function lessonsBrief(lessons: readonly GivenLesson[]): string {
+  if (lessons.length === 0) return '';
+  return [
+    'Lessons from earlier sessions (apply what fits; they were found by searching the lesson bank for this task):',
+    ...lessons.map(
+      (l) => `- [${l.category}, ${l.tier}, score ${l.score}] ${l.title}: ${l.solution.slice(0, 1500)}`,
+    ),
+  ].join('\n');
+}
+
 export function turnPrompt(
   ctx: TurnContext,
   turn: LegalAction,
@@ -278,6 +290,7 @@ export function turnPrompt(
     task.kind === 'code'
       ? `This is a code task in ${task.language ?? 'javascript'}: drafts carry code {language, source} as an ES module.${task.tests ? `\nThe tests your code must pass (they import ./solution.mjs):\n${task.tests.slice(0, 6000)}` : ''}`
       : '',
+    lessonsBrief(v.config.lessons),
     `Round ${v.round} of ${v.config.maxRounds}, phase ${v.phase} (pass ${v.pass}, step ${v.step}). ${WHAT[turn.type as TurnKind] ?? ''}`,
     settings.prompt ?? '',
     v.plan
