@@ -150,7 +150,7 @@ export function LessonsPage() {
             type="number"
             min={0}
             max={1}
-            step={0.05}
+            step="any"
             value={form.minScore}
             onChange={set('minScore')}
             placeholder="0–1"
