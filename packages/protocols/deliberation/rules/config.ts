@@ -201,6 +201,8 @@ export const DeliberationConfigSchema = z
       .strict()
       .default({ maxAttempts: 3 }),
     lessons: z.array(GivenLessonSchema).max(MAX_GIVEN_LESSONS).default([]),
+    /** Model seats may call tools (run the tests on a draft, read a version, search the lessons) before drafting. */
+    tools: z.boolean().default(false),
   })
   .strict();
 export type DeliberationConfig = z.infer<typeof DeliberationConfigSchema>;

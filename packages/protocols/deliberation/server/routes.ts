@@ -82,6 +82,8 @@ export const CreateDebateBodySchema = z
     gate_timeout: z.number().int().min(1).max(604_800).optional(),
     gate_on_timeout: z.enum(['approve', 'reject']).optional(),
     reflexion_attempts: z.number().int().min(0).max(10).optional(),
+    /** Model seats may call tools before drafting (config `tools`). */
+    enable_tools: z.boolean().optional(),
     task: z
       .object({
         kind: z.enum(['text', 'code']).default('text'),
@@ -169,6 +171,7 @@ export function debateToRoom(
     ...(body.coordination_protocol ? { coordination: body.coordination_protocol } : {}),
     ...(body.voting_method ? { voting: body.voting_method } : {}),
     ...(body.reflexion_attempts !== undefined ? { reflexion: { maxAttempts: body.reflexion_attempts } } : {}),
+    ...(body.enable_tools !== undefined ? { tools: body.enable_tools } : {}),
     ...(body.task ? { task: body.task } : {}),
   };
   if (body.enable_approval_gates)

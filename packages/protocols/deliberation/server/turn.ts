@@ -18,6 +18,7 @@ import {
   type Turn,
 } from '../rules/index.ts';
 import type { SandboxResult } from './sandbox.ts';
+import { callTools } from './tools.ts';
 
 /**
  * One deliberation turn played by a model (docs/deliberation.md#drivers): the seat's own view and
@@ -408,7 +409,18 @@ export async function playTurn(
     records.push(out.record);
     return out;
   };
-  let out = await ask([]);
+  // Tools before a draft, when the session allows them (tools.ts); never for the scripted cast.
+  const drafting = kind === 'propose' || kind === 'optimize' || kind === 'blue';
+  const tools =
+    v.config.tools && drafting && !provider.scripted
+      ? await callTools(
+          provider,
+          { ...turnPrompt(ctx, turn), seat: ctx.seat, signal: opts.signal },
+          { view: v, test: opts.test },
+          records,
+        )
+      : { calls: [], brief: '' };
+  let out = await ask(tools.brief ? [tools.brief] : []);
   if (!out.ok) return failedAction(out.error.code, out.error.message, records);
   let body = out.value;
   const reflections: Reflection[] = [];
@@ -462,7 +474,8 @@ export async function playTurn(
   const action = {
     type: kind,
     ...body,
-    ...(kind === 'propose' || kind === 'optimize' || kind === 'blue' ? { testResults, reflections } : {}),
+    ...(drafting ? { testResults, reflections } : {}),
+    ...(tools.calls.length ? { toolCalls: tools.calls } : {}),
     call,
   } as DeliberationAction;
   return { action, records, error: null };

@@ -36,6 +36,7 @@ const DEFAULTS = (): Input => ({
   coordination: 'adaptive',
   voting: 'weighted',
   gates: { phases: [], reviewers: ['operator'], timeoutMs: 3_600_000, onTimeout: 'reject' },
+  tools: false,
 });
 
 const orNull = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? null : v);
@@ -240,6 +241,14 @@ export function CreateDeliberation(props: CreateFormProps) {
           </Field>
           <Field id="delib-early" label="stop at consensus" error={err('earlyStop')}>
             <input id="delib-early" type="checkbox" {...register('earlyStop')} />
+          </Field>
+          <Field
+            id="delib-tools"
+            label="model seats may use tools"
+            error={err('tools')}
+            hint="Run the tests on a draft, read a version, search the lessons."
+          >
+            <input id="delib-tools" type="checkbox" {...register('tools')} />
           </Field>
           <Field id="delib-phase-timeout" label="phase timeout (s)" error={err('phaseTimeoutMs')}>
             <Controller
