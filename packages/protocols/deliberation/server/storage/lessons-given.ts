@@ -47,12 +47,19 @@ export async function lessonsForTask(db: SqlDriver, config: TaskConfig, now: num
   }));
 }
 
-/** A create-room config with `lessons` set from the bank (left alone while it is no config). */
+/**
+ * A create-room config with `lessons` set from the bank (left alone while it is no config). The
+ * bank is an aid: where it cannot be read (the module's tables not migrated, as in an app built
+ * without mounting its modules) the room is still created, given no lessons.
+ */
 export async function withGivenLessons<T>(db: SqlDriver, config: T): Promise<T> {
   if (typeof config !== 'object' || config === null || Array.isArray(config)) return config;
   const c = config as { topic?: unknown; task?: { kind?: string } };
   if (typeof c.topic !== 'string') return config;
-  return { ...config, lessons: await lessonsForTask(db, { topic: c.topic, task: c.task }, Date.now()) };
+  const lessons = await lessonsForTask(db, { topic: c.topic, task: c.task }, Date.now()).catch(
+    () => [] as GivenLesson[],
+  );
+  return { ...config, lessons };
 }
 
 /**
