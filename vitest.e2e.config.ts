@@ -36,6 +36,8 @@ export const E2E_SUITES = [
   'packages/protocols/deliberation/test/cli/deliberate.test.ts',
   'packages/protocols/deliberation/test/server/deliberation.server.test.ts',
   'packages/protocols/deliberation/test/server/deliberation.reflexion.test.ts',
+  'packages/protocols/deliberation/test/server/deliberation.scenario.test.ts',
+  'packages/protocols/deliberation/test/server/deliberation.tools.test.ts',
   'packages/protocols/debate/test/server/debate.journal.test.ts',
   // property suites: thousands of random games each
   'packages/**/test/**/*.property.test.ts',

@@ -48,11 +48,28 @@ export const FindingSchema = z
   })
   .strict();
 
-/** Drafts (proposals, optimizations, patches) may carry code, tests run and reflections. */
+/**
+ * A tool a model seat called while drafting, run by the server, with its result as the seat saw
+ * it (docs/deliberation.md#tools): recorded in the turn, so replay needs neither model nor tool.
+ */
+export const TOOLS = ['run_tests', 'read_version', 'search_lessons'] as const;
+export const ToolCallSchema = z
+  .object({
+    tool: z.enum(TOOLS),
+    input: z.record(z.string().max(40), z.union([z.string().max(100_000), z.number()])),
+    ok: z.boolean(),
+    output: z.string().max(20_000),
+  })
+  .strict();
+export type ToolCall = z.infer<typeof ToolCallSchema>;
+
+/** Drafts (proposals, optimizations, patches) may carry code, tests run, reflections and tool calls. */
 const draftExtras = {
   code: CodeDraftSchema.nullable().default(null),
   testResults: TestResultsSchema.nullable().default(null),
   reflections: z.array(ReflectionSchema).max(10).default([]),
+  // Optional (absent when none), so turns without tools keep the shape they had.
+  toolCalls: z.array(ToolCallSchema).max(8).optional(),
 };
 
 export const TurnActionSchema = z.discriminatedUnion('type', [

@@ -101,6 +101,25 @@ export const DEFAULT_MIN_RESPONSES: Record<Phase, number> = {
   convergence: 3,
 };
 
+/**
+ * A lesson from earlier sessions given to the seats (docs/deliberation.md#lessons-given): the
+ * server fills `lessons` when the room is created, by full-text search over the task; being part
+ * of the config, which lessons were given is in the log's first entry and replay needs no lesson
+ * bank.
+ */
+export const GivenLessonSchema = z
+  .object({
+    id: z.string().min(1).max(64),
+    title: z.string().max(300),
+    solution: z.string().max(8000),
+    category: z.string().max(30),
+    tier: z.string().max(20),
+    score: z.number().min(0).max(1),
+  })
+  .strict();
+export type GivenLesson = z.infer<typeof GivenLessonSchema>;
+export const MAX_GIVEN_LESSONS = 5;
+
 export const DeliberationConfigSchema = z
   .object({
     sessionId: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,79}$/),
@@ -181,6 +200,9 @@ export const DeliberationConfigSchema = z
       .object({ maxAttempts: z.number().int().min(0).max(10).default(3) })
       .strict()
       .default({ maxAttempts: 3 }),
+    lessons: z.array(GivenLessonSchema).max(MAX_GIVEN_LESSONS).default([]),
+    /** Model seats may call tools (run the tests on a draft, read a version, search the lessons) before drafting. */
+    tools: z.boolean().default(false),
   })
   .strict();
 export type DeliberationConfig = z.infer<typeof DeliberationConfigSchema>;

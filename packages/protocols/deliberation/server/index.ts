@@ -9,7 +9,12 @@ import { assertSandboxFor, sandboxOptionsFromEnv } from './sandbox.ts';
 import { sqlSandboxRuns, sweepLegacyTempDirs } from './sandbox-runs.ts';
 import { deliberationScript } from './scripted.ts';
 import { deliberationSkillDoc } from './skill.ts';
-import { applyEntry, deliberationStorageRoutes } from './storage/index.ts';
+import {
+  applyEntry,
+  countGivenLessons,
+  deliberationStorageRoutes,
+  withGivenLessons,
+} from './storage/index.ts';
 import { DeliberationWorker } from './worker.ts';
 
 export { awaitingMeasurement, deliberationAgent, MEASURE_WAIT_MS } from './agent.ts';
@@ -60,6 +65,10 @@ export function registerDeliberation(app: FastifyInstance, ctx: ModuleContext): 
         ...(room.createdBy ? { initiatedBy: room.createdBy } : {}),
       });
     });
+  // The lessons a session was given count as used once it ends (storage/lessons-given.ts).
+  worker.onCommitted(async (e, state) => {
+    await countGivenLessons(db, e.room, state, e.ts);
+  });
   const stop = ctx.app.bus.subscribe('*', (entry) => worker.entry(entry));
   app.addHook('preClose', async () => {
     stop();
@@ -81,9 +90,10 @@ export const deliberationModule: ProtocolModule = {
   agent: deliberationAgent(),
   scripted: () => deliberationScript,
   // A code task with tests where no sandbox can run them is refused at creation (409).
-  prepareConfig: (config, ctx) => {
+  // The lessons the seats are given come from the server's bank, never from the request.
+  prepareConfig: async (config, ctx) => {
     assertSandboxFor(config, sandboxOptionsFromEnv(ctx.env));
-    return config;
+    return withGivenLessons(ctx.db, config);
   },
   routes: (app, ctx) => {
     registerDeliberation(app, ctx);

@@ -7,6 +7,7 @@ import {
   type LegalAction,
   OPERATOR,
 } from '../rules/index.ts';
+import { analyseCode } from './quality.ts';
 import { measurementOf, runSandboxed, type SandboxOptions, type SandboxResult } from './sandbox.ts';
 import { playTurn } from './turn.ts';
 
@@ -86,12 +87,13 @@ export async function runLocalDeliberation(opts: LocalDeliberationOptions): Prom
       if (pending.length) {
         for (const v of pending) {
           const r = await runSandboxed({ language: v.language, source: v.code, tests }, sandbox);
+          const quality = await analyseCode(v.code, v.language);
           measurements.push({ version: v.version, result: r });
           opts.onProgress?.({ kind: 'measure', version: v.version, passRate: r.passRate, status: r.status });
           if (r.status !== 'unsupported')
             room.must(
               OPERATOR,
-              { type: 'measure', version: v.version, measurement: measurementOf(r, v.code) },
+              { type: 'measure', version: v.version, measurement: measurementOf(r, v.code, quality) },
               now(),
             );
         }

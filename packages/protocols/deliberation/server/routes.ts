@@ -23,6 +23,7 @@ import {
 } from '../rules/index.ts';
 import { deliberationLifecycleRoutes } from './lifecycle-routes.ts';
 import { assertSandboxFor, sandboxOptionsFromEnv } from './sandbox.ts';
+import { withGivenLessons } from './storage/index.ts';
 import type { DeliberationWorker } from './worker.ts';
 
 /**
@@ -81,6 +82,8 @@ export const CreateDebateBodySchema = z
     gate_timeout: z.number().int().min(1).max(604_800).optional(),
     gate_on_timeout: z.enum(['approve', 'reject']).optional(),
     reflexion_attempts: z.number().int().min(0).max(10).optional(),
+    /** Model seats may call tools before drafting (config `tools`). */
+    enable_tools: z.boolean().optional(),
     task: z
       .object({
         kind: z.enum(['text', 'code']).default('text'),
@@ -168,6 +171,7 @@ export function debateToRoom(
     ...(body.coordination_protocol ? { coordination: body.coordination_protocol } : {}),
     ...(body.voting_method ? { voting: body.voting_method } : {}),
     ...(body.reflexion_attempts !== undefined ? { reflexion: { maxAttempts: body.reflexion_attempts } } : {}),
+    ...(body.enable_tools !== undefined ? { tools: body.enable_tools } : {}),
     ...(body.task ? { task: body.task } : {}),
   };
   if (body.enable_approval_gates)
@@ -253,6 +257,8 @@ export function deliberationRestRoutes(
         throw new ApiError(400, 'BAD_PARTICIPANTS', (err as Error).message);
       }
       assertSandboxFor(mapped.config, sandboxOptionsFromEnv(ctx.env));
+      // The lessons the seats are given: the bank's best matches for the task (lessons-given.ts).
+      mapped.config = await withGivenLessons(ctx.app.store.db, mapped.config);
       const driven = Object.keys(mapped.drivers).length > 0;
       const hosts = ctx.app.drivers;
       if (driven) {

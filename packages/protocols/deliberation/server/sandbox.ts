@@ -1,5 +1,6 @@
 import { ApiError } from '@db8/server/kit';
 import type { Measurement } from '../rules/index.ts';
+import type { CodeQuality } from './quality.ts';
 import { newNonce } from './sandbox-channel.ts';
 import { type HostOptions, probeSandbox, type SandboxProbe } from './sandbox-host.ts';
 import { type ProcessRun, runProcess } from './sandbox-process.ts';
@@ -112,7 +113,7 @@ export function assertSandboxFor(config: unknown, opts: HostOptions = {}): void 
 
 const LANGUAGES = { js: ['javascript', 'js', 'mjs', 'node'], ts: ['typescript', 'ts'] } as const;
 
-function loaderOf(language: string): 'js' | 'ts' | null {
+export function loaderOf(language: string): 'js' | 'ts' | null {
   const lang = language.toLowerCase();
   if ((LANGUAGES.js as readonly string[]).includes(lang)) return 'js';
   if ((LANGUAGES.ts as readonly string[]).includes(lang)) return 'ts';
@@ -273,10 +274,13 @@ function resultOf(
   };
 }
 
-/** What the operator records for a version: the pass rate measured, and how. No invented quality. */
-export function measurementOf(r: SandboxResult, source: string): Measurement {
+/**
+ * What the operator records for a version: the pass rate measured and how, and the analyser's
+ * quality (quality.ts; null when it could not read the code — never an invented number).
+ */
+export function measurementOf(r: SandboxResult, source: string, quality: CodeQuality | null): Measurement {
   return {
-    qualityScore: null,
+    qualityScore: quality?.qualityScore ?? null,
     testPassRate: r.passRate,
     metrics: {
       tests: r.total,
@@ -290,6 +294,7 @@ export function measurementOf(r: SandboxResult, source: string): Measurement {
       netIsolated: r.isolation ? 1 : 0,
       lines: source.split('\n').length,
       bytes: Buffer.byteLength(source),
+      ...quality?.metrics,
     },
   };
 }

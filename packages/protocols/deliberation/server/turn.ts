@@ -6,6 +6,7 @@ import {
   type DeliberationAction,
   type DeliberationView,
   FindingSchema,
+  type GivenLesson,
   type LegalAction,
   OPERATOR,
   phaseSettings,
@@ -17,6 +18,7 @@ import {
   type Turn,
 } from '../rules/index.ts';
 import type { SandboxResult } from './sandbox.ts';
+import { callTools } from './tools.ts';
 
 /**
  * One deliberation turn played by a model (docs/deliberation.md#drivers): the seat's own view and
@@ -255,6 +257,17 @@ function clip(value: unknown, max: number): string {
 /** The context block: what the seat's own view and legal action say (the scripted cast reads it too). */
 export const CONTEXT_MARK = 'CONTEXT: ';
 
+/** The lessons the server gave this session (config.lessons), as the prompt shows them. */
+export function lessonsBrief(lessons: readonly GivenLesson[]): string {
+  if (lessons.length === 0) return '';
+  return [
+    'Lessons from earlier sessions (apply what fits; they were found by searching the lesson bank for this task):',
+    ...lessons.map(
+      (l) => `- [${l.category}, ${l.tier}, score ${l.score}] ${l.title}: ${l.solution.slice(0, 1500)}`,
+    ),
+  ].join('\n');
+}
+
 export function turnPrompt(
   ctx: TurnContext,
   turn: LegalAction,
@@ -278,6 +291,7 @@ export function turnPrompt(
     task.kind === 'code'
       ? `This is a code task in ${task.language ?? 'javascript'}: drafts carry code {language, source} as an ES module.${task.tests ? `\nThe tests your code must pass (they import ./solution.mjs):\n${task.tests.slice(0, 6000)}` : ''}`
       : '',
+    lessonsBrief(v.config.lessons),
     `Round ${v.round} of ${v.config.maxRounds}, phase ${v.phase} (pass ${v.pass}, step ${v.step}). ${WHAT[turn.type as TurnKind] ?? ''}`,
     settings.prompt ?? '',
     v.plan
@@ -395,7 +409,18 @@ export async function playTurn(
     records.push(out.record);
     return out;
   };
-  let out = await ask([]);
+  // Tools before a draft, when the session allows them (tools.ts); never for the scripted cast.
+  const drafting = kind === 'propose' || kind === 'optimize' || kind === 'blue';
+  const tools =
+    v.config.tools && drafting && !provider.scripted
+      ? await callTools(
+          provider,
+          { ...turnPrompt(ctx, turn), seat: ctx.seat, signal: opts.signal },
+          { view: v, test: opts.test },
+          records,
+        )
+      : { calls: [], brief: '' };
+  let out = await ask(tools.brief ? [tools.brief] : []);
   if (!out.ok) return failedAction(out.error.code, out.error.message, records);
   let body = out.value;
   const reflections: Reflection[] = [];
@@ -449,7 +474,8 @@ export async function playTurn(
   const action = {
     type: kind,
     ...body,
-    ...(kind === 'propose' || kind === 'optimize' || kind === 'blue' ? { testResults, reflections } : {}),
+    ...(drafting ? { testResults, reflections } : {}),
+    ...(tools.calls.length ? { toolCalls: tools.calls } : {}),
     call,
   } as DeliberationAction;
   return { action, records, error: null };

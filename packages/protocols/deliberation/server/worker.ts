@@ -1,6 +1,7 @@
 import type { PublicEntry } from '@db8/core';
 import type { ModuleRuntime } from '@db8/server/kit';
 import { type DeliberationState, type DeliberationView, type Measurement, OPERATOR } from '../rules/index.ts';
+import { analyseCode } from './quality.ts';
 import {
   DEFAULT_LIMITS,
   interruptedResult,
@@ -187,7 +188,7 @@ export class DeliberationWorker {
     let measurement: Measurement;
     if (claim.kind === 'interrupted') {
       r = interruptedResult(claim.startedAt);
-      const m = measurementOf(r, v.code);
+      const m = measurementOf(r, v.code, await analyseCode(v.code, v.language));
       measurement = { ...m, metrics: { ...m.metrics, interrupted: 1 } };
       this.log.warn(
         { roomId: room, version: v.version, startedAt: claim.startedAt },
@@ -195,7 +196,7 @@ export class DeliberationWorker {
       );
     } else {
       r = await runSandboxed({ language: v.language, source: v.code, tests }, this.sandbox);
-      measurement = measurementOf(r, v.code);
+      measurement = measurementOf(r, v.code, await analyseCode(v.code, v.language));
     }
     this.results.set(key, r);
     try {

@@ -95,6 +95,14 @@ export function CodeVersions({ view }: { view: DeliberationView }) {
           <summary>
             v{v.version} · {v.seat} · {v.phase} (round {v.round}) · tests {pct(v.testPassRate)}
             {v.metrics.tests !== undefined ? ` (${v.metrics.passed ?? 0}/${v.metrics.tests})` : ''}
+            <span className="muted" data-testid="delib-quality" data-quality={v.qualityScore ?? ''}>
+              {' '}
+              · quality {pct(v.qualityScore)}
+              {v.metrics.cyclomatic !== undefined ? ` · cyclomatic ${v.metrics.cyclomatic}` : ''}
+              {v.metrics.halsteadVolume !== undefined
+                ? ` · Halstead volume ${Math.round(v.metrics.halsteadVolume)}`
+                : ''}
+            </span>
           </summary>
           <pre className="delib-diff" data-testid="delib-diff">
             {(v.diff ?? v.code).split('\n').map((line, i) => (

@@ -2,15 +2,16 @@ import type { Room } from '@db8/web/kit';
 import { Badge, Link, LiveBadge, statusTone, tokenFor, useCredentials, useRoomLive } from '@db8/web/kit';
 import { useState } from 'react';
 import type { DeliberationView } from '../rules/index.ts';
+import { Answer, Turns } from './Answer.tsx';
 import { CodeVersions } from './CodeVersions.tsx';
 import { Seats } from './Seats.tsx';
 import { TopologyGraph } from './TopologyGraph.tsx';
 
 // A deliberation room, kept small: the topology as a graph of who spoke to whom, the phase timeline
 // of each round (consensus per phase), the consensus of each round as bars against the threshold,
-// the open gate with approve/reject for a reviewer, and the code versions with their measured pass
-// rate, its trend and diffs. The state is the viewer's
-// own view pushed over the WebSocket; `?raw=1` shows the generic room.
+// the open gate with approve/reject for a reviewer, the answer once there is one (Answer.tsx), the
+// code versions with their measured pass rate, its trend and diffs, and every turn in full. The
+// state is the viewer's own view pushed over the WebSocket; `?raw=1` shows the generic room.
 
 const PHASES = [
   'dehallucination',
@@ -237,24 +238,14 @@ export function DeliberationRoom(props: { roomId: string; room: Room | null }) {
               {view.phase}/{view.step} · {view.active.length} seats · leader {view.layout.leader}
             </p>
             <Decided view={view} />
-            {view.outcome ? (
-              <p className="small" data-testid="delib-outcome">
-                Outcome: <strong>{view.outcome.winner ?? 'no winner'}</strong> by {view.outcome.method} at{' '}
-                {pct(view.outcome.confidence)}
-                {view.outcome.reachedConsensus ? ' (consensus)' : ' (no consensus)'} ·{' '}
-                <Link
-                  href={`/deliberation/lessons?domain=${view.config.task.kind === 'code' ? 'code' : 'general'}`}
-                >
-                  lessons
-                </Link>
-              </p>
-            ) : null}
           </section>
+          <Answer view={view} roomId={roomId} />
           <Gate roomId={roomId} view={view} />
           <TopologyGraph view={view} />
           <Timeline view={view} />
           <ConsensusChart view={view} />
           <CodeVersions view={view} />
+          <Turns view={view} />
         </>
       ) : (
         <p className="muted">Loading…</p>

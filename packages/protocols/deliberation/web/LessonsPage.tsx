@@ -2,8 +2,9 @@ import { Badge, getSession, Link, navigate, useCredentials, useLocation } from '
 import { type FormEvent, useEffect, useState } from 'react';
 
 // Lessons search over the server's full-text route (GET /v1/deliberation/lessons): websearch
-// syntax, domain/category/tier filters, ranked hits with the matched words highlighted. The query
-// lives in the URL, so a search is a link. Highlights arrive as pieces, never as HTML.
+// syntax, domain/category/tier/minimum-score filters, ranked hits with the matched words
+// highlighted and their use counts. The query lives in the URL, so a search is a link.
+// Highlights arrive as pieces, never as HTML.
 
 /** The server's lists (storage/lessons-extract.ts); a unit test keeps them equal. */
 export const LESSON_CATEGORIES = [
@@ -30,6 +31,7 @@ interface Lesson {
   tier: string;
   score: number;
   solution: string;
+  uses?: { applied: number; succeeded: number };
 }
 interface Hit {
   lesson: Lesson;
@@ -37,7 +39,7 @@ interface Hit {
   highlights?: { text: string; hit: boolean }[];
 }
 
-const FIELDS = ['q', 'domain', 'category', 'tier'] as const;
+const FIELDS = ['q', 'domain', 'category', 'tier', 'minScore'] as const;
 type Query = Record<(typeof FIELDS)[number], string>;
 
 function readQuery(search: string): Query {
@@ -47,6 +49,7 @@ function readQuery(search: string): Query {
     domain: p.get('domain') ?? '',
     category: p.get('category') ?? '',
     tier: p.get('tier') ?? '',
+    minScore: p.get('minScore') ?? '',
   };
 }
 
@@ -140,6 +143,19 @@ export function LessonsPage() {
             ))}
           </select>
         </div>
+        <div className="field">
+          <label htmlFor="lminscore">minimum score</label>
+          <input
+            id="lminscore"
+            type="number"
+            min={0}
+            max={1}
+            step="any"
+            value={form.minScore}
+            onChange={set('minScore')}
+            placeholder="0–1"
+          />
+        </div>
         <button type="submit" className="primary">
           Search
         </button>
@@ -177,7 +193,11 @@ export function LessonsPage() {
                 <Badge tone="muted">{h.lesson.tier}</Badge> <Badge tone="muted">{h.lesson.domain}</Badge>{' '}
                 <span className="muted">
                   {h.lesson.source} · score {Math.round(h.lesson.score * 100)}%
-                  {h.rank !== undefined ? ` · rank ${h.rank.toFixed(3)}` : ''} ·{' '}
+                  {h.rank !== undefined ? ` · rank ${h.rank.toFixed(3)}` : ''}
+                  {h.lesson.uses
+                    ? ` · used ${h.lesson.uses.applied}× (${h.lesson.uses.succeeded} succeeded)`
+                    : ''}{' '}
+                  ·{' '}
                 </span>
                 <Link href={`/rooms/${encodeURIComponent(h.lesson.debateId)}`}>from {h.lesson.debateId}</Link>
               </p>

@@ -7,6 +7,7 @@ import type { Drivers } from '../drivers/spec.ts';
 import type { RestCaller, RestResult } from '../mcp/rest.ts';
 import type { AppContext } from '../routes/context.ts';
 import type { JoinEffect, JoinInput } from '../runtime/types.ts';
+import type { SqlDriver } from '../store/driver.ts';
 import type { Migration } from '../store/migrate.ts';
 import type { ModuleRuntime } from './runtime.ts';
 import type { WireCodec } from './wire.ts';
@@ -36,7 +37,7 @@ export interface ProtocolModule {
    */
   createSchema?: z.ZodType;
   /** Fills server-side parts of a new room's config before the protocol validates it. */
-  prepareConfig?(config: unknown, ctx: PrepareContext): unknown;
+  prepareConfig?(config: unknown, ctx: PrepareContext): unknown | Promise<unknown>;
   /**
    * Actions written in the join's own commit, right after the join entry (e.g. debate binds the
    * principal's identity to its anonymous seat). A rejoin of a held seat calls nothing.
@@ -94,6 +95,8 @@ export interface PrepareContext {
   /** Driven seats asked for at creation (already validated), or {}. */
   drivers: Drivers;
   env: Env;
+  /** The server's database (a module may read its own tables, e.g. deliberation's lesson bank). */
+  db: SqlDriver;
 }
 
 export type { JoinEffect, JoinInput };

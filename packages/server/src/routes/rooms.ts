@@ -92,7 +92,12 @@ export function roomRoutes(root: FastifyInstance, ctx: AppContext): void {
       }
       const module = ctx.modules.get(protocol);
       const config = module?.prepareConfig
-        ? module.prepareConfig(req.body.config, { caPublicLine: ctx.caPublicLine, drivers, env: ctx.env })
+        ? await module.prepareConfig(req.body.config, {
+            caPublicLine: ctx.caPublicLine,
+            drivers,
+            env: ctx.env,
+            db: ctx.store.db,
+          })
         : req.body.config;
       const room = await rt.createRoom({
         protocol,

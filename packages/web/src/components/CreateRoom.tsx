@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { api } from '../lib/api.ts';
 import { navigate } from '../lib/router.tsx';
+import { ModuleScope } from '../protocols/module.tsx';
 import { installedProtocols, moduleFor } from '../protocols/registry.ts';
 import { type DriverChoices, DriverPicker, driversBody, seatsOf } from './create/Drivers.tsx';
 import { GeneratedForm } from './create/GeneratedForm.tsx';
@@ -85,15 +86,18 @@ export function CreateRoom(props: { onCreated?: () => void }) {
         </select>
       </div>
       {mod?.CreateForm ? (
-        <mod.CreateForm
-          key={protocol}
-          onSubmit={create}
-          footer={footer}
-          opened={(roomId) => {
-            props.onCreated?.();
-            navigate(`/rooms/${encodeURIComponent(roomId)}`);
-          }}
-        />
+        // In the module's scope, so its stylesheet reaches its own form.
+        <ModuleScope module={mod}>
+          <mod.CreateForm
+            key={protocol}
+            onSubmit={create}
+            footer={footer}
+            opened={(roomId) => {
+              props.onCreated?.();
+              navigate(`/rooms/${encodeURIComponent(roomId)}`);
+            }}
+          />
+        </ModuleScope>
       ) : (
         <GeneratedForm
           key={protocol}

@@ -19,6 +19,8 @@
  *   includeExpired?, limit?, offset?, now})` → ranked hits with snippet and highlights;
  *   `listLessons`, `viewLesson`, `recordLessonUse(db, id, {success, now})` (tier promotion),
  *   `purgeExpiredLessons(db, now)`.
+ * - Lessons given to a session: `lessonsForTask(db, config, now)` (full-text search over the task,
+ *   for the config's `lessons`), `countGivenLessons(db, roomId, state, now)` once it has ended.
  * - `sessionHistory(db, filter)`, `statistics(db, filter)`.
  * - `deliberationStorageRoutes(app, {db, authorize, now?, prefix?})` registers
  *   GET /v1/deliberation/lessons, GET /v1/deliberation/lessons/:id,
@@ -50,6 +52,13 @@ export {
   TIERS,
   type Tier,
 } from './lessons-extract.ts';
+export {
+  countGivenLessons,
+  GIVEN_MIN_SCORE,
+  lessonsForTask,
+  taskQuery,
+  withGivenLessons,
+} from './lessons-given.ts';
 export {
   applyEntry,
   deleteSession,

@@ -30,7 +30,7 @@ export async function upsertLessons(
   opts: ExtractOptions = {},
 ): Promise<number> {
   const min = opts.minScore ?? 0.7;
-  const drafts = extractLessons(src).filter((l) => l.score >= min);
+  const drafts = sameLessonOnce(extractLessons(src).filter((l) => l.score >= min));
   if (drafts.length === 0) return 0;
   const created = src.completedAt ?? lastEventAt(src.state);
   const days = opts.expiryDays ?? 90;
@@ -45,20 +45,53 @@ export async function upsertLessons(
      FROM jsonb_to_recordset($3::text::jsonb) AS r(id uuid, source text, title text, problem text, solution text,
        rationale text, domain text, category text, score numeric, tags jsonb, contributors jsonb,
        created bigint, expires bigint)
-     ON CONFLICT (id) DO UPDATE SET session_id = EXCLUDED.session_id, title = EXCLUDED.title,
-       problem = EXCLUDED.problem, solution = EXCLUDED.solution, rationale = EXCLUDED.rationale,
-       domain = EXCLUDED.domain, category = EXCLUDED.category, score = EXCLUDED.score, tags = EXCLUDED.tags,
-       contributors = EXCLUDED.contributors
-     WHERE (deliberation_lessons.session_id, deliberation_lessons.title, deliberation_lessons.problem,
-            deliberation_lessons.solution, deliberation_lessons.rationale, deliberation_lessons.domain,
-            deliberation_lessons.category, deliberation_lessons.score, deliberation_lessons.tags,
-            deliberation_lessons.contributors)
-       IS DISTINCT FROM (EXCLUDED.session_id, EXCLUDED.title, EXCLUDED.problem, EXCLUDED.solution,
-            EXCLUDED.rationale, EXCLUDED.domain, EXCLUDED.category, EXCLUDED.score, EXCLUDED.tags,
-            EXCLUDED.contributors)`,
+     ON CONFLICT (content_key) DO UPDATE SET session_id = EXCLUDED.session_id,
+       debate_id = EXCLUDED.debate_id, rationale = EXCLUDED.rationale, category = EXCLUDED.category,
+       score = GREATEST(deliberation_lessons.score, EXCLUDED.score), tags = EXCLUDED.tags,
+       contributors = ARRAY(SELECT DISTINCT c FROM unnest(deliberation_lessons.contributors || EXCLUDED.contributors) c ORDER BY c)
+     WHERE (deliberation_lessons.session_id, deliberation_lessons.debate_id, deliberation_lessons.rationale,
+            deliberation_lessons.category, deliberation_lessons.tags)
+       IS DISTINCT FROM (EXCLUDED.session_id, EXCLUDED.debate_id, EXCLUDED.rationale, EXCLUDED.category,
+            EXCLUDED.tags)
+       OR EXCLUDED.score > deliberation_lessons.score
+       OR NOT (EXCLUDED.contributors <@ deliberation_lessons.contributors)`,
     [sessionUuid(src.roomId), src.roomId, JSON.stringify(rows)],
   );
   return rows.length;
+}
+
+/**
+ * One draft per lesson: drafts with the same source, domain, title, problem and solution (three
+ * proposers writing the same reflection) are the same lesson — the first, with every contributor
+ * and the best score. The table keys lessons the same way (`content_key`), so another session's
+ * copy merges into the stored row.
+ */
+function sameLessonOnce<T extends LessonDraftLike>(drafts: readonly T[]): T[] {
+  const byKey = new Map<string, T>();
+  for (const d of drafts) {
+    const key = JSON.stringify([d.source, d.domain, d.title, d.problem, d.solution]);
+    const seen = byKey.get(key);
+    byKey.set(
+      key,
+      seen
+        ? {
+            ...seen,
+            score: Math.max(seen.score, d.score),
+            contributors: [...new Set([...seen.contributors, ...d.contributors])].sort(),
+          }
+        : d,
+    );
+  }
+  return [...byKey.values()];
+}
+interface LessonDraftLike {
+  source: string;
+  domain: string;
+  title: string;
+  problem: string;
+  solution: string;
+  score: number;
+  contributors: string[];
 }
 
 export interface Lesson {

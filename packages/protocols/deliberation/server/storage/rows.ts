@@ -145,7 +145,7 @@ export function turnRows(roomId: string, s: DeliberationState, fromSeq = 0): Tur
 function turnRow(roomId: string, t: Turn): TurnRow {
   const a = t.action;
   const call = a.call;
-  const drafts = a as { testResults?: unknown; reflections?: unknown[] };
+  const drafts = a as { testResults?: unknown; reflections?: unknown[]; toolCalls?: unknown[] };
   return {
     id: turnUuid(roomId, t.seq, t.seat),
     seq: t.seq,
@@ -158,7 +158,7 @@ function turnRow(roomId: string, t: Turn): TurnRow {
     model: call?.model ?? t.model,
     content: contentOf(a),
     confidence: confidenceOf(a),
-    tool_calls: [],
+    tool_calls: drafts.toolCalls ?? [],
     test_results: drafts.testResults ?? {},
     reflections: drafts.reflections ?? [],
     metadata: {

@@ -82,7 +82,7 @@ describe('deliberation sandbox', () => {
     });
     expect(good).toMatchObject({ status: 'ok', passed: 4, failed: 0, passRate: 1 });
     expect(good.isolation).toMatchObject({ sandbox: 'bubblewrap', nodePermissions: true });
-    const m = measurementOf(good, 'export const add = (a, b) => a + b;');
+    const m = measurementOf(good, 'export const add = (a, b) => a + b;', null);
     expect(m).toMatchObject({ qualityScore: null, testPassRate: 1 });
     expect(m.metrics).toMatchObject({ tests: 4, passed: 4, netIsolated: 1, timedOut: 0 });
   });

@@ -152,6 +152,13 @@ describe('reflexion through a model', () => {
     const results = (await api('GET', `/v1/debates/${id}/results`)).json;
     expect(results.code_versions.length).toBeGreaterThanOrEqual(4);
     for (const v of results.code_versions) expect(v.test_pass_rate).toBe(1);
+    // And analysed (FTA, server/quality.ts): a quality score and the complexity metrics beside the rate.
+    for (const v of results.code_versions) {
+      expect(v.quality_score).toBeGreaterThan(0);
+      expect(v.quality_score).toBeLessThanOrEqual(1);
+      expect(v.metrics).toMatchObject({ cyclomatic: expect.any(Number), ftaScore: expect.any(Number) });
+      expect(v.metrics.cyclomatic).toBeGreaterThanOrEqual(1);
+    }
     // Each call is its own driver row: the draft and the reflection before the submitted draft.
     const calls = (await api('GET', `/v1/rooms/${id}/drivers`)).json.calls as Json[];
     const ana = calls.filter((c) => c.seat === 'ana' && c.decision.startsWith('turn:1.proposal.1.work'));

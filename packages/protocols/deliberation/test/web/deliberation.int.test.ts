@@ -298,6 +298,21 @@ export default { 'answer is a number': () => assert.equal(typeof answer, 'number
     await page.getByRole('button', { name: 'Search' }).click();
     await page.waitForURL(/category=security/);
     await expect.poll(() => page.getByTestId('lesson-hit').filter({ hasText: id }).count()).toBe(0);
+    // The minimum score: just above the lesson's hides it, just below shows it (with its use count).
+    const score = (await api('GET', '/v1/deliberation/lessons?q=quarterly%20ledger')).hits.find(
+      (h: { lesson: { debateId: string } }) => h.lesson.debateId === id,
+    ).lesson.score as number;
+    expect(score).toBeLessThan(0.99);
+    await page.getByLabel('category').selectOption('');
+    await page.getByLabel('minimum score').fill(String(Math.round((score + 0.01) * 100) / 100));
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.waitForURL(/minScore=/);
+    await expect.poll(() => page.getByTestId('lesson-hit').filter({ hasText: id }).count()).toBe(0);
+    await page.getByLabel('minimum score').fill(String(Math.round((score - 0.01) * 100) / 100));
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByTestId('lesson-hit').filter({ hasText: id }).waitFor();
+    expect(await page.getByTestId('lesson-hit').filter({ hasText: id }).textContent()).toContain('used 0×');
+    await shot(page, 'deliberation-lessons-min-score');
     await page.setViewportSize({ width: 390, height: 860 });
     await page.goto(`${env.url}/deliberation/lessons?q=quarterly+ledger`);
     await page.getByTestId('lesson-hit').first().waitFor();
