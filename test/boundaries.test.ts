@@ -1,13 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import {
-  type ImportSite,
-  importsOf,
-  packageOf,
-  type SourceFile,
-  sourceFiles,
-  WORKSPACES,
-} from './imports.ts';
+import { type ImportSite, importsOf, packageOf, sourceFiles, WORKSPACES } from './imports.ts';
 
 // The layering, checked on every `npm test`: each workspace package declares what it imports, the
 // packages depend on each other only downwards, and protocol code reaches the platform only through

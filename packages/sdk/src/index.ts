@@ -15,7 +15,8 @@ export {
   OutdatedClientError,
   socketError,
 } from './errors.ts';
-export { type ClientOptions, Db8Client, lines } from './rest.ts';
+export { lines } from './lines.ts';
+export { type ClientOptions, Db8Client } from './rest.ts';
 export { exportText, issueRoomCert, requestChecked } from './room-extras.ts';
 export { type CloseInfo, Connection, type ConnectionOptions, type Frame } from './socket/connection.ts';
 export {

@@ -34,6 +34,7 @@ import {
 } from '@db8/server/schemas';
 import type { z } from 'zod';
 import { Db8Error, errorFromBody, MAX_IDEMPOTENT_ATTEMPTS, retryDelayMs, sleep } from './errors.ts';
+import { lines } from './lines.ts';
 import { type RoomEvent, RoomSocket, type RoomSocketOptions } from './socket/rooms.ts';
 import { toWsUrl } from './socket/websocket.ts';
 import { type EventsOptions, type SseEvent, sseEvents } from './sse.ts';
@@ -304,25 +305,4 @@ function query(q: Record<string, string | number | undefined>): string {
     .filter(([, v]) => v !== undefined)
     .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`);
   return parts.length ? `?${parts.join('&')}` : '';
-}
-
-/** Split a streamed body into lines. */
-export async function* lines(res: Response): AsyncGenerator<string> {
-  if (!res.body) return;
-  const reader = res.body.getReader();
-  const dec = new TextDecoder();
-  let buf = '';
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    buf += dec.decode(value, { stream: true });
-    let i = buf.indexOf('\n');
-    while (i >= 0) {
-      yield buf.slice(0, i).replace(/\r$/, '');
-      buf = buf.slice(i + 1);
-      i = buf.indexOf('\n');
-    }
-  }
-  buf += dec.decode();
-  if (buf) yield buf;
 }

@@ -1,6 +1,6 @@
 import { timerDelay } from '@db8/core';
 import { errorFromBody } from './errors.ts';
-import { lines } from './rest.ts';
+import { lines } from './lines.ts';
 
 export interface SseEvent {
   /** `entry`, `state`, `error` … */

@@ -147,7 +147,6 @@ export function PacketView(props: { roomId: string; packet: Packet; sha256: stri
             <ul className="packet-markers" data-testid="packet-markers">
               {p.degradation.markers.map((m, i) => (
                 // Markers may repeat (same stage/role/code), so position is part of the key.
-                // biome-ignore lint/suspicious/noArrayIndexKey: see above.
                 <li key={i} data-testid="packet-marker">
                   <span aria-hidden="true">⚠ </span>
                   {m.stage}

@@ -11,7 +11,7 @@ import {
   type Store,
 } from '@db8/server';
 import type { FastifyInstance } from 'fastify';
-import { type PokerPlugin, pokerModule, registerPoker } from './index.ts';
+import { type PokerPlugin, pokerModule, registerPoker } from './module.ts';
 
 export interface LocalPokerServer {
   /** `http://127.0.0.1:<port>` */

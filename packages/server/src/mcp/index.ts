@@ -6,7 +6,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { limitKey, rateLimited } from '../auth/limits.ts';
 import { ApiError, errorBody } from '../errors.ts';
 import type { AppContext } from '../routes/context.ts';
-import { outdatedClient } from '../routes/rooms.ts';
+import { outdatedClient } from '../routes/outdated.ts';
 import { isSupportedVersion, PROTOCOL_VERSION } from '../schemas/common.ts';
 import { MCP_PATH, parsePost, RPC, rawBodies, rpcError } from './requests.ts';
 import { registerResources, Subscriptions } from './resources.ts';

@@ -11,7 +11,7 @@ import {
   RoomParamsSchema,
 } from '../schemas/rest.ts';
 import { type AppContext, requireAdmin } from './context.ts';
-import { outdatedClient } from './rooms.ts';
+import { outdatedClient } from './outdated.ts';
 import type { ZodTypeProvider } from './zod.ts';
 
 /**

@@ -11,7 +11,6 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { ApiError, badRequest } from '../errors.ts';
-import { MIN_SUPPORTED_PROTOCOL_VERSION, PROTOCOL_VERSION } from '../schemas/common.ts';
 import { ExportQuerySchema } from '../schemas/export.ts';
 import { toJsonSchema } from '../schemas/protocol-json.ts';
 import {
@@ -38,13 +37,6 @@ import { ackToWire, roomToWire, stateToWire } from './wire.ts';
 import type { ZodTypeProvider } from './zod.ts';
 
 /** OUTDATED_CLIENT (seed 002 §6.2): says where to read the current skill doc. */
-export function outdatedClient(ctx: AppContext, got: string): ApiError {
-  return new ApiError(426, 'OUTDATED_CLIENT', `client protocol ${got} is no longer supported`, {
-    protocol_version: PROTOCOL_VERSION,
-    min_supported_protocol_version: MIN_SUPPORTED_PROTOCOL_VERSION,
-    skill_doc_url: ctx.skillDocUrl,
-  });
-}
 
 /**
  * POST /v1/rooms as /docs shows it: `config` documented per protocol (each module's create schema,
