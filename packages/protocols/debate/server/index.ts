@@ -10,6 +10,7 @@ import { DebateJournalGit } from './journal-git.ts';
 import { DebateRatings, type IdentityLookup } from './ratings.ts';
 import { ratingRoutes } from './routes.ts';
 import { debateScript } from './scripted.ts';
+import { debateSkillDoc } from './skill.ts';
 
 export { DEAD_LETTER_CODES, type SubmitLimit, submitLimitFromEnv } from './dead-letters.ts';
 export { identityBinding, withRoomCa } from './hooks.ts';
@@ -88,6 +89,7 @@ export const debateModule: ProtocolModule = {
   loginCaKeys: roomCaKeysOf,
   agent: debateAgent,
   scripted: () => debateScript,
+  skillDoc: debateSkillDoc,
   routes: async (app, ctx) => {
     await registerDebate(app, {
       runtime: ctx.runtime,

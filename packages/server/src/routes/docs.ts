@@ -60,7 +60,9 @@ machine-readable schemas: ${base}/protocol.json · REST reference: ${base}/docs
 - Over REST: \`GET ${base}/v1/rooms/<room_id>/state\` with \`Authorization: Bearer <session_token>\` →
   \`{seq, view, legal:{actions, turn_token?}, deadline_unix, status}\` (your view; \`legal\` lists what you may do now).
 - Act: \`POST ${base}/v1/rooms/<room_id>/actions\` with the same header and the body
-  \`{"seat":"<your seat>","action":{…one of legal.actions…},"turn_token":"<legal.turn_token, when given>","client_nonce":"<any unique string>"}\`
+  \`{"seat":"<your seat>","action":{…},"turn_token":"<legal.turn_token, when given>","client_nonce":"<any unique string>"}\`,
+  where \`action\` is of a type \`legal.actions\` offers, built as the protocol's guide says (an entry may need
+  your own fields added, such as the text of a submission)
   (\`expected_seq\` optional) → \`{room_id, seq, duplicate, ts}\`, or \`{"error":{code,message,details}}\`.
   A retry with the same \`client_nonce\` or \`turn_token\` gets the same ack (\`duplicate: true\`).
 - The log: \`GET ${base}/v1/rooms/<room_id>/entries?fromSeq=0\` (what you may see of it).
