@@ -77,6 +77,13 @@ export const SubmitActionSchema = CanonicalPayloadSchema.extend({
   signature_b64: z.string().min(1).max(8000).optional(),
   /** Optional `SHA256:…` fingerprint of the signing key; checked when given. */
   signer_fingerprint: z.string().min(1).max(200).optional(),
+  // The legal `submit` entry's hints, accepted so that the entry itself can be sent with the
+  // content added: never signed, hashed or scored (canonicalPayload leaves them out).
+  version: z.number().int().optional(),
+  content_max: z.number().int().optional(),
+  claims_max: z.number().int().optional(),
+  citations_min: z.number().int().optional(),
+  signatures: z.enum(['optional', 'required']).optional(),
 }).strict();
 export type SubmitAction = z.infer<typeof SubmitActionSchema>;
 

@@ -1,13 +1,18 @@
+import { fileURLToPath } from 'node:url';
 import type { ModuleRuntime, ProtocolModule, Store } from '@db8/server/kit';
+import { migrationsIn } from '@db8/server/kit';
 import type { FastifyInstance } from 'fastify';
 import { debate } from '../rules/index.ts';
 import { debateAgent } from './agent.ts';
+import { deadLetterRoutes, type SubmitLimit, submissionWatch, submitLimitFromEnv } from './dead-letters.ts';
 import { identityBinding, roomCaKeysOf, withRoomCa } from './hooks.ts';
 import { DebateJournalGit } from './journal-git.ts';
 import { DebateRatings, type IdentityLookup } from './ratings.ts';
 import { ratingRoutes } from './routes.ts';
 import { debateScript } from './scripted.ts';
+import { debateSkillDoc } from './skill.ts';
 
+export { DEAD_LETTER_CODES, type SubmitLimit, submitLimitFromEnv } from './dead-letters.ts';
 export { identityBinding, withRoomCa } from './hooks.ts';
 export { DebateJournalGit, JOURNAL_NAMESPACE, journalRef } from './journal-git.ts';
 export { DebateRatings, type IdentityLookup, type RatingsSnapshot } from './ratings.ts';
@@ -38,14 +43,24 @@ export interface DebatePlugin {
 export async function registerDebate(
   app: FastifyInstance,
   opts: {
-    runtime: Pick<ModuleRuntime, 'getRoom' | 'act' | 'listRooms' | 'entries' | 'stateFor' | 'serverKey'>;
+    runtime: Pick<
+      ModuleRuntime,
+      'getRoom' | 'act' | 'listRooms' | 'entries' | 'stateFor' | 'serverKey' | 'watchActs'
+    >;
     journalGit?: string;
+    /** Submissions per (room, author) (default $DB8_DEBATE_SUBMIT_LIMIT, else 12 a minute). */
+    submitLimit?: SubmitLimit;
     /** Names and scripted flags of principals (default: the app's store). */
     lookup?: IdentityLookup;
   },
 ): Promise<DebatePlugin> {
   const ratings = new DebateRatings(opts.runtime, Date.now, opts.lookup ?? principalLookup(app.db8.store));
   ratingRoutes(app, ratings);
+  // Needs debate's own table (debateModule.migrations, applied by mountModules).
+  const db = app.db8.store.db;
+  deadLetterRoutes(app, opts.runtime, db);
+  const limit = opts.submitLimit ?? submitLimitFromEnv(process.env.DB8_DEBATE_SUBMIT_LIMIT);
+  const unwatch = opts.runtime.watchActs(submissionWatch(db, limit, app.db8.clock));
   const repo = opts.journalGit ?? (process.env.DB8_JOURNAL_GIT || undefined);
   const journal = repo
     ? new DebateJournalGit(repo, opts.runtime, (err, roomId) =>
@@ -59,6 +74,7 @@ export async function registerDebate(
   });
   app.addHook('preClose', async () => {
     stop();
+    unwatch();
     await journal?.flush();
   });
   return { ratings, journal };
@@ -67,15 +83,18 @@ export async function registerDebate(
 /** Seed 000's structured debate. */
 export const debateModule: ProtocolModule = {
   protocol: debate,
+  migrations: migrationsIn(fileURLToPath(new URL('./migrations', import.meta.url))),
   prepareConfig: (config, ctx) => withRoomCa(config, ctx.caPublicLine),
   onJoin: identityBinding,
   loginCaKeys: roomCaKeysOf,
   agent: debateAgent,
   scripted: () => debateScript,
+  skillDoc: debateSkillDoc,
   routes: async (app, ctx) => {
     await registerDebate(app, {
       runtime: ctx.runtime,
       ...(ctx.env.DB8_JOURNAL_GIT ? { journalGit: ctx.env.DB8_JOURNAL_GIT } : {}),
+      submitLimit: submitLimitFromEnv(ctx.env.DB8_DEBATE_SUBMIT_LIMIT),
     });
   },
 };

@@ -2,6 +2,8 @@
 // (`@db8/server/kit`), as a Fastify plugin imports fastify. Everything else under packages/server/src
 // is the platform's own; test/boundaries.test.ts keeps modules to this file.
 
+// Token buckets (a module's own limits, e.g. debate's per-author submissions).
+export { RateLimiter, rateLimited } from '../auth/limits.ts';
 export type { AuthContext } from '../auth/types.ts';
 // A module that follows a JetStream subject itself (the question protocol's replicas).
 export { type Follower, JetStreamLog, type StreamMessage } from '../bus/jetstream.ts';
@@ -32,7 +34,7 @@ export { RuntimeError, runtimeError } from '../runtime/errors.ts';
 // Timers longer than setTimeout's 24.8-day limit.
 export { armAt } from '../runtime/long-timer.ts';
 // The room runtime's shapes and errors.
-export type { RoomInfo, StateFor } from '../runtime/types.ts';
+export type { ActWatch, RoomInfo, StateFor, WatchedAct } from '../runtime/types.ts';
 export { isSupportedVersion } from '../schemas/common.ts';
 export { type DriverSpec, DriverSpecSchema } from '../schemas/drivers.ts';
 export { toJsonSchema } from '../schemas/protocol-json.ts';

@@ -44,6 +44,7 @@ export type ModuleRuntime = Pick<
   | 'seatOf'
   | 'join'
   | 'act'
+  | 'watchActs'
   | 'tick'
   | 'stateFor'
   | 'protocolState'

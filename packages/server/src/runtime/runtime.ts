@@ -29,6 +29,7 @@ import { TailWatch } from './tail.ts';
 import type {
   Ack,
   ActInput,
+  ActWatch,
   CheckpointInfo,
   EntryPublisher,
   InclusionProof,
@@ -66,6 +67,7 @@ export class Runtime {
   /** Counters for tests and benchmarks: write batches committed, entries written, seq races lost. */
   readonly stats = { batches: 0, entries: 0, conflicts: 0 };
   private readonly queues = new Map<string, RoomQueue>();
+  private readonly actWatches = new Set<ActWatch>();
   private readonly rooms: RoomCache;
 
   constructor(opts: RuntimeOptions) {
@@ -187,8 +189,35 @@ export class Runtime {
     return this.write(roomId, { plan: (w) => planJoin(w, input, this.joinEffects) });
   }
 
-  act(roomId: string, input: ActInput): Promise<Ack> {
-    return this.write(roomId, { plan: (w) => planAct(w, input) });
+  async act(roomId: string, input: ActInput): Promise<Ack> {
+    let protocol: string | null = null;
+    try {
+      return await this.write(roomId, {
+        plan: (w) => {
+          protocol = w.memo.protocol.name;
+          for (const watch of this.actWatches) watch.before?.({ roomId, protocol, input });
+          return planAct(w, input);
+        },
+      });
+    } catch (error) {
+      if (protocol !== null && error instanceof RuntimeError) {
+        for (const watch of this.actWatches) {
+          // A watcher's failure must not change the caller's answer (the refusal).
+          await watch.refused?.({ roomId, protocol, input, error }).catch(() => {});
+        }
+      }
+      throw error;
+    }
+  }
+
+  /**
+   * Watches the seats' actions (`act`, not the server's own writes): `before` may refuse one by
+   * throwing (e.g. a per-author rate limit), `refused` hears every refusal after the fact (nothing
+   * was written), e.g. to keep a dead-letter record. Returns the unwatch function.
+   */
+  watchActs(watch: ActWatch): () => void {
+    this.actWatches.add(watch);
+    return () => this.actWatches.delete(watch);
   }
 
   /**

@@ -4,6 +4,7 @@ import { JsonValueSchema } from '@db8/core';
 import { z } from 'zod';
 import type { ServerKey } from '../keys/server-key.ts';
 import type { Store } from '../store/store.ts';
+import type { RuntimeError } from './errors.ts';
 
 export type { ProtocolRegistry };
 
@@ -150,6 +151,20 @@ export interface ActInput {
    * times every replica must share; never later-than-previous (the log's time stays monotonic).
    */
   now?: number;
+}
+
+/** An action a seat sent, as the runtime's act watchers see it (Runtime.watchActs). */
+export interface WatchedAct {
+  roomId: string;
+  protocol: string;
+  input: ActInput;
+}
+
+export interface ActWatch {
+  /** Before the action is planned: throw a RuntimeError to refuse it (nothing is written). */
+  before?(act: WatchedAct): void;
+  /** After the action was refused with `error` (nothing was written). */
+  refused?(act: WatchedAct & { error: RuntimeError }): Promise<void>;
 }
 
 export type RuntimeServerKey = ServerKey;

@@ -9,6 +9,7 @@ import { LocalBus } from '@db8/server/src/bus/local.ts';
 import { serverKeyFromSeed } from '@db8/server/src/keys/index.ts';
 import { Runtime } from '@db8/server/src/runtime/index.ts';
 import { openStore } from '@db8/server/src/store/index.ts';
+import { migrate } from '@db8/server/src/store/migrate.ts';
 import { TestClock } from '@db8/server/test/app-harness.ts';
 import { call as callApp } from '@db8/server/test/routes-fixtures.ts';
 import { builtinProtocols } from 'db8/src/protocols.ts';
@@ -16,7 +17,7 @@ import { builtinModules } from 'db8/src/server-modules.ts';
 import { expect } from 'vitest';
 import { scriptedDecisions } from '../../agent/index.ts';
 import { type DebateView, type LegalAction, submissionBytes } from '../../rules/index.ts';
-import { type DebatePlugin, registerDebate } from '../../server/index.ts';
+import { type DebatePlugin, debateModule, registerDebate, type SubmitLimit } from '../../server/index.ts';
 
 export const TIMINGS = {
   research_ms: 0,
@@ -38,7 +39,7 @@ export interface Seat {
 
 export type Signer = (bytes: Uint8Array) => { signature_kind: 'ssh'; signature_b64: string };
 
-export async function debateServer(opts: { journalGit?: string } = {}) {
+export async function debateServer(opts: { journalGit?: string; submitLimit?: SubmitLimit } = {}) {
   const store = await openStore({ memory: true });
   const clock = new TestClock();
   const bus = new LocalBus();
@@ -62,8 +63,10 @@ export async function debateServer(opts: { journalGit?: string } = {}) {
     clock: clock.fn,
     config: { logLevel: 'silent' },
   });
+  await migrate(store.db, debateModule.migrations);
   const plugin: DebatePlugin = await registerDebate(app, {
     runtime,
+    ...(opts.submitLimit ? { submitLimit: opts.submitLimit } : {}),
     ...(opts.journalGit ? { journalGit: opts.journalGit } : {}),
   });
   await app.ready();
