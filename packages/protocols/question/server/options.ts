@@ -61,6 +61,8 @@ export const SwarmEnvSchema = z.object({
   DB8_SWARM_ROSTER: z.string().min(1).optional(),
   /** The federation key (`did:key:z6Mk…`) the roster must be signed by; required with a roster. */
   DB8_SWARM_FEDERATION_KEY: z.string().min(1).optional(),
+  /** `on`: this node answers every question it is admitted to with a labelled scripted answer. */
+  DB8_SWARM_SCRIPTED_RESPONDER: z.enum(['on', 'off']).default('off'),
 });
 
 /** The verified roster, which must name this node with this node's key (docs/swarm.md "Node keys"). */
@@ -103,6 +105,8 @@ export interface SwarmOptions {
   maxAgeMs: number;
   /** The gate's TTL limit (seconds), ≤ the stream's max age. */
   maxTtlSec: number;
+  /** Answer admitted questions with the scripted responder (docs/swarm.md "Scripted responder"). */
+  scriptedResponder: boolean;
 }
 
 export function swarmOptions(
@@ -139,5 +143,6 @@ export function swarmOptions(
     settings: roster ? { ...settings, roster } : settings,
     maxAgeMs: e.DB8_SWARM_MAX_AGE_SEC * 1000,
     maxTtlSec: e.DB8_SWARM_MAX_TTL_SEC,
+    scriptedResponder: e.DB8_SWARM_SCRIPTED_RESPONDER === 'on',
   };
 }
