@@ -67,6 +67,7 @@ export class SwarmBinding {
         subjects: [b.subjects.all()],
         maxAgeMs: opts.maxAgeMs,
         duplicateWindowMs: Math.min(opts.maxAgeMs, 3_600_000),
+        replicas: opts.streamReplicas,
       });
       for (const r of await b.replica.openRooms()) b.arm(r.questionId, r.scope, r.deadline);
       for (const scope of opts.scopes) {

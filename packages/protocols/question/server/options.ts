@@ -27,7 +27,10 @@ const Json = z.string().transform((s, ctx) => {
 });
 
 export const SwarmEnvSchema = z.object({
-  /** The federation's nats-server (JetStream); falls back to the server's NATS_URL. */
+  /**
+   * The federation's nats-server (JetStream), or its cluster's servers comma-separated; falls back to
+   * the server's NATS_URL.
+   */
   DB8_SWARM_NATS_URL: z.string().min(1).optional(),
   /** Prepended to every subject (e.g. `fed1.`): federations or test runs sharing one server. */
   DB8_SWARM_PREFIX: z
@@ -38,6 +41,8 @@ export const SwarmEnvSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9_-]{1,64}$/)
     .default('SWARM_QUESTIONS'),
+  /** Copies a NATS cluster keeps of each stream message (1 on a single server; at most 5). */
+  DB8_SWARM_STREAM_REPLICAS: z.coerce.number().int().min(1).max(5).default(1),
   /** This node's `sender/node-id`; default `node:<did:key of the server key>`. */
   DB8_SWARM_NODE_ID: z.string().min(1).max(200).optional(),
   /** `sender/federation-id` of envelopes this node signs (upstream's reserved local value by default). */
@@ -98,6 +103,7 @@ export interface SwarmOptions {
   natsUrl: string | null;
   prefix: string;
   stream: string;
+  streamReplicas: number;
   nodeId: string;
   federationId: string;
   scopes: string[];
@@ -137,6 +143,7 @@ export function swarmOptions(
     natsUrl: e.DB8_SWARM_NATS_URL ?? fallbackNatsUrl,
     prefix: e.DB8_SWARM_PREFIX,
     stream: e.DB8_SWARM_STREAM,
+    streamReplicas: e.DB8_SWARM_STREAM_REPLICAS,
     nodeId,
     federationId: e.DB8_SWARM_FEDERATION_ID,
     scopes: e.DB8_SWARM_SCOPES ?? [...SCOPES],
