@@ -3,6 +3,7 @@ import { runtimeError } from '@db8/server/kit';
 import { z } from 'zod';
 import {
   DEFAULT_MAX_TTL_SEC,
+  DEFAULT_ROOM_LIMITS,
   didKeyFromPublicKey,
   MAX_TTL_SEC_CAP,
   QuestionSettingsSchema,
@@ -62,6 +63,8 @@ export const SwarmEnvSchema = z.object({
    * max age, so the stream holds every question until its deadline. Default 7 days.
    */
   DB8_SWARM_MAX_TTL_SEC: z.coerce.number().int().min(60).max(MAX_TTL_SEC_CAP).default(DEFAULT_MAX_TTL_SEC),
+  /** The shortest TTL the gate admits, seconds (TTL_TOO_SHORT). Default 1. */
+  DB8_SWARM_MIN_TTL_SEC: z.coerce.number().int().min(1).max(86_400).default(1),
   /** The federation's signed roster document: its JSON, or the path of a file holding it. */
   DB8_SWARM_ROSTER: z.string().min(1).optional(),
   /** The federation key (`did:key:z6Mk…`) the roster must be signed by; required with a roster. */
@@ -111,6 +114,8 @@ export interface SwarmOptions {
   maxAgeMs: number;
   /** The gate's TTL limit (seconds), ≤ the stream's max age. */
   maxTtlSec: number;
+  /** The gate's shortest TTL (seconds). */
+  minTtlSec: number;
   /** Answer admitted questions with the scripted responder (docs/swarm.md "Scripted responder"). */
   scriptedResponder: boolean;
 }
@@ -133,12 +138,19 @@ export function swarmOptions(
       `swarm settings: DB8_SWARM_MAX_TTL_SEC ${e.DB8_SWARM_MAX_TTL_SEC} > DB8_SWARM_MAX_AGE_SEC ${e.DB8_SWARM_MAX_AGE_SEC} (the stream would drop questions still open)`,
     );
   }
+  if (e.DB8_SWARM_MIN_TTL_SEC > e.DB8_SWARM_MAX_TTL_SEC) {
+    throw runtimeError('BAD_CONFIG', 'swarm settings: DB8_SWARM_MIN_TTL_SEC > DB8_SWARM_MAX_TTL_SEC');
+  }
   if (e.DB8_SWARM_ROOM_SETTINGS?.roster) {
     throw runtimeError('BAD_CONFIG', 'swarm settings: the roster comes only from DB8_SWARM_ROSTER (signed)');
   }
   const nodeId = e.DB8_SWARM_NODE_ID ?? `node:${didKeyFromPublicKey(nodePublicKey)}`;
   const roster = loadRoster(e, nodeId, nodePublicKey);
-  const settings = e.DB8_SWARM_ROOM_SETTINGS ?? QuestionSettingsSchema.parse({});
+  // New rooms carry their limits in their config (rooms opened before them keep none).
+  const settings = {
+    ...DEFAULT_ROOM_LIMITS,
+    ...(e.DB8_SWARM_ROOM_SETTINGS ?? QuestionSettingsSchema.parse({})),
+  };
   return {
     natsUrl: e.DB8_SWARM_NATS_URL ?? fallbackNatsUrl,
     prefix: e.DB8_SWARM_PREFIX,
@@ -150,6 +162,7 @@ export function swarmOptions(
     settings: roster ? { ...settings, roster } : settings,
     maxAgeMs: e.DB8_SWARM_MAX_AGE_SEC * 1000,
     maxTtlSec: e.DB8_SWARM_MAX_TTL_SEC,
+    minTtlSec: e.DB8_SWARM_MIN_TTL_SEC,
     scriptedResponder: e.DB8_SWARM_SCRIPTED_RESPONDER === 'on',
   };
 }
