@@ -40,10 +40,25 @@ export const QuestionSettingsSchema = z
     maxInputBytes: z.number().int().min(1024).max(1_048_576).default(16_384),
     /** Require a responder to share one of the question's tags. */
     requireSharedTag: z.boolean().default(true),
+    /**
+     * Room size: participants a room admits (the asker not counted); one more join is ROOM_FULL.
+     * Absent in rooms opened before the limit (no limit there); new rooms get the node's value
+     * (`DEFAULT_ROOM_LIMITS`), so a room folds by the limit it opened with.
+     */
+    maxParticipants: z.number().int().min(1).max(10_000).optional(),
+    /**
+     * Summary frequency: an intermediate summary comes at least this long (stream time) after its
+     * author's previous summary, else SUMMARY_TOO_SOON. A final summary is never held back (a close
+     * can always follow). Absent: no limit.
+     */
+    summaryIntervalMs: z.number().int().min(0).max(86_400_000).optional(),
     /** The federation's verified roster (rules 2: node ids, scope, reputation, the election). */
     roster: RosterSchema.optional(),
   })
   .strict();
+
+/** The room limits a node opens new rooms with unless the federation's settings say otherwise. */
+export const DEFAULT_ROOM_LIMITS = { maxParticipants: 100, summaryIntervalMs: 5_000 } as const;
 
 /** Why a config's envelope cannot open a room, or null when it can. */
 export function envelopeRefusal(

@@ -35,6 +35,8 @@ export interface IngestOptions {
   skewMs?: number;
   /** The federation's TTL limit, seconds (DEFAULT_MAX_TTL_SEC): TTL_TOO_LONG and TOO_OLD. */
   maxTtlSec?: number;
+  /** The federation's shortest TTL, seconds (default 1: upstream's own minimum): TTL_TOO_SHORT. */
+  minTtlSec?: number;
   /** True when this event id was already ingested (the stream's dedup window or the store). */
   seen?: (eventId: string) => boolean;
 }
@@ -98,6 +100,12 @@ export function admitQuestion(value: unknown, opts: IngestOptions): Checked<Admi
   }
   const deadline = createdAt + env['ttl-sec'] * 1000;
   if (opts.now >= deadline) return refuse('QUESTION_EXPIRED', 'the question is past created-at + ttl-sec');
+  const minTtlSec = opts.minTtlSec ?? 1;
+  if (env['ttl-sec'] < minTtlSec) {
+    return refuse('TTL_TOO_SHORT', `ttl-sec ${env['ttl-sec']} < this federation's ${minTtlSec} s`, {
+      minTtlSec,
+    });
+  }
   const maxTtlSec = opts.maxTtlSec ?? DEFAULT_MAX_TTL_SEC;
   if (env['ttl-sec'] > maxTtlSec || deadline > opts.now + maxTtlSec * 1000) {
     return refuse('TTL_TOO_LONG', `the question would stay open past this federation's ${maxTtlSec} s`, {

@@ -69,6 +69,10 @@ function rule(s: QuestionState, input: RoomInput, signer: string, role: Role, no
   switch (input.type) {
     case 'swarm/room-join': {
       if (role !== null) return no('ALREADY_JOINED', `${signer} is already the ${role}`);
+      const max = s.settings.maxParticipants;
+      if (max !== undefined && Object.keys(s.participants).length >= max) {
+        return no('ROOM_FULL', `this room admits ${max} participants`, { max });
+      }
       // Rules 2: the reputation of the roster node that countersigned the join, never the join's claim.
       const reputation = v2(s)
         ? (verifiedGateway(s, input)?.reputation ?? null)
@@ -210,6 +214,15 @@ function applySummary(s: QuestionState, input: Summary, role: Role, now: number,
   if (claimed !== role) return no('NOT_AUTHORISED', `the author is the ${role}, not the ${claimed}`);
   if (role === 'participant' && !s.settings.participantSummaries) {
     return no('NOT_AUTHORISED', 'participants may not publish summaries in this room');
+  }
+  const interval = s.settings.summaryIntervalMs;
+  if (interval && input.status === 'intermediate') {
+    const last = s.summaries.findLast((x) => x.author === input['author/participant-id']);
+    if (last && now < last.at + interval) {
+      return no('SUMMARY_TOO_SOON', `one intermediate summary per ${interval} ms`, {
+        nextAt: last.at + interval,
+      });
+    }
   }
   const record = {
     seq,

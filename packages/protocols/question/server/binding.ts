@@ -3,6 +3,7 @@ import type { ModuleRuntime as Runtime } from '@db8/server/kit';
 import { armAt, type Follower, JetStreamLog, type StreamMessage } from '@db8/server/kit';
 import type { SwarmOptions } from './options.ts';
 import { type FoldOutcome, type Refusal, Replica, TICK_TYPE } from './replica.ts';
+import type { ScriptedResponder } from './responder.ts';
 import type { AutoSecretary } from './secretary.ts';
 import { durableName, roomIdOf, Subjects } from './subjects.ts';
 
@@ -45,6 +46,8 @@ export class SwarmBinding {
   private readonly lapses = new Map<string, () => void>();
   /** Set by the module when the federation elects secretaries: looked at when an asker lapses. */
   secretary: AutoSecretary | null = null;
+  /** Set by the module with DB8_SWARM_SCRIPTED_RESPONDER=on: answers each question this node opens. */
+  responder: ScriptedResponder | null = null;
 
   private constructor(
     private readonly log: JetStreamLog,
@@ -64,6 +67,7 @@ export class SwarmBinding {
         subjects: [b.subjects.all()],
         maxAgeMs: opts.maxAgeMs,
         duplicateWindowMs: Math.min(opts.maxAgeMs, 3_600_000),
+        replicas: opts.streamReplicas,
       });
       for (const r of await b.replica.openRooms()) b.arm(r.questionId, r.scope, r.deadline);
       for (const scope of opts.scopes) {
@@ -129,7 +133,11 @@ export class SwarmBinding {
       });
       if (this.refusals.length > KEEP_REFUSALS) this.refusals.shift();
     }
-    if (outcome.status === 'opened') await this.armRoom(outcome.roomId);
+    if (outcome.status === 'opened') {
+      await this.armRoom(outcome.roomId);
+      // Not awaited: its publishes wait for this follower, which must first finish this message.
+      if (this.responder) void this.responder.answer(outcome.questionId, Date.now()).catch(() => {});
+    }
     if (outcome.status === 'opened' || outcome.status === 'applied') void this.watchLapse(outcome.questionId);
     this.outcomes.set(m.seq, outcome);
     if (this.outcomes.size > KEEP_OUTCOMES) this.outcomes.delete(this.outcomes.keys().next().value as number);

@@ -7,6 +7,7 @@ import { startIrcBridge } from './bridges/irc.ts';
 import { startMatrixBridge } from './bridges/matrix.ts';
 import { questionMcpTools } from './mcp.ts';
 import { swarmOptions } from './options.ts';
+import { ScriptedResponder } from './responder.ts';
 import { swarmRoutes } from './routes.ts';
 import { AutoSecretary } from './secretary.ts';
 import { questionSkillDoc } from './skill.ts';
@@ -42,6 +43,9 @@ export const questionModule: ProtocolModule = {
     const handle: QuestionHandle = { binding: null };
     if (opts.natsUrl) {
       handle.binding = await SwarmBinding.start(ctx.runtime, { ...opts, natsUrl: opts.natsUrl });
+      if (opts.scriptedResponder) {
+        handle.binding.responder = new ScriptedResponder(ctx.runtime, handle.binding, node);
+      }
       if (opts.settings.roster?.['takeover/policy'] === 'roster-election') {
         await handle.binding.watchOpenRooms(new AutoSecretary(ctx.runtime, handle.binding, node, opts));
       }

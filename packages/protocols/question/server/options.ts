@@ -3,6 +3,7 @@ import { runtimeError } from '@db8/server/kit';
 import { z } from 'zod';
 import {
   DEFAULT_MAX_TTL_SEC,
+  DEFAULT_ROOM_LIMITS,
   didKeyFromPublicKey,
   MAX_TTL_SEC_CAP,
   QuestionSettingsSchema,
@@ -27,7 +28,10 @@ const Json = z.string().transform((s, ctx) => {
 });
 
 export const SwarmEnvSchema = z.object({
-  /** The federation's nats-server (JetStream); falls back to the server's NATS_URL. */
+  /**
+   * The federation's nats-server (JetStream), or its cluster's servers comma-separated; falls back to
+   * the server's NATS_URL.
+   */
   DB8_SWARM_NATS_URL: z.string().min(1).optional(),
   /** Prepended to every subject (e.g. `fed1.`): federations or test runs sharing one server. */
   DB8_SWARM_PREFIX: z
@@ -38,6 +42,8 @@ export const SwarmEnvSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9_-]{1,64}$/)
     .default('SWARM_QUESTIONS'),
+  /** Copies a NATS cluster keeps of each stream message (1 on a single server; at most 5). */
+  DB8_SWARM_STREAM_REPLICAS: z.coerce.number().int().min(1).max(5).default(1),
   /** This node's `sender/node-id`; default `node:<did:key of the server key>`. */
   DB8_SWARM_NODE_ID: z.string().min(1).max(200).optional(),
   /** `sender/federation-id` of envelopes this node signs (upstream's reserved local value by default). */
@@ -57,10 +63,14 @@ export const SwarmEnvSchema = z.object({
    * max age, so the stream holds every question until its deadline. Default 7 days.
    */
   DB8_SWARM_MAX_TTL_SEC: z.coerce.number().int().min(60).max(MAX_TTL_SEC_CAP).default(DEFAULT_MAX_TTL_SEC),
+  /** The shortest TTL the gate admits, seconds (TTL_TOO_SHORT). Default 1. */
+  DB8_SWARM_MIN_TTL_SEC: z.coerce.number().int().min(1).max(86_400).default(1),
   /** The federation's signed roster document: its JSON, or the path of a file holding it. */
   DB8_SWARM_ROSTER: z.string().min(1).optional(),
   /** The federation key (`did:key:z6Mk…`) the roster must be signed by; required with a roster. */
   DB8_SWARM_FEDERATION_KEY: z.string().min(1).optional(),
+  /** `on`: this node answers every question it is admitted to with a labelled scripted answer. */
+  DB8_SWARM_SCRIPTED_RESPONDER: z.enum(['on', 'off']).default('off'),
 });
 
 /** The verified roster, which must name this node with this node's key (docs/swarm.md "Node keys"). */
@@ -96,6 +106,7 @@ export interface SwarmOptions {
   natsUrl: string | null;
   prefix: string;
   stream: string;
+  streamReplicas: number;
   nodeId: string;
   federationId: string;
   scopes: string[];
@@ -103,6 +114,10 @@ export interface SwarmOptions {
   maxAgeMs: number;
   /** The gate's TTL limit (seconds), ≤ the stream's max age. */
   maxTtlSec: number;
+  /** The gate's shortest TTL (seconds). */
+  minTtlSec: number;
+  /** Answer admitted questions with the scripted responder (docs/swarm.md "Scripted responder"). */
+  scriptedResponder: boolean;
 }
 
 export function swarmOptions(
@@ -123,21 +138,31 @@ export function swarmOptions(
       `swarm settings: DB8_SWARM_MAX_TTL_SEC ${e.DB8_SWARM_MAX_TTL_SEC} > DB8_SWARM_MAX_AGE_SEC ${e.DB8_SWARM_MAX_AGE_SEC} (the stream would drop questions still open)`,
     );
   }
+  if (e.DB8_SWARM_MIN_TTL_SEC > e.DB8_SWARM_MAX_TTL_SEC) {
+    throw runtimeError('BAD_CONFIG', 'swarm settings: DB8_SWARM_MIN_TTL_SEC > DB8_SWARM_MAX_TTL_SEC');
+  }
   if (e.DB8_SWARM_ROOM_SETTINGS?.roster) {
     throw runtimeError('BAD_CONFIG', 'swarm settings: the roster comes only from DB8_SWARM_ROSTER (signed)');
   }
   const nodeId = e.DB8_SWARM_NODE_ID ?? `node:${didKeyFromPublicKey(nodePublicKey)}`;
   const roster = loadRoster(e, nodeId, nodePublicKey);
-  const settings = e.DB8_SWARM_ROOM_SETTINGS ?? QuestionSettingsSchema.parse({});
+  // New rooms carry their limits in their config (rooms opened before them keep none).
+  const settings = {
+    ...DEFAULT_ROOM_LIMITS,
+    ...(e.DB8_SWARM_ROOM_SETTINGS ?? QuestionSettingsSchema.parse({})),
+  };
   return {
     natsUrl: e.DB8_SWARM_NATS_URL ?? fallbackNatsUrl,
     prefix: e.DB8_SWARM_PREFIX,
     stream: e.DB8_SWARM_STREAM,
+    streamReplicas: e.DB8_SWARM_STREAM_REPLICAS,
     nodeId,
     federationId: e.DB8_SWARM_FEDERATION_ID,
     scopes: e.DB8_SWARM_SCOPES ?? [...SCOPES],
     settings: roster ? { ...settings, roster } : settings,
     maxAgeMs: e.DB8_SWARM_MAX_AGE_SEC * 1000,
     maxTtlSec: e.DB8_SWARM_MAX_TTL_SEC,
+    minTtlSec: e.DB8_SWARM_MIN_TTL_SEC,
+    scriptedResponder: e.DB8_SWARM_SCRIPTED_RESPONDER === 'on',
   };
 }

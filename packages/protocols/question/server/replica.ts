@@ -67,7 +67,12 @@ export class Replica {
 
   /** The gate's options at a stream instant: the stream's time, never this node's clock. */
   private ingest(ts: number): IngestOptions {
-    return { now: ts, trust: this.opts.settings.trust, maxTtlSec: this.opts.maxTtlSec };
+    return {
+      now: ts,
+      trust: this.opts.settings.trust,
+      maxTtlSec: this.opts.maxTtlSec,
+      minTtlSec: this.opts.minTtlSec,
+    };
   }
 
   async fold(m: StreamMessage): Promise<FoldOutcome> {

@@ -135,6 +135,7 @@ export function swarmRoutes(root: FastifyInstance, deps: SwarmRoutesDeps): void 
       subject_prefix: opts.prefix,
       scopes: opts.scopes,
       max_ttl_sec: opts.maxTtlSec,
+      min_ttl_sec: opts.minTtlSec,
       counts: deps.binding?.counts ?? null,
       refusals: deps.binding?.refusals.slice(-50) ?? [],
     }),
@@ -158,6 +159,7 @@ export function swarmRoutes(root: FastifyInstance, deps: SwarmRoutesDeps): void 
         now,
         trust: opts.settings.trust,
         maxTtlSec: opts.maxTtlSec,
+        minTtlSec: opts.minTtlSec,
         seen: () => exists,
       });
       if (!admitted.ok) throw gateError(admitted.error);
@@ -272,6 +274,7 @@ export function swarmRoutes(root: FastifyInstance, deps: SwarmRoutesDeps): void 
         trust: opts.settings.trust,
         maxBytes: opts.settings.maxInputBytes,
         maxTtlSec: opts.maxTtlSec,
+        minTtlSec: opts.minTtlSec,
       });
       if (!admitted.ok) throw gateError(admitted.error);
       // The gateway countersigns what it relays: a client-signed input naming this node gets this

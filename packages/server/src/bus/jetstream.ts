@@ -5,7 +5,7 @@ import type {
   JetStreamManager,
   NatsConnection,
 } from 'nats';
-import { loadNats, type NatsModule } from './nats-client.ts';
+import { loadNats, type NatsModule, natsServers } from './nats-client.ts';
 
 // The NATS client (~0.5 MB) loads when a log connects, not with every process that imports the server.
 type Nats = NatsModule;
@@ -23,6 +23,8 @@ export interface StreamSpec {
   maxAgeMs: number;
   /** Publishes with an already-seen message id within this window are dropped (default 2 min, ≤ maxAgeMs). */
   duplicateWindowMs?: number;
+  /** Copies the cluster keeps of each message (default 1; more needs a clustered JetStream). */
+  replicas?: number;
 }
 
 export interface StreamMessage {
@@ -54,12 +56,18 @@ export class JetStreamLog {
     private readonly nats: Nats,
   ) {}
 
+  /** `servers`: one URL, a comma-separated list or an array (a NATS cluster, `natsServers`). */
   static async connect(
     servers: string | string[],
     opts: Partial<ConnectionOptions> = {},
   ): Promise<JetStreamLog> {
     const nats = await loadNats();
-    const nc = await nats.connect({ servers, name: 'db8-jetstream', maxReconnectAttempts: -1, ...opts });
+    const nc = await nats.connect({
+      servers: natsServers(servers),
+      name: 'db8-jetstream',
+      maxReconnectAttempts: -1,
+      ...opts,
+    });
     try {
       const jsm = await nc.jetstreamManager();
       return new JetStreamLog(nc, jsm, nc.jetstream(), nats);
@@ -76,6 +84,7 @@ export class JetStreamLog {
       subjects: spec.subjects,
       max_age: this.nats.nanos(spec.maxAgeMs),
       duplicate_window: this.nats.nanos(Math.min(spec.duplicateWindowMs ?? 120_000, spec.maxAgeMs)),
+      num_replicas: spec.replicas ?? 1,
     };
     try {
       await this.jsm.streams.info(spec.name);

@@ -1,6 +1,6 @@
 import { type PublicEntry, PublicEntrySchema } from '@db8/core';
 import type { ConnectionOptions, NatsConnection, Subscription } from 'nats';
-import { loadNats } from './nats-client.ts';
+import { loadNats, natsServers } from './nats-client.ts';
 import type { Bus, BusHandler } from './types.ts';
 
 const SUBJECT_TOKEN = /^[A-Za-z0-9_-]+$/;
@@ -34,9 +34,15 @@ export class NatsBus implements Bus {
 
   private constructor(private readonly nc: NatsConnection) {}
 
+  /** `servers`: one URL, a comma-separated list or an array (a NATS cluster, `natsServers`). */
   static async connect(servers: string | string[], opts: Partial<ConnectionOptions> = {}): Promise<NatsBus> {
     const { connect } = await loadNats();
-    const nc = await connect({ servers, name: 'db8', maxReconnectAttempts: -1, ...opts });
+    const nc = await connect({
+      servers: natsServers(servers),
+      name: 'db8',
+      maxReconnectAttempts: -1,
+      ...opts,
+    });
     return new NatsBus(nc);
   }
 

@@ -1,0 +1,55 @@
+// A NATS cluster setting against the real nats-server: a comma-separated list whose first server
+// is dead still connects (the core bus and the JetStream log), and a stream's replica count
+// reaches the server (a single, non-clustered server refuses more than one replica).
+import { randomBytes } from 'node:crypto';
+import { afterAll, describe, expect, it } from 'vitest';
+import { NatsBus } from '../src/bus/index.ts';
+import { JetStreamLog } from '../src/bus/jetstream.ts';
+
+const LIVE = (process.env.NATS_URL ?? 'nats://127.0.0.1:4222').replace(/^nats:\/\//, '');
+// Nothing listens on port 1: the client must move on to the next server.
+const LIST = `127.0.0.1:1, ${LIVE}`;
+const RUN = randomBytes(5).toString('hex');
+const closers: Array<() => Promise<void>> = [];
+afterAll(async () => {
+  for (const c of closers) await c().catch(() => {});
+});
+
+describe('NATS server lists (real nats-server)', () => {
+  it('the core bus connects through a list whose first server is dead', async () => {
+    const bus = await NatsBus.connect(LIST, { noRandomize: true });
+    closers.push(() => bus.close());
+    const room = `room_${RUN}`;
+    const seen: number[] = [];
+    bus.subscribe(room, (e) => seen.push(e.seq));
+    await bus.flush();
+    await bus.publish(room, {
+      v: 1,
+      room,
+      seq: 1,
+      ts: 1_700_000_000_000,
+      kind: 'action',
+      actor: 'p1',
+      vis: { kind: 'public' },
+      payload: {},
+    });
+    await bus.flush();
+    for (let i = 0; i < 500 && seen.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(seen).toEqual([1]);
+  });
+
+  it('the JetStream log connects through the same list; replicas reach the server', async () => {
+    const log = await JetStreamLog.connect(LIST, { noRandomize: true });
+    closers.push(() => log.close());
+    const name = `LIST_${RUN}`;
+    closers.unshift(() => log.deleteStream(name));
+    closers.unshift(() => log.deleteStream(`LIST3_${RUN}`));
+    await log.ensureStream({ name, subjects: [`list${RUN}.>`], maxAgeMs: 60_000, replicas: 1 });
+    const ack = await log.publish(`list${RUN}.a`, new TextEncoder().encode('{}'), 'm1');
+    expect(ack).toEqual({ seq: 1, duplicate: false });
+    // One server is no cluster: three replicas are refused by the server, not silently dropped.
+    await expect(
+      log.ensureStream({ name: `LIST3_${RUN}`, subjects: [`list3${RUN}.>`], maxAgeMs: 60_000, replicas: 3 }),
+    ).rejects.toThrow(/replica/i);
+  });
+});
