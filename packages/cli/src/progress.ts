@@ -13,6 +13,8 @@ export interface ProgressOptions {
   ttyEveryMs?: number;
   /** Plain lines at most this often (default 5 s); a forced update always prints. */
   plainEveryMs?: number;
+  /** The terminal's width (default: process.stderr.columns, 80 when it reports none). */
+  columns?: () => number;
 }
 
 export interface Progress {
@@ -39,7 +41,8 @@ export function progress(o: ProgressOptions = {}): Progress {
   let onScreen = false;
   // A terminal line longer than the window would wrap, and `\r` would then redraw only its tail.
   const fit = (s: string) => {
-    const cols = process.stderr.columns ?? 80;
+    // A pseudo-terminal may report 0 columns: treat it as unknown.
+    const cols = (o.columns ?? (() => process.stderr.columns))() || 80;
     return s.length < cols ? s : `${s.slice(0, Math.max(0, cols - 2))}…`;
   };
   const draw = () => {

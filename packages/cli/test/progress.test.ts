@@ -28,6 +28,15 @@ describe('progress', () => {
     expect(out).toEqual(['\r\x1b[K5 actions', '\r\x1b[K', '\r\x1b[K5 actions']);
   });
 
+  it('on a terminal cuts a status wider than the window (a wrapped line would not redraw in place)', () => {
+    const out: string[] = [];
+    const wide = (columns: number) =>
+      progress({ tty: true, write: (t) => out.push(t), clock: () => 0, columns: () => columns });
+    wide(10).update('round 1 · 12 turns');
+    wide(0).update('round 1 · 12 turns'); // a pseudo-terminal reporting no width: 80 assumed
+    expect(out).toEqual(['\r\x1b[Kround 1 …', '\r\x1b[Kround 1 · 12 turns']);
+  });
+
   it('on a terminal puts a line above the status and redraws the status', () => {
     const { p, out } = harness(true);
     p.update('round 1');
