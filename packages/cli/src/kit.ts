@@ -13,5 +13,6 @@ export {
 } from './exit-codes.ts';
 export { ROOM_HELP, URL_HELP } from './help-text.ts';
 export { CliError, inputName, readTextInput, runAction, writeStdout } from './io.ts';
+export { type Progress, type ProgressOptions, progress } from './progress.ts';
 export type { CliModule } from './protocols/module.ts';
 export { clock, deadlineText } from './watch-format.ts';

@@ -168,7 +168,8 @@ export const client = (env: Env, token: string | null = null) => new Db8Client({
 /**
  * What runs off the side of a phone's screen: the page's own sideways scroll, and every visible
  * element reaching past the viewport's right edge that no sideways-scrolling box holds (content
- * clipped by `overflow: hidden` counts: it is cut off). Empty when the page fits.
+ * clipped by `overflow: hidden` counts: it is cut off), and every box (but code) whose content scrolls
+ * sideways out of sight. Empty when the page fits.
  */
 export async function offTheSide(page: Page): Promise<string[]> {
   return page.evaluate(() => {
@@ -177,6 +178,13 @@ export async function offTheSide(page: Page): Promise<string[]> {
     if (document.documentElement.scrollWidth > width)
       out.push(`the page scrolls sideways: ${document.documentElement.scrollWidth} px > ${width} px`);
     const scrolls = (el: Element) => /auto|scroll/.test(getComputedStyle(el).overflowX);
+    // A table (or anything) hidden behind a sideways scroll is cut off too: on a phone it reflows.
+    // Code and JSON blocks may scroll.
+    for (const el of document.body.querySelectorAll('*'))
+      if (scrolls(el) && el.scrollWidth > el.clientWidth + 1 && !el.closest('pre, code, .json'))
+        out.push(
+          `${el.tagName.toLowerCase()}.${String(el.className).split(' ').join('.')} scrolls sideways: ${el.scrollWidth} px in ${el.clientWidth} px "${(el.textContent ?? '').trim().slice(0, 30)}"`,
+        );
     for (const el of document.body.querySelectorAll('*')) {
       const r = el.getBoundingClientRect();
       if (r.width === 0 || r.height === 0 || r.right <= width + 1) continue;

@@ -20,7 +20,8 @@ import {
 // caught as you type; judges and the fact-checker played by the server's scripted drivers; two
 // named agents debate); its results and the leaderboard show names, not principal ids; a poker
 // table of scripted seats is readable 390 px wide, and the admin tops a seat up; then every page
-// (lobby, rooms, results, journals, leaderboard, tables, admin) fits a 390 px phone (issue 26).
+// (lobby, rooms, results, journals, leaderboard, tables, admin) fits a 390 px phone, tables reflowing
+// rather than scrolling sideways, chart labels legible (issue 26).
 // Screenshots: newcomer-*.png and phone-*.png (see browser.ts).
 
 let env: Env;
@@ -236,6 +237,15 @@ describe("a newcomer's first hour", () => {
       if (off.length) found[name] = off.slice(0, 8);
     }
     expect(found).toEqual({});
+    // The leaderboard chart's labels are legible on a phone (not a 960-unit chart scaled to 4 px).
+    await page.goto(`${env.url}/leaderboard`);
+    await page.getByTestId('rating-chart').locator('text.axis-label').first().waitFor();
+    const sizes = await page
+      .getByTestId('rating-chart')
+      .locator('text.axis-label')
+      .evaluateAll((ts) => ts.map((t) => t.getBoundingClientRect().height));
+    expect(sizes.length).toBeGreaterThan(0);
+    expect(Math.min(...sizes)).toBeGreaterThanOrEqual(9);
     // The finished debate (whose setup reads the seed) refolds in the browser to its recorded result.
     await page.goto(`${env.url}${r(debateId)}/journal?inspect`);
     await page.getByTestId('inspector-summary').filter({ hasText: 'result follows' }).waitFor();

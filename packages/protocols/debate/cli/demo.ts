@@ -29,6 +29,8 @@ export interface DemoOptions {
   /** Scales every window (1 = the ~1 minute demo). */
   pace?: number;
   print: (line: string) => void | Promise<void>;
+  /** Live counts as the cast acts (a terminal shows them in a status line). */
+  onCount?: (c: { acts: number; refused: number }) => void;
 }
 
 export interface DemoResult {
@@ -123,10 +125,13 @@ export async function runDemo(o: DemoOptions): Promise<DemoResult> {
     const names = Object.fromEntries(handles.map((h, i) => [h.principal, agents[i]!.name]));
     const watcher = watchDebate(admin, roomId, { print: o.print, names });
     let failed = 0;
+    let acted = 0;
     const acts = await playCast(roomId, handles, {
       onAct: (r) => {
+        acted++;
+        if (!r.ok) failed++;
+        o.onCount?.({ acts: acted, refused: failed });
         if (r.ok) return;
-        failed++;
         void o.print(`   (refused: ${r.seat} ${r.key}: ${r.code})`);
       },
     });

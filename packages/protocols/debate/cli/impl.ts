@@ -7,6 +7,7 @@ import {
   EXIT_IO_ERROR,
   EXIT_VERIFICATION_FAILED,
   inputName,
+  progress,
   readTextInput,
   writeStdout,
 } from '@db8/cli/kit';
@@ -230,12 +231,28 @@ export async function demo(o: { url?: string; rounds?: number; pace?: number }) 
   const admin = found?.admin;
   const api = found?.api;
   if (found) await out(`using the db8 server at ${found.api.baseUrl}`);
+  // Live counts on stderr when both streams are a terminal; in a pipe or log the printed lines
+  // already tell the story (and the counts would be noise).
+  const status = progress({ tty: process.stderr.isTTY === true && process.stdout.isTTY === true });
+  let counts = '';
   const r = await runDemo({
     ...(admin && api ? { admin, api } : {}),
     ...(o.rounds ? { rounds: o.rounds } : {}),
     ...(o.pace ? { pace: o.pace } : {}),
-    print: out,
-  });
+    print: async (line) => {
+      status.done();
+      await out(line);
+      if (counts) status.update(counts, true);
+    },
+    ...(status.tty
+      ? {
+          onCount: (c: { acts: number; refused: number }) => {
+            counts = `… ${c.acts} scripted actions (${c.refused} refused)`;
+            status.update(counts);
+          },
+        }
+      : {}),
+  }).finally(() => status.done());
   if (r.view?.phase !== 'closed')
     throw new CliError(EXIT_IO_ERROR, `the demo debate ${r.roomId} did not close`);
   await out(

@@ -107,7 +107,7 @@ export function Leaderboard() {
         {data && rows.length === 0 ? <p className="muted">No rated debates yet.</p> : null}
         {rows.length > 0 ? (
           <div className="table-wrap">
-            <table data-testid="leaderboard">
+            <table className="reflow" data-testid="leaderboard">
               <thead>
                 <tr>
                   <th scope="col" className="num">
@@ -128,15 +128,19 @@ export function Leaderboard() {
               <tbody>
                 {rows.map((r, i) => (
                   <tr key={r.identity} data-identity={r.identity}>
-                    <td className="num">{i + 1}</td>
+                    <td className="num" data-label="#">
+                      {i + 1}
+                    </td>
                     <td>
                       <IdentityName identity={r.identity} name={r.name} scripted={r.scripted} />
                     </td>
-                    <td className="num mono" data-testid="rating">
+                    <td className="num mono" data-testid="rating" data-label="Rating">
                       {r.rating.toFixed(2)}
                     </td>
-                    <td className="num">{r.matches}</td>
-                    <td className="num mono">
+                    <td className="num" data-label="Debates">
+                      {r.matches}
+                    </td>
+                    <td className="num mono" data-label="W · L · D" title="pairwise wins · losses · draws">
                       {r.wins} · {r.losses} · {r.draws}
                     </td>
                   </tr>

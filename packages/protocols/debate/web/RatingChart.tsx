@@ -1,3 +1,4 @@
+import { useEffect, useState } from 'react';
 import { chartModel, type Series } from './chart.ts';
 
 // Rating history as an inline SVG line chart (no chart library): one line per identity across the
@@ -15,8 +16,24 @@ export const PALETTE = [
   '#8c6d31',
 ];
 
+const PHONE = '(max-width: 600px)';
+
+/** A phone draws a narrower chart: scaled to its screen, a 960-unit one has 4-pixel labels. */
+function usePhone(): boolean {
+  const [phone, setPhone] = useState(() => typeof matchMedia === 'function' && matchMedia(PHONE).matches);
+  useEffect(() => {
+    if (typeof matchMedia !== 'function') return;
+    const q = matchMedia(PHONE);
+    const on = () => setPhone(q.matches);
+    q.addEventListener('change', on);
+    return () => q.removeEventListener('change', on);
+  }, []);
+  return phone;
+}
+
 export function RatingChart(props: { series: Series[]; title: string }) {
-  const m = chartModel(props.series);
+  const phone = usePhone();
+  const m = phone ? chartModel(props.series, 420, 300) : chartModel(props.series);
   const { plot } = m;
   return (
     <figure className="rating-chart" data-testid="rating-chart">

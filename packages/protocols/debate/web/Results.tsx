@@ -96,7 +96,7 @@ export function Results(props: { view: DebateView; roomId: string }) {
       </header>
       <JournalBadge view={view} roomId={props.roomId} />
       <div className="table-wrap">
-        <table className="placements" data-testid="placements">
+        <table className="placements reflow" data-testid="placements">
           <thead>
             <tr>
               <th scope="col" className="num">
@@ -120,7 +120,7 @@ export function Results(props: { view: DebateView; roomId: string }) {
           <tbody>
             {res.placements.map((p) => (
               <tr key={p.seat} data-seat={p.seat} className={p.place === 1 ? 'winner' : ''}>
-                <td className="num place">
+                <td className="num place" data-label="Place">
                   {p.place === 1 ? (
                     <span className="badge badge-ok" title="first place">
                       winner
@@ -143,10 +143,16 @@ export function Results(props: { view: DebateView; roomId: string }) {
                     <strong data-testid="placement-name">{p.seat}</strong>
                   )}
                 </td>
-                <td className="num">{p.approvals}</td>
-                <td className="num">{p.borda}</td>
-                <td className="num mono">{fmt(p.total)}</td>
-                <td className="num" data-testid="elo">
+                <td className="num" data-label="Approvals">
+                  {p.approvals}
+                </td>
+                <td className="num" data-label="Borda">
+                  {p.borda}
+                </td>
+                <td className="num mono" data-label="Total">
+                  {fmt(p.total)}
+                </td>
+                <td className="num" data-testid="elo" data-label="Elo">
                   <EloCell
                     change={name(p.seat) ? elo[name(p.seat)!] : undefined}
                     closed={closed}
@@ -162,7 +168,7 @@ export function Results(props: { view: DebateView; roomId: string }) {
       </div>
       <h3>Scores</h3>
       <div className="table-wrap">
-        <table className="scores" data-testid="scores">
+        <table className="scores reflow" data-testid="scores">
           <thead>
             <tr>
               <th scope="col">Debater</th>
@@ -204,24 +210,29 @@ export function Results(props: { view: DebateView; roomId: string }) {
                       </div>
                     ) : null}
                   </td>
-                  <td className="num mono">
+                  <td className="num mono" data-label="Rubric">
                     {fmt(s.rubric)}{' '}
                     <span className="muted small">
                       ({s.judges} judge{s.judges === 1 ? '' : 's'})
                     </span>
                   </td>
-                  <td className="mono small">
+                  <td className="mono small" data-label="E · R · C · V · Y">
                     {d ? [d.e, d.r, d.c, d.v, d.y].map((x) => Math.round(x)).join(' · ') : '—'}
                   </td>
-                  <td className="num mono">{signed(s.movement)}</td>
-                  <td className="num mono">{signed(s.concessions)}</td>
+                  <td className="num mono" data-label="Movement">
+                    {signed(s.movement)}
+                  </td>
+                  <td className="num mono" data-label="Concessions">
+                    {signed(s.concessions)}
+                  </td>
                   <td
                     className="num mono"
+                    data-label="Calibration"
                     title={s.brier === null ? 'no checked claim with a confidence' : `Brier ${s.brier}`}
                   >
                     {signed(s.calibration)}
                   </td>
-                  <td className="num mono">
+                  <td className="num mono" data-label="Total">
                     <strong>{fmt(s.total)}</strong>
                   </td>
                 </tr>

@@ -9,6 +9,7 @@ import {
   EXIT_IO_ERROR,
   EXIT_REJECTED,
   EXIT_USAGE,
+  progress as progressLine,
   writeStdout,
 } from '@db8/cli/kit';
 import { Remote } from '@db8/cli/kit-run';
@@ -140,19 +141,31 @@ export async function deliberate(task: string, opts: DeliberateOptions): Promise
     timeoutMs: 7 * 86_400_000,
     phaseTimeoutMs: 86_400_000,
   };
-  const progress = opts.progress
-    ? (p: LocalProgress) => {
-        const line =
-          p.kind === 'phase'
-            ? `[round ${p.round}] ${p.phase}`
-            : p.kind === 'turn'
-              ? `  ${p.seat} ${p.type}${p.ok ? '' : ` FAILED (${p.detail})`}`
-              : p.kind === 'measure'
-                ? `  v${p.version} measured: ${pct(p.passRate)} (${p.status})`
-                : `  gate after ${p.phase}: ${p.decision}`;
-        process.stderr.write(`${line}\n`);
-      }
-    : undefined;
+  // Live counts on a terminal (plain lines in a log); --progress adds a line per event.
+  const status = progressLine();
+  let where = '';
+  let turns = 0;
+  let failed = 0;
+  const onProgress = (p: LocalProgress) => {
+    if (p.kind === 'phase') where = `[round ${p.round}] ${p.phase}`;
+    if (p.kind === 'turn') {
+      turns++;
+      if (!p.ok) failed++;
+    }
+    // Off a terminal the status line is itself the phase line.
+    if (opts.progress && (status.tty || p.kind !== 'phase')) {
+      const line =
+        p.kind === 'phase'
+          ? `[round ${p.round}] ${p.phase}`
+          : p.kind === 'turn'
+            ? `  ${p.seat} ${p.type}${p.ok ? '' : ` FAILED (${p.detail})`}`
+            : p.kind === 'measure'
+              ? `  v${p.version} measured: ${pct(p.passRate)} (${p.status})`
+              : `  gate after ${p.phase}: ${p.decision}`;
+      status.line(line);
+    }
+    status.update(`${where} · ${turns} turns${failed ? ` (${failed} failed)` : ''}`, p.kind === 'phase');
+  };
   let run: Awaited<ReturnType<typeof runLocalDeliberation>>;
   try {
     run = await runLocalDeliberation({
@@ -160,12 +173,14 @@ export async function deliberate(task: string, opts: DeliberateOptions): Promise
       providers,
       ...(opts.seed ? { seed: opts.seed } : {}),
       ...(opts.rejectGates ? { gate: 'reject' as const } : {}),
-      ...(progress ? { onProgress: progress } : {}),
+      onProgress,
     });
   } catch (e) {
     const m = (e as Error).message;
     if (/config|schema|Invalid/i.test(m)) throw new CliError(EXIT_INVALID_INPUT, `bad deliberation: ${m}`);
     throw e;
+  } finally {
+    status.done();
   }
   await report(
     run.state,
@@ -257,23 +272,29 @@ async function remote(task: string, opts: DeliberateOptions, plan: Plan): Promis
   });
   const id = String(created.id);
   const startedAt = Date.now();
-  if (opts.progress) process.stderr.write(`created ${id} on ${r.url}\n`);
-  let last = '';
-  for (;;) {
-    const st = (await call('GET', `/v1/debates/${id}/status`)) as {
-      status: string;
-      current_round: number;
-      phase: string;
-    };
-    const where = `[round ${st.current_round}] ${st.phase} (${st.status})`;
-    if (opts.progress && where !== last) process.stderr.write(`${where}\n`);
-    last = where;
-    if (['completed', 'failed', 'cancelled'].includes(st.status)) break;
-    if (st.status === 'paused') {
-      // Gates on a server are the reviewers' to decide (db8 deliberate only watches).
-      if (opts.progress) process.stderr.write(`waiting at a gate: POST ${r.url}/v1/debates/${id}/approve\n`);
+  const status = progressLine();
+  if (opts.progress) status.line(`created ${id} on ${r.url}`);
+  try {
+    let last = '';
+    for (;;) {
+      const st = (await call('GET', `/v1/debates/${id}/status`)) as {
+        status: string;
+        current_round: number;
+        phase: string;
+      };
+      const where = `[round ${st.current_round}] ${st.phase} (${st.status})`;
+      // A phase change is news: a log gets a line for each (a terminal sees them in place).
+      status.update(where, true);
+      if (opts.progress && status.tty && where !== last) status.line(where);
+      if (opts.progress && st.status === 'paused' && where !== last)
+        // Gates on a server are the reviewers' to decide (db8 deliberate only watches).
+        status.line(`waiting at a gate: POST ${r.url}/v1/debates/${id}/approve`);
+      last = where;
+      if (['completed', 'failed', 'cancelled'].includes(st.status)) break;
+      await new Promise((res) => setTimeout(res, 250));
     }
-    await new Promise((res) => setTimeout(res, 250));
+  } finally {
+    status.done();
   }
   const res = (await call('GET', `/v1/debates/${id}/results`)) as Record<string, unknown> & {
     status: string;

@@ -5,6 +5,10 @@ import { GRAPH_H, GRAPH_W, type GraphEdge, graphOf } from './graph.ts';
 // crossed it (seen or addressed). Counts are of the turns this viewer may read.
 
 const total = (e: GraphEdge) => e.ab + e.ba + e.addressed;
+const radius = (n: { hub: boolean; leader: boolean }) => (n.hub || n.leader ? 18 : 14);
+/** Room around the layout box for the labels under the nodes at its edges. */
+const PAD_X = 40;
+const PAD_Y = 34;
 
 export function TopologyGraph({ view }: { view: DeliberationView }) {
   const g = graphOf(view);
@@ -28,7 +32,7 @@ export function TopologyGraph({ view }: { view: DeliberationView }) {
         className="delib-graph"
         data-testid="delib-graph"
         data-kind={view.layout.kind}
-        viewBox={`0 0 ${GRAPH_W} ${GRAPH_H}`}
+        viewBox={`${-PAD_X} 0 ${GRAPH_W + 2 * PAD_X} ${GRAPH_H + PAD_Y}`}
         role="img"
         aria-label={`${view.layout.kind} of ${g.nodes.length} seats`}
       >
@@ -66,12 +70,16 @@ export function TopologyGraph({ view }: { view: DeliberationView }) {
             transform={`translate(${n.x} ${n.y})`}
           >
             <title>{`${n.id} (${n.role}): ${n.turns} turns${n.leader ? ', leader' : ''}${n.active ? '' : ', forfeited'}`}</title>
-            <circle r={n.hub || n.leader ? 20 : 16} />
-            <text className="node-id" y={4}>
-              {n.id.slice(0, 6)}
+            <circle r={radius(n)} />
+            <text className="node-turns" y={4}>
+              {n.turns}
             </text>
-            <text className="node-role" y={n.hub || n.leader ? 33 : 29}>
-              {n.role.replace('_', ' ')} · {n.turns}
+            {/* The whole id under the node (a halo keeps it readable over edges); the role below it. */}
+            <text className="node-id" y={radius(n) + 13}>
+              {n.id}
+            </text>
+            <text className="node-role" y={radius(n) + 25}>
+              {n.role.replace('_', ' ')}
             </text>
           </g>
         ))}

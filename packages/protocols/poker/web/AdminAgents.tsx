@@ -42,7 +42,7 @@ function AgentsInner() {
         <p className="muted">No agents have registered.</p>
       ) : (
         <div className="table-wrap">
-          <table className="admin-table">
+          <table className="admin-table reflow">
             <thead>
               <tr>
                 <th>Agent</th>
@@ -58,13 +58,13 @@ function AgentsInner() {
                     {a.name ?? <span className="muted">unnamed</span>}{' '}
                     <span className="mono muted small">{a.agent_id}</span>
                   </td>
-                  <td>
+                  <td data-label="Connected">
                     {a.connected ? <span className="ok">connected</span> : <span className="muted">no</span>}
                   </td>
-                  <td className="small">
+                  <td className="small" data-label="Last seen">
                     {a.last_seen_at ? new Date(a.last_seen_at).toLocaleString() : '—'}
                   </td>
-                  <td className="small">
+                  <td className="small" data-label="Seats">
                     {a.seats.length === 0
                       ? '—'
                       : a.seats.map((s) => (

@@ -12,7 +12,7 @@ export function TableRows(props: {
 }) {
   return (
     <div className="table-wrap">
-      <table className="admin-table">
+      <table className="admin-table reflow">
         <thead>
           <tr>
             <th>Table</th>
@@ -37,16 +37,20 @@ export function TableRows(props: {
                   {t.title ?? t.table_id}
                 </Link>
               </td>
-              <td data-testid="table-status">{t.status}</td>
-              <td className="num">
+              <td data-testid="table-status" data-label="Status">
+                {t.status}
+              </td>
+              <td className="num" data-label="Seats">
                 {t.seats_filled}/{t.seats_total}
               </td>
-              <td className="num">
+              <td className="num" data-label="Blinds">
                 {t.small_blind}/{t.big_blind}
                 {t.ante > 0 ? ` +${t.ante}` : ''}
               </td>
-              <td className="num">{t.hands_played}</td>
-              {props.actions && <td>{props.actions(t)}</td>}
+              <td className="num" data-label="Hands">
+                {t.hands_played}
+              </td>
+              {props.actions && <td data-label="Actions">{props.actions(t)}</td>}
             </tr>
           ))}
         </tbody>

@@ -78,7 +78,7 @@ export function Lobby() {
           <p className="muted">No rooms yet.{session?.role === 'admin' ? ' Create one below.' : ''}</p>
         ) : (
           <div className="table-wrap">
-            <table className="rooms" data-testid="rooms">
+            <table className="rooms reflow" data-testid="rooms">
               <thead>
                 <tr>
                   <th scope="col">Room</th>
@@ -98,15 +98,21 @@ export function Lobby() {
                       <Link href={`/rooms/${encodeURIComponent(r.room_id)}`}>{r.title ?? r.room_id}</Link>
                       {r.title ? <div className="mono small muted">{r.room_id}</div> : null}
                     </td>
-                    <td>
+                    <td data-label="Protocol">
                       <code>{r.protocol}</code>
                     </td>
-                    <td>
+                    <td data-label="Status">
                       <Badge tone={statusTone(r.status)}>{r.status}</Badge>
                     </td>
-                    <td className="num mono">{r.seq}</td>
-                    <td data-testid="seat-count">{seatCount(r)}</td>
-                    <td className="small">{new Date(r.created_at).toLocaleString()}</td>
+                    <td className="num mono" data-label="Seq">
+                      {r.seq}
+                    </td>
+                    <td data-testid="seat-count" data-label="Seats">
+                      {seatCount(r)}
+                    </td>
+                    <td className="small" data-label="Created">
+                      {new Date(r.created_at).toLocaleString()}
+                    </td>
                   </tr>
                 ))}
               </tbody>

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { BIN, type CliRun } from '@db8/cli/test/helpers.ts';
 import { type RunningServer, startServer } from 'db8/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runDemo } from '../../cli/demo.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'db8-demo-e2e-'));
 const dataDir = join(dir, 'data');
@@ -74,5 +75,14 @@ describe('db8 demo debate on a running server', () => {
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     expect(r.stdout).toContain(`watch it in the web app: ${server.url}/rooms/room_`);
+  });
+
+  it('reports live counts as the cast acts (what a terminal shows in its status line)', async () => {
+    const counts: { acts: number; refused: number }[] = [];
+    const r = await runDemo({ rounds: 1, pace: 0.3, print: () => {}, onCount: (c) => counts.push(c) });
+    expect(r.view?.phase).toBe('closed');
+    expect(counts.length).toBe(r.acts);
+    expect(counts.map((c) => c.acts)).toEqual(counts.map((_, i) => i + 1));
+    expect(counts.at(-1)).toEqual({ acts: r.acts, refused: r.failed });
   });
 });

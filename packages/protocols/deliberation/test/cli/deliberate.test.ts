@@ -62,6 +62,9 @@ describe('db8 deliberate', () => {
     const text = await spawnDb8(['deliberate', 'Design a rate limiter', '--topology', 'star'], dir, env);
     expect(text.status, text.stderr).toBe(0);
     expect(text.stdout).toMatch(/completed \(SCRIPTED\): star, adaptive/);
+    // Not a terminal: the live status comes as plain lines (a phase each), never rewritten in place.
+    expect(text.stderr).toMatch(/^\[round 1\] proposal · \d+ turns$/m);
+    expect(text.stderr).not.toContain('\r');
   }, 60_000);
 
   it('measures a code task in the sandbox, approves a gate, and refuses bad flags', async () => {

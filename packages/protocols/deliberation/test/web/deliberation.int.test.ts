@@ -67,7 +67,8 @@ async function until<T>(what: string, fn: () => Promise<T | null>, ms = 120_000)
 }
 
 const SIX = [
-  { name: 'ana', role: 'architect', score: 9.5 },
+  // A long id: the graph labels it in full (it once cut ids to six characters).
+  { name: 'architect-ana', role: 'architect', score: 9.5 },
   { name: 'ben', role: 'critic', score: 9.1 },
   { name: 'cai', role: 'reviewer', score: 8.7 },
   { name: 'dee', role: 'optimizer', score: 8.6 },
@@ -170,6 +171,27 @@ describe('deliberation room page', () => {
     await page.goto(`${env.url}/rooms/${ids.star}`);
     await page.getByTestId('delib-graph').waitFor();
     await shot(page, 'deliberation-graph-star-390');
+    // Every label whole and inside the drawing, on a phone too.
+    const labels = await page.evaluate(() => {
+      const box = document.querySelector('[data-testid="delib-graph"]')!.getBoundingClientRect();
+      return [...document.querySelectorAll('[data-testid="delib-node"]')].flatMap((n) =>
+        [...n.querySelectorAll('text.node-id, text.node-role')].map((t) => {
+          const r = t.getBoundingClientRect();
+          return {
+            seat: n.getAttribute('data-seat'),
+            text: t.textContent,
+            inside: r.left >= box.left - 0.5 && r.right <= box.right + 0.5 && r.bottom <= box.bottom + 0.5,
+          };
+        }),
+      );
+    });
+    expect(
+      labels
+        .filter((l) => l.text === l.seat)
+        .map((l) => l.seat)
+        .sort(),
+    ).toEqual(SIX.map((p) => p.name).sort());
+    expect(labels.filter((l) => !l.inside)).toEqual([]);
     await page
       .getByTestId('delib-graph')
       .screenshot({ path: join(SCREENS, 'deliberation-graph-star-390-detail.png') });
