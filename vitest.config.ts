@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { PATIENCE_MS } from './test/patience.ts';
 import { E2E_SUITES } from './vitest.e2e.config.ts';
 
 // `npm test`: unit and conformance tests, no outside services, about two minutes on two cores.
@@ -12,6 +13,8 @@ export default defineConfig({
     // the machine is (a busy laptop runs ten times slower). Waits inside tests use PATIENCE_MS
     // (test/patience.ts), shorter than these so their message is the one reported.
     testTimeout: 300_000,
+    // expect.poll waits for a condition, never times it: its 1-s default failed on a busy machine.
+    expect: { poll: { timeout: PATIENCE_MS } },
     hookTimeout: 300_000,
     // vitest runs one worker per core less one: on two cores that is one, and a core idles while
     // it imports. Two keep both busy.

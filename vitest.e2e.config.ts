@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { PATIENCE_MS } from './test/patience.ts';
 
 // End-to-end suites: the CLI spawned against a real server or a stored data directory, whole
 // servers started on disk, and long scripted or simulated games. They need no outside services but
@@ -54,6 +55,8 @@ export default defineConfig({
     include: E2E_SUITES,
     exclude: ['**/node_modules/**', '**/*.int.test.ts'],
     testTimeout: 120_000,
+    // expect.poll waits for a condition, never times it: its 1-s default failed on a busy machine.
+    expect: { poll: { timeout: PATIENCE_MS } },
     hookTimeout: 120_000,
     // In-process PGlite stores (in memory or a new data directory) start from an initialised template.
     setupFiles: ['test/pglite-template.ts'],

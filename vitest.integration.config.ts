@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { PATIENCE_MS } from './test/patience.ts';
 
 // Suites that need the machine's services (PostgreSQL, NATS, headless Chromium). CI starts the
 // services when they are down; these suites fail, never skip, when a service is missing.
@@ -7,6 +8,8 @@ export default defineConfig({
     include: ['packages/**/test/**/*.int.test.ts'],
     exclude: ['**/node_modules/**'],
     testTimeout: 120_000,
+    // expect.poll waits for a condition, never times it: its 1-s default failed on a busy machine.
+    expect: { poll: { timeout: PATIENCE_MS } },
     hookTimeout: 120_000,
     // In-process PGlite stores (in memory or a new data directory) start from an initialised template.
     setupFiles: ['test/pglite-template.ts'],

@@ -308,8 +308,10 @@ export default { 'answer is a number': () => assert.equal(typeof answer, 'number
     await page.waitForURL(/\/deliberation\/lessons\?q=quarterly\+ledger&domain=code/);
     const hit = page.getByTestId('lesson-hit').filter({ hasText: id });
     await hit.waitFor();
-    const marks = await hit.locator('mark').allTextContents();
-    expect(marks.map((m) => m.toLowerCase())).toEqual(expect.arrayContaining(['quarterly', 'ledger']));
+    // The highlight is drawn after the hit: wait for it rather than read it once.
+    await expect
+      .poll(async () => (await hit.locator('mark').allTextContents()).map((m) => m.toLowerCase()))
+      .toEqual(expect.arrayContaining(['quarterly', 'ledger']));
     await shot(page, 'deliberation-lessons');
     // Filters narrow it: no lesson is gold yet, and the category is the categoriser's.
     await page.getByLabel('tier').selectOption('gold');
