@@ -4,11 +4,11 @@
 // same stack holds: bare Fastify with PGlite on disk, spawned in the same run.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { prebuiltCli } from '../test/cli-bundle.ts';
+import { FASTIFY_PGLITE_PEER, freePort } from './peer-server.ts';
 import type { BenchRow } from './types.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -17,27 +17,6 @@ const ROOMS = 1000;
 // once a second over the last half of a settling window, and the median taken.
 const SETTLE_MS = 10_000;
 const TABLE = { small_blind: 5, big_blind: 10, starting_stack: 1000 };
-
-const PEER = `
-import Fastify from 'fastify';
-import { PGlite } from '@electric-sql/pglite';
-const db = await PGlite.create(process.env.PEER_PGDATA);
-await db.query('select 1');
-const app = Fastify();
-app.get('/healthz', async () => ({ ok: true }));
-await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });
-process.once('SIGINT', async () => { await app.close(); await db.close(); });
-`;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
-}
 
 /** Resident set of a process, MB (VmRSS: every thread's, the store's included). */
 function rssMb(pid: number): number {
@@ -142,7 +121,7 @@ export async function run(): Promise<BenchRow[]> {
       await db8.stop();
     }
     const peer = await spawnServer(
-      ['--input-type=module', '-e', PEER],
+      ['--input-type=module', '-e', FASTIFY_PGLITE_PEER],
       { PEER_PGDATA: join(dir, 'peer') },
       join(ROOT, 'packages/server'),
     );
@@ -150,7 +129,7 @@ export async function run(): Promise<BenchRow[]> {
     await peer.stop();
     let peerIdle: number;
     const peerAgain = await spawnServer(
-      ['--input-type=module', '-e', PEER],
+      ['--input-type=module', '-e', FASTIFY_PGLITE_PEER],
       { PEER_PGDATA: join(dir, 'peer') },
       join(ROOT, 'packages/server'),
     );

@@ -3,37 +3,15 @@
 // once on a fresh one; beside a bare Fastify server opening PGlite on disk, spawned in the same run.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { prebuiltCli } from '../test/cli-bundle.ts';
+import { FASTIFY_PGLITE_PEER, freePort } from './peer-server.ts';
 import type { BenchRow } from './types.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const RUNS = 3;
-
-// The peer: the least a server on the same stack does — import Fastify, open PGlite on disk, listen.
-const PEER = `
-import Fastify from 'fastify';
-import { PGlite } from '@electric-sql/pglite';
-const db = await PGlite.create(process.env.PEER_PGDATA);
-await db.query('select 1');
-const app = Fastify();
-app.get('/healthz', async () => ({ ok: true }));
-await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });
-process.once('SIGINT', async () => { await app.close(); await db.close(); });
-`;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
-}
 
 async function stop(child: ChildProcess): Promise<void> {
   const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -94,7 +72,7 @@ export async function run(): Promise<BenchRow[]> {
     const bin = [join(ROOT, 'packages/app/bin/db8.js'), 'start'];
     const fresh = await timeToHealthz(process.execPath, bin, env);
     const peerEnv = { PEER_PGDATA: join(dir, 'data', 'pglite') };
-    const peerArgs = ['--input-type=module', '-e', PEER];
+    const peerArgs = ['--input-type=module', '-e', FASTIFY_PGLITE_PEER];
     const cli: number[] = [];
     const npm: number[] = [];
     const peer: number[] = [];
