@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PublicEntry } from '@db8/core';
 import { afterEach, describe, expect, it } from 'vitest';
+import { PATIENCE_MS } from '../../../test/patience.ts';
 import { LocalBus } from '../src/bus/local.ts';
 import { DeadlineScheduler, type Runtime } from '../src/runtime/index.ts';
 import type { SchedulerRuntime, SchedulerTimers } from '../src/runtime/scheduler.ts';
@@ -28,8 +29,17 @@ function recordingTimers() {
   return { armed, timers };
 }
 
-/** Resolves with the first entry of `kind` that `roomId` publishes on the bus. */
-function nextEntry(bus: LocalBus, roomId: string, kind: string, timeoutMs = 10_000): Promise<PublicEntry> {
+/**
+ * Resolves with the first entry of `kind` that `roomId` publishes on the bus. `onEntry` runs as it
+ * is published (before any later timer can fire), for what a test must read at that instant.
+ */
+function nextEntry(
+  bus: LocalBus,
+  roomId: string,
+  kind: string,
+  onEntry: () => void = () => {},
+  timeoutMs = PATIENCE_MS,
+): Promise<PublicEntry> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       off();
@@ -39,6 +49,7 @@ function nextEntry(bus: LocalBus, roomId: string, kind: string, timeoutMs = 10_0
       if (e.kind !== kind) return;
       clearTimeout(timer);
       off();
+      onEntry();
       resolve(e);
     });
   });
@@ -78,13 +89,17 @@ describe('DeadlineScheduler: one exact-deadline scheduler for every room', () =>
 
     const { id } = await rt.createRoom({ protocol: 'counter', config: { turnMs: 300 } });
     const deadline = (await store.rooms.get(id))?.deadlineAt as number;
-    const tick = nextEntry(bus, id, 'tick');
+    // Which timers had fired when the tick was published: a slow machine may reach the next
+    // deadline (300 ms on) before the test reads them.
+    let fired: Array<{ ms: number; fired: boolean }> = [];
+    const tick = nextEntry(bus, id, 'tick', () => {
+      fired = armed.filter((a) => a.fired);
+    });
     const t = await tick;
     expect(t.ts).toBeGreaterThanOrEqual(deadline);
     expect((t as { payload?: unknown }).payload).toEqual({ deadline });
     // The tick came from the one timer armed for that deadline, its delay the time left then (0 if a
     // loaded machine got there late): no pass over the rooms ran before it.
-    const fired = armed.filter((a) => a.fired);
     expect(fired).toHaveLength(1);
     expect(fired[0]!.ms).toBeGreaterThanOrEqual(0);
     expect(fired[0]!.ms).toBeLessThanOrEqual(300);
