@@ -17,7 +17,7 @@ export {
 } from './errors.ts';
 export { lines } from './lines.ts';
 export { type ClientOptions, Db8Client } from './rest.ts';
-export { exportText, issueRoomCert, requestChecked } from './room-extras.ts';
+export { exportText, issueRoomCert } from './room-extras.ts';
 export { type CloseInfo, Connection, type ConnectionOptions, type Frame } from './socket/connection.ts';
 export {
   type Dialect,

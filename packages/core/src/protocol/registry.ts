@@ -5,22 +5,34 @@ export type ProtocolRegistry = ReadonlyMap<string, AnyProtocol>;
 
 /** Build a registry; two protocols with one name is a programming error, so it throws. */
 export function createProtocolRegistry(protocols: readonly AnyProtocol[]): ProtocolRegistry {
-  const registry = new Map<string, AnyProtocol>();
-  for (const protocol of protocols) {
-    if (registry.has(protocol.name)) throw new Error(`duplicate protocol name: ${protocol.name}`);
-    registry.set(protocol.name, protocol);
-  }
-  return registry;
+  return byKeyOnce(
+    protocols,
+    (p) => p.name,
+    (name) => `duplicate protocol name: ${name}`,
+  );
 }
 
 /** name → cast; two casts for one protocol is a programming error, so it throws. */
 export function createCastRegistry<C extends { protocol: string }>(
   casts: readonly C[],
 ): ReadonlyMap<string, C> {
-  const out = new Map<string, C>();
-  for (const c of casts) {
-    if (out.has(c.protocol)) throw new Error(`duplicate cast for protocol ${c.protocol}`);
-    out.set(c.protocol, c);
+  return byKeyOnce(
+    casts,
+    (c) => c.protocol,
+    (name) => `duplicate cast for protocol ${name}`,
+  );
+}
+
+function byKeyOnce<T>(
+  items: readonly T[],
+  key: (item: T) => string,
+  duplicate: (k: string) => string,
+): ReadonlyMap<string, T> {
+  const out = new Map<string, T>();
+  for (const item of items) {
+    const k = key(item);
+    if (out.has(k)) throw new Error(duplicate(k));
+    out.set(k, item);
   }
   return out;
 }

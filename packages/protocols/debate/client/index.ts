@@ -1,4 +1,4 @@
-import { type Db8Client, requestChecked as send } from '@db8/sdk';
+import type { Db8Client } from '@db8/sdk';
 import {
   IdentitiesResponseSchema,
   RatingHistoryResponseSchema,
@@ -17,17 +17,21 @@ export function debateRatings(
   if (q.limit) qs.set('limit', String(q.limit));
   if (q.scripted) qs.set('scripted', 'include');
   const s = qs.toString();
-  return send(client, RatingsResponseSchema, 'GET', `/v1/ratings${s ? `?${s}` : ''}`);
+  return client.request(RatingsResponseSchema, 'GET', `/v1/ratings${s ? `?${s}` : ''}`);
 }
 
 /** One identity's ratings and history (`scripted`: also count agents registered as scripted). */
 export function debateRating(client: Db8Client, identity: string, q: { scripted?: boolean } = {}) {
   const qs = q.scripted ? '?scripted=include' : '';
-  return send(client, RatingHistoryResponseSchema, 'GET', `/v1/ratings/${encodeURIComponent(identity)}${qs}`);
+  return client.request(
+    RatingHistoryResponseSchema,
+    'GET',
+    `/v1/ratings/${encodeURIComponent(identity)}${qs}`,
+  );
 }
 
 /** Names (and the scripted flag) of agents and people by principal id; unknown ids are left out. */
 export function identityNames(client: Db8Client, ids: readonly string[]) {
   const qs = new URLSearchParams({ ids: ids.join(',') });
-  return send(client, IdentitiesResponseSchema, 'GET', `/v1/identities?${qs}`);
+  return client.request(IdentitiesResponseSchema, 'GET', `/v1/identities?${qs}`);
 }

@@ -1,6 +1,7 @@
 import {
   type AnyProtocol,
   canonicalize,
+  createProtocolRegistry,
   type RefoldReport,
   refoldLog,
   type StoredEntry,
@@ -23,9 +24,6 @@ import { JsonView } from './JsonView.tsx';
 
 const PAGE = 1000;
 const MAX_ENTRIES = 20_000;
-/** The installed protocols by name (installed once at boot, before any page renders). */
-const registryOf = (): ReadonlyMap<string, AnyProtocol> =>
-  new Map(installedProtocols().map((p) => [p.name, p]));
 
 type Lens = { id: string; label: string; viewer: Viewer | null };
 
@@ -53,7 +51,7 @@ async function loadAll(roomId: string): Promise<{ entries: Entry[]; truncated: b
 
 function fold(entries: Entry[], viewer: Viewer, truncated: boolean): Folded {
   const states: unknown[] = [];
-  const registry = registryOf();
+  const registry = createProtocolRegistry(installedProtocols());
   const { state: _last, ...report } = refoldLog(entries as unknown as StoredEntry[], registry, {
     standInSeed: true,
     onStep: (e, state) => {
