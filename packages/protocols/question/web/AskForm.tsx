@@ -51,6 +51,8 @@ export function AskForm(props: {
     mode: 'onChange',
   });
   const { register, control, formState } = form;
+  // Bumped on reset so the list inputs remount empty (they keep their own text).
+  const [generation, setGeneration] = useState(0);
   const err = (p: string) => errorAt(formState.errors, p);
   const list = (name: ListName, label: string, placeholder: string) => (
     <Field id={`q-${name}`} label={label} error={err(name)}>
@@ -59,6 +61,7 @@ export function AskForm(props: {
         name={name}
         render={({ field }) => (
           <ListInput
+            key={generation}
             id={`q-${name}`}
             sep="comma"
             placeholder={placeholder}
@@ -75,6 +78,7 @@ export function AskForm(props: {
     try {
       const r = await swarmApi.ask(withoutEmptyLists(FormSchema.parse(v)));
       form.reset(DEFAULTS);
+      setGeneration((g) => g + 1);
       props.onAsked(r.question_id ?? '', r.room_id);
     } catch (e) {
       setError(refusalText(e));
@@ -92,6 +96,7 @@ export function AskForm(props: {
             name="tags"
             render={({ field }) => (
               <ListInput
+                key={generation}
                 id="q-tags"
                 sep="comma"
                 placeholder="rust, storage"

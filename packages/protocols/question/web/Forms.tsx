@@ -162,10 +162,15 @@ export function SummaryForm(props: { view: QuestionView; role: 'asker' | 'secret
     mode: 'onChange',
   });
   const { error, run } = useSend();
+  // Bumped on reset so the list inputs remount empty (they keep their own text).
+  const [generation, setGeneration] = useState(0);
   const err = (p: string) => errorAt(form.formState.errors, p);
   const submit = form.handleSubmit(async (v) => {
     const draft = { type: 'swarm/question-summary', 'author/role': props.role, ...SumSchema.parse(v) };
-    if (await run(() => swarmApi.input(props.view.question.id, draft))) form.reset(SUM_DEFAULTS);
+    if (await run(() => swarmApi.input(props.view.question.id, draft))) {
+      form.reset(SUM_DEFAULTS);
+      setGeneration((g) => g + 1);
+    }
   });
   return (
     <form className="q-summary-form" onSubmit={submit} noValidate aria-label="summary">
@@ -176,6 +181,7 @@ export function SummaryForm(props: { view: QuestionView; role: 'asker' | 'secret
             name={name}
             render={({ field }) => (
               <ListInput
+                key={generation}
                 id={`q-sum-${label}`}
                 sep="line"
                 rows={2}

@@ -1,8 +1,11 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 
 // A list typed as text (tags split on commas, summary items one per line), kept as a string array
 // for react-hook-form's Controller. The raw text stays local so typing "a, " is not rewritten to
-// "a" mid-word; the form only ever sees the parsed list.
+// "a" mid-word; the form only ever sees the parsed list. Text flows one way only (what is typed →
+// the list): an effect that copied the form's list back into the text raced with typing (a stale
+// list arriving after a newer keystroke rewrote the text) and once sent a summary short of its last
+// line. A form that resets remounts the input instead (give it a new `key`).
 
 export const splitList = (raw: string, sep: 'comma' | 'line'): string[] =>
   raw
@@ -21,12 +24,7 @@ export function ListInput(props: {
 }) {
   const list = Array.isArray(props.value) ? (props.value as string[]) : [];
   const joiner = props.sep === 'comma' ? ', ' : '\n';
-  const [raw, setRaw] = useState(list.join(joiner));
-  // A reset from outside (the form cleared after a send) shows the new list.
-  const outside = list.join(joiner);
-  useEffect(() => {
-    setRaw((r) => (splitList(r, props.sep).join(joiner) === outside ? r : outside));
-  }, [outside, joiner, props.sep]);
+  const [raw, setRaw] = useState(() => list.join(joiner));
   const change = (v: string) => {
     setRaw(v);
     props.onChange(splitList(v, props.sep));

@@ -275,6 +275,8 @@ describe('swarm questions in the web app', () => {
     await pageA.locator('#q-sum-status').selectOption('final');
     await pageA.getByRole('button', { name: 'Publish summary' }).click();
     await summaries.waitFor();
+    // A published summary clears the form, list boxes included (they remount on reset).
+    await expect.poll(() => pageA.locator('#q-sum-facts').inputValue()).toBe('');
     const room = await restA(`/v1/swarm/questions/${encodeURIComponent(questionId)}`);
     const summary = room.room.summaries[0];
     expect(summary.facts).toEqual(['LRU fits the working set', 'Writes are rare']);
