@@ -133,6 +133,7 @@ export function councilConfig(
       return { role, provider: p.profile, model: p.model, scripted: p.scripted };
     }),
     ...(req.stageWindowMs ? { stageWindowMs: req.stageWindowMs } : {}),
+    usageInPacket: true,
   });
 }
 

@@ -15,6 +15,7 @@ import {
 } from '@db8/cli/kit';
 import type { Command } from 'commander';
 import type { FinalPacket } from '../rules/index.ts';
+import { usageLine } from '../rules/markdown.ts';
 import { homeDir, RUN_ID_PATTERN, runDir } from './files.ts';
 import type { CouncilIndex, RunRow } from './index-db.ts';
 import type { ReindexReport } from './reindex.ts';
@@ -54,6 +55,7 @@ function summary(p: FinalPacket, home: string, dir: string, record: string | nul
     `run ${p.runId} completed${flags ? ` (${flags})` : ''}`,
     `decision [${p.decision.verdict}] ${p.decision.summary}`,
     `consensus ${pct(p.scores.consensus)} · confidence ${pct(p.scores.confidence)} · lean ${p.lean}`,
+    ...(p.usage ? [`usage ${usageLine(p.usage)}`] : []),
     `packet ${join(dir, markdown)}`,
     `record ${record ? join(home, record) : '-'}`,
     '',
@@ -169,6 +171,7 @@ function register(program: Command): void {
           degraded: p.degradation.degraded,
           markers: p.degradation.markers.map((m) => `${m.stage}/${m.role ?? '-'}/${m.code}`),
           scripted: p.scripted,
+          usage: p.usage ?? null,
         };
         await writeStdout(`${JSON.stringify(out, null, 2)}\n`);
       } else {

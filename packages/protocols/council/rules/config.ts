@@ -39,6 +39,11 @@ export const CouncilConfigSchema = z
       .min(1)
       .max(24 * 60 * MINUTE)
       .default(10 * MINUTE),
+    /**
+     * The packet reports tokens and cost (its `usage`). New runs set it (the CLI and the server);
+     * a run made before it was added folds without it, so its stored packet still replays.
+     */
+    usageInPacket: z.boolean().default(false),
   })
   .strict();
 export type CouncilConfig = z.infer<typeof CouncilConfigSchema>;

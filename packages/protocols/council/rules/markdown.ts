@@ -1,4 +1,4 @@
-import type { FinalPacket } from './packet.ts';
+import type { FinalPacket, Usage } from './packet.ts';
 
 /**
  * `final-packet.md`: the human projection of the Final Packet, rendered from the packet object
@@ -14,6 +14,16 @@ function cell(text: string): string {
 
 function pct(x: number): string {
   return `${(x * 100).toFixed(1)}%`;
+}
+
+/** `14 calls · 9,210 input + 3,004 output tokens · $0.0412 (2 calls unpriced)`. */
+export function usageLine(u: Usage): string {
+  const n = (x: number) => x.toLocaleString('en-US');
+  const cost =
+    u.costUsd === null
+      ? 'cost unknown'
+      : `$${u.costUsd.toFixed(4)}${u.unpricedCalls ? ` (${u.unpricedCalls} calls unpriced)` : ''}`;
+  return `${n(u.calls)} calls · ${n(u.inputTokens)} input + ${n(u.outputTokens)} output tokens · ${cost}`;
 }
 
 export function renderPacketMarkdown(p: FinalPacket): string {
@@ -84,6 +94,7 @@ export function renderPacketMarkdown(p: FinalPacket): string {
     const provider = r.scripted ? `${cell(r.provider)} (scripted)` : cell(r.provider);
     out.push(`| ${r.role} | ${provider} | ${cell(r.model)} | ${r.okTurns} | ${r.failedTurns} |`);
   }
+  if (p.usage) out.push('', '## Usage', '', usageLine(p.usage));
   out.push('', '## Evidence', '');
   const refs = [p.references.request, ...p.references.rounds, p.references.consensus, p.references.judge];
   out.push(...refs.map((r) => `- \`${r.path}\` — sha256 \`${r.sha256}\``));

@@ -1,5 +1,6 @@
 import { hashCanonical, Rfc3339Schema } from '@db8/core';
 import { z } from 'zod';
+import type { CallMeta } from './actions.ts';
 import {
   ARTIFACT_PATHS,
   consensusArtifact,
@@ -26,6 +27,47 @@ const Sha256 = z.string().regex(/^[0-9a-f]{64}$/);
 const Ref = z.object({ path: z.string().min(1), sha256: Sha256 }).strict();
 
 export const PACKET_FORMAT = 'db8.council.final-packet/v1';
+
+const Tally = z
+  .object({
+    calls: z.number().int().nonnegative(),
+    inputTokens: z.number().int().nonnegative(),
+    outputTokens: z.number().int().nonnegative(),
+    /** USD of the priced calls; null when no call had a known price. */
+    costUsd: z.number().nonnegative().nullable(),
+    /** Calls whose model has no known price: `costUsd` is then a lower bound. */
+    unpricedCalls: z.number().int().nonnegative(),
+  })
+  .strict();
+export const UsageSchema = Tally.extend({
+  byRole: z.array(Tally.extend({ role: RoleSchema }).strict()).length(ROLES.length),
+}).strict();
+export type Usage = z.infer<typeof UsageSchema>;
+
+/** Sum the recorded calls (every turn's `call`, failed turns included: they were paid for). */
+export function tallyUsage(calls: readonly (CallMeta | null)[]): z.infer<typeof Tally> {
+  const made = calls.filter((c): c is CallMeta => c !== null);
+  const priced = made.filter((c) => c.costUsd !== null);
+  return {
+    calls: made.length,
+    inputTokens: made.reduce((n, c) => n + c.inputTokens, 0),
+    outputTokens: made.reduce((n, c) => n + c.outputTokens, 0),
+    // Rounded to a millionth of a dollar so the packet's canonical form does not carry float noise.
+    costUsd: priced.length ? Math.round(priced.reduce((n, c) => n + (c.costUsd ?? 0), 0) * 1e6) / 1e6 : null,
+    unpricedCalls: made.length - priced.length,
+  };
+}
+
+function runUsage(state: CouncilState): Usage {
+  const { turns } = state;
+  return {
+    ...tallyUsage(turns.map((t) => t.call)),
+    byRole: ROLES.map((role) => ({
+      role,
+      ...tallyUsage(turns.filter((t) => t.role === role).map((t) => t.call)),
+    })),
+  };
+}
 
 /** A protocol-made next action when there is no verdict: the decision goes back to the operator. */
 export const NO_VERDICT_FOLLOW_UP_DAYS = 7;
@@ -96,6 +138,8 @@ export const FinalPacketSchema = z
           .strict(),
       )
       .length(ROLES.length),
+    /** Tokens and cost of the run's model calls (runs made with `usageInPacket`). */
+    usage: UsageSchema.optional(),
     /** True when any role was played by the scripted provider: this is a demo, not model output. */
     scripted: z.boolean(),
     references: z
@@ -246,6 +290,7 @@ export function buildPacket(state: CouncilState, consensus: Consensus, now: numb
     lean: consensus.lean,
     degradation: { degraded: markers.length > 0, markers },
     roles,
+    ...(config.usageInPacket ? { usage: runUsage(state) } : {}),
     scripted: roles.some((r) => r.scripted),
     references: {
       request: ref(ARTIFACT_PATHS.request, requestArtifact(state)),

@@ -25,5 +25,11 @@ export function councilConfig(config: unknown, ctx: Pick<PrepareContext, 'driver
       });
       return { role, provider: r.profile, model: r.model, scripted: r.kind === 'scripted' };
     });
-  return { ...c, runId: c.runId ?? `run_${randomBytes(8).toString('hex')}`, roster };
+  return {
+    ...c,
+    runId: c.runId ?? `run_${randomBytes(8).toString('hex')}`,
+    roster,
+    // New rooms report tokens and cost in their packet (see CouncilConfigSchema.usageInPacket).
+    usageInPacket: c.usageInPacket ?? true,
+  };
 }

@@ -9,7 +9,7 @@ import { CouncilConfigSchema, ROLES } from '../rules/index.ts';
 // the protocol's schema. The run id and the roster (who plays each role) are the server's to fill:
 // from the drivers chosen below, `remote` for roles people or agents join (docs/drivers.md).
 
-const FormSchema = CouncilConfigSchema.omit({ runId: true, roster: true });
+const FormSchema = CouncilConfigSchema.omit({ runId: true, roster: true, usageInPacket: true });
 type Input = z.input<typeof FormSchema>;
 
 const DEFAULTS: Input = { question: '', context: '', outputType: 'decision', stageWindowMs: 10 * 60_000 };

@@ -1,4 +1,5 @@
 import { Badge, type Tone } from '@db8/web/kit';
+import { usageLine } from '../rules/markdown.ts';
 import { type CouncilView, pct } from './model.ts';
 
 // The Final Packet as a page: decision, rationale, scores, next actions (owner + due), risks,
@@ -87,6 +88,11 @@ export function PacketView(props: { roomId: string; packet: Packet; sha256: stri
         <p className="decision-text" data-testid="packet-decision">
           {p.decision.summary}
         </p>
+        {p.usage ? (
+          <p className="muted small" data-testid="packet-usage">
+            {usageLine(p.usage)}
+          </p>
+        ) : null}
       </div>
       <div className="packet-cols">
         <div>

@@ -5,8 +5,8 @@ import { Budget, createProvider, type Provider } from '@db8/agents';
 import { ModelServer, type Wire } from '@db8/agents/test/model-server.ts';
 import { canonicalize, refoldLog } from '@db8/core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { completeWriteback, councilScript, runCouncil } from '../../agent/index.ts';
-import { council, FinalPacketSchema, ROLES, type Role } from '../../rules/index.ts';
+import { completeWriteback, councilScript, runCouncil, scriptedCouncilReply } from '../../agent/index.ts';
+import { council, FinalPacketSchema, ROLES, type Role, renderPacketMarkdown } from '../../rules/index.ts';
 import { councilResponder } from './council-responder.ts';
 
 let server: ModelServer;
@@ -135,6 +135,49 @@ describe('council runner', () => {
       const repair = JSON.stringify(server.requests.at(-1)!.body);
       expect(repair).toMatch(/due dates must be \d{4}-\d{2}-\d{2} or later/);
     });
+  });
+
+  it("the packet totals every call's tokens and cost, failed calls included, per role and in all", async () => {
+    // Every reply reports 1,000 input and 200 output tokens; the Critic's calls fail (HTTP 500:
+    // no tokens reported). The openai model is priced, the anthropic one is not.
+    server.respond(
+      councilResponder((r) =>
+        r.role === 'Critic'
+          ? { status: 500 }
+          : { reply: scriptedCouncilReply(r), usage: { input: 1000, output: 200 } },
+      ),
+    );
+    const prices = { 'openai-*': { inputPerMTok: 3, outputPerMTok: 15 } };
+    const priced = createProvider({
+      provider: 'openai',
+      model: 'openai-model',
+      baseUrl: server.openaiBaseUrl,
+      env: { OPENAI_API_KEY: 'sk-test-key-123456' },
+      config: { timeoutMs: 120_000, retry: { maxRetries: 1, baseDelayMs: 1 }, prices },
+    });
+    const providers = { ...everyone(priced), Judge: wireProvider('anthropic') };
+    const run = await runCouncil({ runId: 'u', question, providers });
+    const packet = FinalPacketSchema.parse(run.room.state.packet);
+    // 17 turns, 15 calls: the two roles challenging the Critic in round 2 had no target and made no
+    // call (TARGET_UNAVAILABLE); the Critic's 3 calls failed (no tokens reported, still counted).
+    expect(packet.usage).toMatchObject({ calls: 15, inputTokens: 12_000, outputTokens: 2_400 });
+    // Priced: the 8 ok openai calls at 1,000 × $3 + 200 × $15 per million = $0.006 each; the Judge's
+    // 4 anthropic calls are unpriced, so the total is a lower bound and says so.
+    const judge = packet.usage!.byRole.find((r) => r.role === 'Judge')!;
+    expect(judge).toMatchObject({
+      calls: 4,
+      inputTokens: 4_000,
+      outputTokens: 800,
+      costUsd: null,
+      unpricedCalls: 4,
+    });
+    const critic = packet.usage!.byRole.find((r) => r.role === 'Critic')!;
+    expect(critic).toMatchObject({ calls: 3, inputTokens: 0, outputTokens: 0, costUsd: 0, unpricedCalls: 0 });
+    expect(packet.usage!.costUsd).toBeCloseTo((8 * (1000 * 3 + 200 * 15)) / 1e6, 9);
+    expect(packet.usage!.unpricedCalls).toBe(4);
+    expect(renderPacketMarkdown(packet)).toContain(
+      '15 calls · 12,000 input + 2,400 output tokens · $0.0480 (4 calls unpriced)',
+    );
   });
 
   it('a room budget shared by all roles stops calls when spent, and the run still completes degraded', async () => {

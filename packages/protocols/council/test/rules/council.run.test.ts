@@ -95,6 +95,20 @@ describe('council: a full run', () => {
     expect(council.deadline(run.state)).toBeNull();
   });
 
+  it('a run made before usage was reported folds to the packet it had; a new one adds its usage', () => {
+    const before = new Run(configFor());
+    complete(before, playFull(before).now);
+    expect(FinalPacketSchema.parse(before.state.packet).usage).toBeUndefined();
+    const after = new Run(configFor({ usageInPacket: true }));
+    complete(after, playFull(after).now);
+    const usage = FinalPacketSchema.parse(after.state.packet).usage!;
+    // 17 turns, each recorded with the harness's call (its tokens and cost), all priced.
+    expect(usage.calls).toBe(17);
+    expect(usage.inputTokens).toBe(17 * call.inputTokens);
+    expect(usage.unpricedCalls).toBe(0);
+    expect({ ...after.state.packet, usage: undefined }).toEqual({ ...before.state.packet, usage: undefined });
+  });
+
   it('builds a valid packet whose references hash the artifacts, and markdown from the same object', () => {
     const run = new Run();
     const { now } = playFull(run);
