@@ -20,6 +20,7 @@ import {
   seatOf,
   TURN_STAGES,
   type TurnError,
+  type TurnRecord,
   type TurnStage,
   turnOf,
 } from '../rules/index.ts';
@@ -46,6 +47,8 @@ export interface CouncilRequest {
   context?: string;
   outputType?: 'decision' | 'worklog';
   stageWindowMs?: number;
+  /** The degraded run this one re-runs (recorded in the config). */
+  rerunOf?: string;
 }
 
 export interface CouncilCall {
@@ -70,6 +73,12 @@ export interface RunCouncilOptions extends CouncilRequest {
   seed?: string;
   signal?: AbortSignal;
   onProgress?: (p: CouncilProgress) => void;
+  /**
+   * A degraded run's turns: each role's successful turn at a stage is submitted again as recorded
+   * (its payload and the call that produced it; no new call), and only the failed turns are asked
+   * again. Later turns see what the re-asked roles say now.
+   */
+  reuse?: readonly TurnRecord[];
 }
 
 /** A refusal the runner did not expect: a bug in the runner, never a role's failure. */
@@ -133,6 +142,7 @@ export function councilConfig(
       return { role, provider: p.profile, model: p.model, scripted: p.scripted };
     }),
     ...(req.stageWindowMs ? { stageWindowMs: req.stageWindowMs } : {}),
+    ...(req.rerunOf ? { rerunOf: req.rerunOf } : {}),
     usageInPacket: true,
   });
 }
@@ -202,6 +212,17 @@ export async function councilTurn(
   };
 }
 
+/** The earlier run's successful turn of `role` at `stage`, as the action that records it again. */
+function reusedTurn(
+  turns: readonly TurnRecord[] | undefined,
+  stage: TurnStage,
+  role: Role,
+): CouncilAction | null {
+  const t = turns ? turnOf(turns, stage, role) : undefined;
+  if (!t || t.kind === 'failed') return null;
+  return { type: t.kind, payload: t.payload, call: t.call } as CouncilAction;
+}
+
 /** Run Intake → … → Judge → Packetize and stop in Writeback (or aborted, if cancelled). */
 export async function runCouncil(opts: RunCouncilOptions): Promise<CouncilRun> {
   const config = councilConfig(opts, opts.providers);
@@ -223,9 +244,11 @@ export async function runCouncil(opts: RunCouncilOptions): Promise<CouncilRun> {
     const roles = expectedRoles(stage);
     // The roles of a stage answer independently, so their calls run concurrently.
     const results = await Promise.all(
-      roles.map((role) =>
-        councilTurn(room.state, opts.providers[role], role, stage, room.time(clock()), opts.signal),
-      ),
+      roles.map((role) => {
+        const kept = reusedTurn(opts.reuse, stage, role);
+        if (kept) return { action: kept, record: null, reused: true };
+        return councilTurn(room.state, opts.providers[role], role, stage, room.time(clock()), opts.signal);
+      }),
     );
     if (opts.signal?.aborted) {
       must(
@@ -238,8 +261,10 @@ export async function runCouncil(opts: RunCouncilOptions): Promise<CouncilRun> {
     }
     // Submitted in roster order, whatever order the calls finished in, so the log is deterministic.
     for (const [i, role] of roles.entries()) {
-      const { action, record } = results[i]!;
-      calls.push({ stage, role, record });
+      const result = results[i]!;
+      const { action, record } = result;
+      const reused = 'reused' in result;
+      if (!reused) calls.push({ stage, role, record });
       const r = room.act(seatOf(role), action, clock());
       const ok = action.type !== 'failed';
       progress({
@@ -247,7 +272,11 @@ export async function runCouncil(opts: RunCouncilOptions): Promise<CouncilRun> {
         stage,
         role,
         ok,
-        ...(ok ? {} : { detail: (action as { error: TurnError }).error.code }),
+        ...(reused
+          ? { detail: 'reused' }
+          : ok
+            ? {}
+            : { detail: (action as { error: TurnError }).error.code }),
       });
       // Past the stage window the protocol has closed the stage; the tick below records the timeouts.
       if (!r.ok && r.error.code !== 'STAGE_EXPIRED')

@@ -14,7 +14,7 @@ import {
   writeStdout,
 } from '@db8/cli/kit';
 import type { Command } from 'commander';
-import type { FinalPacket } from '../rules/index.ts';
+import type { FinalPacket, TurnRecord } from '../rules/index.ts';
 import { usageLine } from '../rules/markdown.ts';
 import { homeDir, RUN_ID_PATTERN, runDir } from './files.ts';
 import type { CouncilIndex, RunRow } from './index-db.ts';
@@ -60,6 +60,76 @@ function summary(p: FinalPacket, home: string, dir: string, record: string | nul
     `record ${record ? join(home, record) : '-'}`,
     '',
   ].join('\n');
+}
+
+interface RunInput {
+  question: string;
+  context?: string;
+  outputType?: 'decision' | 'worklog';
+  rerunOf?: string;
+  reuse?: readonly TurnRecord[];
+}
+
+/** One local run (a new question or a re-run) and its report: the summary, or JSON with --json. */
+async function runAndReport(home: string, opts: RunOptions, input: RunInput): Promise<void> {
+  const { ARTIFACT_PATHS, ProviderConfigError, runLocalCouncil, StorageError } = await heavy();
+  let res: Awaited<ReturnType<typeof runLocalCouncil>>;
+  try {
+    res = await runLocalCouncil({
+      home,
+      ...input,
+      ...(opts.provider ? { provider: opts.provider } : {}),
+      ...(opts.model ? { model: opts.model } : {}),
+      ...(opts.baseUrl ? { baseUrl: opts.baseUrl } : {}),
+      ...(opts.apiKeyEnv ? { apiKeyEnv: opts.apiKeyEnv } : {}),
+      ...(opts.config ? { configPath: opts.config } : {}),
+      ...(opts.progress
+        ? {
+            onProgress: (p) =>
+              process.stderr.write(
+                p.kind === 'stage'
+                  ? `[${p.stage}]\n`
+                  : `  ${p.role} ${p.detail === 'reused' ? 'reused' : p.ok ? 'ok' : `failed (${p.detail})`}\n`,
+              ),
+          }
+        : {}),
+    });
+  } catch (e) {
+    if (e instanceof ProviderConfigError) throw new CliError(EXIT_USAGE, e.message);
+    if (e instanceof StorageError) throw new CliError(EXIT_IO_ERROR, e.message);
+    throw e;
+  }
+  if (res.status !== 'completed' || !res.packet) {
+    const why = res.run.room.state.abort?.error;
+    throw new CliError(
+      EXIT_IO_ERROR,
+      `run ${res.runId} aborted: ${why ? `${why.code}: ${why.message}` : 'unknown'}`,
+    );
+  }
+  if (opts.json) {
+    const p = res.packet;
+    const out = {
+      runId: res.runId,
+      ...(input.rerunOf ? { rerunOf: input.rerunOf, reused: res.reused } : {}),
+      status: res.status,
+      runDir: res.runDir,
+      packetPath: join(res.runDir, ARTIFACT_PATHS.packet),
+      recordPath: res.recordPath ? join(home, res.recordPath) : null,
+      packetSha256: res.packetSha256,
+      decision: p.decision,
+      scores: p.scores,
+      degraded: p.degradation.degraded,
+      markers: p.degradation.markers.map((m) => `${m.stage}/${m.role ?? '-'}/${m.code}`),
+      scripted: p.scripted,
+      usage: p.usage ?? null,
+    };
+    await writeStdout(`${JSON.stringify(out, null, 2)}\n`);
+  } else {
+    const rerun = input.rerunOf
+      ? `re-run of ${input.rerunOf}: ${res.reused} turn(s) reused, ${res.run.calls.length} asked again\n`
+      : '';
+    await writeStdout(rerun + summary(res.packet, home, res.runDir, res.recordPath, ARTIFACT_PATHS.markdown));
+  }
 }
 
 /**
@@ -119,64 +189,49 @@ function register(program: Command): void {
   council.action(
     runAction(council, async (question: string | undefined, opts: RunOptions) => {
       if (!question?.trim()) throw new CliError(EXIT_USAGE, 'give a question: db8 council "…"');
-      const { ARTIFACT_PATHS, ProviderConfigError, runLocalCouncil, StorageError } = await heavy();
-      const home = homeDir(opts.home);
       const context = opts.contextFile ? await readTextInput(opts.contextFile) : opts.context;
-      let res: Awaited<ReturnType<typeof runLocalCouncil>>;
-      try {
-        res = await runLocalCouncil({
-          home,
-          question,
-          ...(context ? { context } : {}),
-          ...(opts.worklog ? { outputType: 'worklog' as const } : {}),
-          ...(opts.provider ? { provider: opts.provider } : {}),
-          ...(opts.model ? { model: opts.model } : {}),
-          ...(opts.baseUrl ? { baseUrl: opts.baseUrl } : {}),
-          ...(opts.apiKeyEnv ? { apiKeyEnv: opts.apiKeyEnv } : {}),
-          ...(opts.config ? { configPath: opts.config } : {}),
-          ...(opts.progress
-            ? {
-                onProgress: (p) =>
-                  process.stderr.write(
-                    p.kind === 'stage'
-                      ? `[${p.stage}]\n`
-                      : `  ${p.role} ${p.ok ? 'ok' : `failed (${p.detail})`}\n`,
-                  ),
-              }
-            : {}),
-        });
-      } catch (e) {
-        if (e instanceof ProviderConfigError) throw new CliError(EXIT_USAGE, e.message);
-        if (e instanceof StorageError) throw new CliError(EXIT_IO_ERROR, e.message);
-        throw e;
-      }
-      if (res.status !== 'completed' || !res.packet) {
-        const why = res.run.room.state.abort?.error;
+      await runAndReport(homeDir(opts.home), opts, {
+        question,
+        ...(context ? { context } : {}),
+        ...(opts.worklog ? { outputType: 'worklog' as const } : {}),
+      });
+    }),
+  );
+
+  const rerun = council
+    .command('rerun')
+    .description(
+      'run a degraded run again as a new run: its successful turns are reused as recorded, only the failed roles are asked again',
+    )
+    .argument('<run_id>', 'the degraded run');
+  rerun.action(
+    runAction(rerun, async (runId: string) => {
+      const opts = rerun.optsWithGlobals<RunOptions>();
+      if (!RUN_ID_PATTERN.test(runId)) throw new CliError(EXIT_USAGE, `not a run id: ${runId}`);
+      const home = homeDir(opts.home);
+      const { replayRun } = await heavy();
+      // The earlier run is read from its verified log, never from the artifacts alone.
+      const rep = await withIndex(home, (index) => replayRun(home, runId, index));
+      if (!rep.ok || !rep.state) {
         throw new CliError(
-          EXIT_IO_ERROR,
-          `run ${res.runId} aborted: ${why ? `${why.code}: ${why.message}` : 'unknown'}`,
+          EXIT_VERIFICATION_FAILED,
+          `run ${runId} does not replay: ${rep.problems.join('; ')}`,
         );
       }
-      if (opts.json) {
-        const p = res.packet;
-        const out = {
-          runId: res.runId,
-          status: res.status,
-          runDir: res.runDir,
-          packetPath: join(res.runDir, ARTIFACT_PATHS.packet),
-          recordPath: res.recordPath ? join(home, res.recordPath) : null,
-          packetSha256: res.packetSha256,
-          decision: p.decision,
-          scores: p.scores,
-          degraded: p.degradation.degraded,
-          markers: p.degradation.markers.map((m) => `${m.stage}/${m.role ?? '-'}/${m.code}`),
-          scripted: p.scripted,
-          usage: p.usage ?? null,
-        };
-        await writeStdout(`${JSON.stringify(out, null, 2)}\n`);
-      } else {
-        await writeStdout(summary(res.packet, home, res.runDir, res.recordPath, ARTIFACT_PATHS.markdown));
+      const old = rep.state;
+      if (!old.packet?.degradation.degraded) {
+        throw new CliError(
+          EXIT_USAGE,
+          `run ${runId} is not degraded: every role completed, nothing to re-run`,
+        );
       }
+      await runAndReport(home, opts, {
+        question: old.config.question,
+        ...(old.config.context ? { context: old.config.context } : {}),
+        outputType: old.config.outputType,
+        rerunOf: runId,
+        reuse: old.turns,
+      });
     }),
   );
 

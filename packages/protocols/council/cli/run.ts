@@ -18,7 +18,7 @@ import {
   councilScript,
   runCouncil,
 } from '../agent/index.ts';
-import { ARTIFACT_PATHS, type FinalPacket, ROLES, type Role } from '../rules/index.ts';
+import { ARTIFACT_PATHS, type FinalPacket, ROLES, type Role, type TurnRecord } from '../rules/index.ts';
 import {
   artifactHashes,
   decisionRecord,
@@ -57,6 +57,9 @@ export interface LocalRunOptions {
   /** Write the PGlite index (default true; the benchmark measures without it too). */
   index?: boolean;
   runId?: string;
+  /** Re-running a degraded run: its id, and its turns (successful ones are reused as recorded). */
+  rerunOf?: string;
+  reuse?: readonly TurnRecord[];
 }
 
 export interface LocalRunResult {
@@ -67,6 +70,8 @@ export interface LocalRunResult {
   packetSha256: string | null;
   recordPath: string | null;
   run: CouncilRun;
+  /** Turns submitted again from the re-run's earlier run (0 for a new run). */
+  reused: number;
 }
 
 export async function loadCouncilConfig(
@@ -116,6 +121,8 @@ export async function runLocalCouncil(opts: LocalRunOptions): Promise<LocalRunRe
     question: opts.question,
     ...(opts.context ? { context: opts.context } : {}),
     ...(opts.outputType ? { outputType: opts.outputType } : {}),
+    ...(opts.rerunOf ? { rerunOf: opts.rerunOf } : {}),
+    ...(opts.reuse ? { reuse: opts.reuse } : {}),
     providers,
     clock,
     ...(opts.signal ? { signal: opts.signal } : {}),
@@ -130,6 +137,7 @@ export async function runLocalCouncil(opts: LocalRunOptions): Promise<LocalRunRe
     packetSha256: state().packetSha256,
     recordPath: state().writeback?.recordPath ?? null,
     run,
+    reused: state().turns.length - run.calls.length,
   });
 
   const writeLog = async () => writeRunLog(dir, run.room, loadOrCreateLocalKey(opts.home).seed, clock());

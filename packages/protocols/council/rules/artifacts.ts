@@ -94,6 +94,8 @@ export function requestArtifact(state: CouncilState) {
     outputType: c.outputType,
     roster: c.roster,
     stageWindowMs: c.stageWindowMs,
+    // Only a re-run says so: earlier runs' request artifacts stay as they were written.
+    ...(c.rerunOf ? { rerunOf: c.rerunOf } : {}),
     openedAt: isoTime(state.openedAt),
   };
 }

@@ -44,6 +44,11 @@ export const CouncilConfigSchema = z
      * a run made before it was added folds without it, so its stored packet still replays.
      */
     usageInPacket: z.boolean().default(false),
+    /** Set on a re-run (`db8 council rerun`): the degraded run whose successful turns it reused. */
+    rerunOf: z
+      .string()
+      .regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,79}$/)
+      .optional(),
   })
   .strict();
 export type CouncilConfig = z.infer<typeof CouncilConfigSchema>;

@@ -7,7 +7,7 @@ import { canonicalize, refoldLog } from '@db8/core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { completeWriteback, councilScript, runCouncil, scriptedCouncilReply } from '../../agent/index.ts';
 import { council, FinalPacketSchema, ROLES, type Role, renderPacketMarkdown } from '../../rules/index.ts';
-import { councilResponder } from './council-responder.ts';
+import { councilResponder, readCouncilRequest } from './council-responder.ts';
 
 let server: ModelServer;
 beforeAll(async () => {
@@ -178,6 +178,32 @@ describe('council runner', () => {
     expect(renderPacketMarkdown(packet)).toContain(
       '15 calls · 12,000 input + 2,400 output tokens · $0.0480 (4 calls unpriced)',
     );
+  });
+
+  it('a re-run reuses every successful turn as recorded and asks only the failed ones again', async () => {
+    server.respond(councilResponder((r) => (r.role === 'Critic' ? { status: 500 } : null)));
+    const first = await runCouncil({ runId: 'deg1', question, providers: everyone(wireProvider('openai')) });
+    expect(FinalPacketSchema.parse(first.room.state.packet).degradation.degraded).toBe(true);
+    server.reset();
+    server.respond(councilResponder());
+    const again = await runCouncil({
+      runId: 'deg1-again',
+      question,
+      providers: everyone(wireProvider('openai')),
+      rerunOf: 'deg1',
+      reuse: first.room.state.turns,
+    });
+    // The Critic's three turns and the two challenges that had no target are asked again; the
+    // Critic is the only one that calls the model in round 1 and 3, and round 2 has three callers.
+    const asked = server.requests.map((q) => readCouncilRequest(q).role);
+    expect(asked.sort()).toEqual(['Critic', 'Critic', 'Critic', 'Proponent', 'Synthesizer']);
+    const packet = FinalPacketSchema.parse(again.room.state.packet);
+    expect(packet.degradation.degraded).toBe(false);
+    expect(again.room.state.config.rerunOf).toBe('deg1');
+    // A reused turn is the earlier one, payload and call provenance alike.
+    const opening = (run: typeof first) =>
+      run.room.state.turns.find((t) => t.role === 'Analyst' && t.kind === 'opening');
+    expect({ ...opening(again), at: 0 }).toEqual({ ...opening(first), at: 0 });
   });
 
   it('a room budget shared by all roles stops calls when spent, and the run still completes degraded', async () => {

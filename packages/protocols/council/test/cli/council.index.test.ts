@@ -9,7 +9,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 const home = mkdtempSync(join(tmpdir(), 'db8-council-index-'));
 afterAll(() => rmSync(home, { recursive: true, force: true }));
 
-const LONG = 240_000;
+// A safety limit against a hang (each test spawns several CLI processes), not a budget.
+const LONG = 900_000;
 const env = { DB8_HOME: home };
 const db8 = (...args: string[]): Promise<CliRun> => spawnDb8(args, home, env);
 const runIds: string[] = [];

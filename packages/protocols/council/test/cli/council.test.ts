@@ -9,7 +9,7 @@ import { ModelServer } from '@db8/agents/test/model-server.ts';
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FinalPacketSchema } from '../../rules/index.ts';
-import { councilResponder } from '../agent/council-responder.ts';
+import { councilResponder, readCouncilRequest } from '../agent/council-responder.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const BIN = join(here, '..', '..', '..', '..', 'app', 'bin', 'db8.js');
@@ -52,7 +52,8 @@ function allFiles(dir: string): string[] {
 }
 
 const runs: Record<string, string> = {};
-const LONG = 240_000;
+// A safety limit against a hang (each test spawns several CLI processes), not a budget.
+const LONG = 900_000;
 
 describe('db8 council (spawned, local model server)', () => {
   it(
@@ -171,6 +172,57 @@ describe('db8 council (spawned, local model server)', () => {
     LONG,
   );
 
+  it(
+    'rerun asks only the failed role again and reuses every other turn; a run that was not degraded is refused',
+    async () => {
+      server.reset();
+      server.respond(councilResponder()); // the Analyst answers now
+      const r = await db8(
+        [
+          'council',
+          'rerun',
+          runs.anthropic!,
+          '--home',
+          home,
+          '--provider',
+          'anthropic',
+          '--model',
+          'claude-test',
+          '--base-url',
+          server.anthropicBaseUrl,
+          '--json',
+        ],
+        { ANTHROPIC_API_KEY: KEY },
+      );
+      expect(r.stderr).toBe('');
+      expect(r.status).toBe(0);
+      const out = JSON.parse(r.stdout);
+      expect(out).toMatchObject({ rerunOf: runs.anthropic, degraded: false, markers: [] });
+      expect(out.runId).not.toBe(runs.anthropic);
+      runs.rerun = out.runId;
+      // Only the Analyst's three round turns went to the model: 14 of 17 turns were reused, the
+      // Consensus and Judge turns included (they had succeeded).
+      expect(out.reused).toBe(14);
+      const roles = server.requests.map((q) => readCouncilRequest(q).role);
+      expect(roles).toEqual(['Analyst', 'Analyst', 'Analyst']);
+      const dir = join(home, 'records', 'debates', out.runId);
+      const packet = FinalPacketSchema.parse(
+        JSON.parse(readFileSync(join(dir, 'final-packet.json'), 'utf8')),
+      );
+      expect(packet.roles.find((x) => x.role === 'Analyst')).toMatchObject({ okTurns: 3, failedTurns: 0 });
+      const request = JSON.parse(readFileSync(join(dir, 'request.json'), 'utf8'));
+      expect(JSON.stringify(request)).toContain(runs.anthropic!);
+      // The new run replays like any other.
+      const replay = await db8(['council', 'replay', out.runId, '--home', home]);
+      expect(replay.status).toBe(0);
+
+      const again = await db8(['council', 'rerun', out.runId, '--home', home, '--provider', 'scripted']);
+      expect(again.status).toBe(1);
+      expect(again.stderr).toContain('is not degraded');
+    },
+    LONG,
+  );
+
   it('no file under the home contains the API key', () => {
     for (const f of allFiles(join(home, 'records'))) expect(readFileSync(f, 'utf8'), f).not.toContain(KEY);
   });
@@ -266,7 +318,7 @@ describe('db8 council (spawned, local model server)', () => {
       expect(list.status).toBe(0);
       const rows = JSON.parse(list.stdout);
       expect(rows.map((x: { run_id: string }) => x.run_id).sort()).toEqual(
-        [runs.openai, runs.anthropic].sort(),
+        [runs.openai, runs.anthropic, runs.rerun].sort(),
       );
       const show = await db8(['council', 'show', runs.openai!.slice(0, 20), '--home', home]);
       expect(show.status).toBe(0);
@@ -277,11 +329,15 @@ describe('db8 council (spawned, local model server)', () => {
       expect(log).toMatch(/^\n\n## State transitions\n\n/);
       expect(log).toMatch(/Round1 → Round2/);
       const hit = await db8(['council', 'search', 'four-day week', '--home', home, '--json']);
-      expect(JSON.parse(hit.stdout).map((h: { run_id: string }) => h.run_id)).toEqual([runs.anthropic]);
-      // Turn text is indexed too: "rollback" appears only in round-3 conditions of both runs.
+      expect(
+        JSON.parse(hit.stdout)
+          .map((h: { run_id: string }) => h.run_id)
+          .sort(),
+      ).toEqual([runs.anthropic, runs.rerun].sort());
+      // Turn text is indexed too: "rollback" appears only in round-3 conditions of all three runs.
       const turns = await db8(['council', 'search', 'rollback', '--home', home, '--json']);
       const found = JSON.parse(turns.stdout);
-      expect(found).toHaveLength(2);
+      expect(found).toHaveLength(3);
       expect(found.every((h: { matched_turns: number }) => h.matched_turns > 0)).toBe(true);
       const none = await db8(['council', 'search', 'xylophone', '--home', home]);
       expect(none).toMatchObject({ status: 0, stdout: '' });
