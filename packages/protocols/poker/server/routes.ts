@@ -14,6 +14,7 @@ import {
   gameStateOf,
   JoinTableBodySchema,
   JoinTableResponseSchema,
+  KickBodySchema,
   POKER_MIN_SUPPORTED_PROTOCOL_VERSION,
   POKER_PROTOCOL_VERSION,
   TableSummarySchema,
@@ -152,6 +153,34 @@ export function pokerRoutes(root: FastifyInstance, { ctx, tables, presence }: Po
     },
   );
 
+  app.post(
+    '/v1/tables/:id/leave',
+    {
+      schema: {
+        tags,
+        summary:
+          "Leave your seat: out from now on, a hand you are in is folded at your turn (agent's API key)",
+        params: Params,
+      },
+    },
+    async (req) => {
+      const auth = requireAuth(req);
+      if (auth.room !== null && auth.room !== req.params.id)
+        throw new ApiError(403, 'FORBIDDEN', 'this token is scoped to another table');
+      const room = await tables.table(req.params.id);
+      const held = (await ctx.app.store.rooms.seatsOf(auth.principal)).find(
+        (s) => s.roomId === room.id && seatNumber(s.seat) !== null,
+      );
+      if (!held) throw new ApiError(404, 'NOT_SEATED', 'you hold no seat at this table');
+      const ack = await ctx.runtime.act(room.id, {
+        seat: held.seat,
+        action: { kind: 'leave' },
+        principal: auth.principal,
+      });
+      return { seq: ack.seq, seat_id: seatNumber(held.seat) };
+    },
+  );
+
   // ── admin ────────────────────────────────────────────────────────────────────────────────────
 
   app.get(
@@ -197,6 +226,23 @@ export function pokerRoutes(root: FastifyInstance, { ctx, tables, presence }: Po
         seat: req.body.seat_id,
         amount: req.body.amount,
       });
+      return { seq: ack.seq };
+    },
+  );
+
+  app.post(
+    '/v1/admin/tables/:id/kick',
+    {
+      schema: {
+        tags,
+        summary: 'Remove a seat from play: it is folded at its turn and may not sit in again (admin)',
+        params: Params,
+        body: KickBodySchema,
+      },
+    },
+    async (req) => {
+      requireAdmin(req);
+      const ack = await tables.house(req.params.id, { kind: 'kick', seat: req.body.seat_id });
       return { seq: ack.seq };
     },
   );

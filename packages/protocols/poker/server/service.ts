@@ -9,6 +9,7 @@ import {
 } from '@db8/server/kit';
 import {
   type CreateTableBody,
+  DEFAULT_IDLE_STOP_MS,
   HOUSE,
   type TableAction,
   type TableConfig,
@@ -49,6 +50,7 @@ export function tableConfigOf(body: CreateTableBody): TableConfig {
     maxHands: body.max_hands,
     minPlayers: body.min_players,
     maxConsecutiveTimeouts: body.max_consecutive_timeouts,
+    idleStopMs: body.idle_stop_ms === undefined ? DEFAULT_IDLE_STOP_MS : body.idle_stop_ms,
   };
 }
 

@@ -97,6 +97,9 @@ Error codes you may see: \`NOT_YOUR_TURN\`, \`STALE_TURN_TOKEN\`, \`STALE_SEQ\`,
 - **Timeouts**: you have \`action_timeout_ms\` from the moment you are to act
   (\`deadline_ms\` in game_state). Then the table acts for you: **check if free, else fold**.
   After several timeouts in a row you are sat out; joining again sits you back in.
+- **Leaving**: \`POST ${base}/v1/tables/<table_id>/leave\` with your API key. You are out at
+  once; a hand you are in is folded at your turn, so nobody waits for your timeouts. Joining
+  again sits you back in. (An admin may also kick a seat; a kicked seat cannot sit in again.)
 - A seat with no chips sits out; the house may top it up (play money).
 `;
 }

@@ -30,6 +30,12 @@ export const TableConfigSchema = z
     minPlayers: z.number().int().min(2).max(10).default(2),
     /** Sit a seat out after this many timeouts in a row (null: never). */
     maxConsecutiveTimeouts: z.number().int().min(1).max(1000).nullable().default(3),
+    /**
+     * Stop the table once every seat that sat in has left, sat out or been kicked for this long
+     * (null: never). Null by default so tables made before it fold as they were; the server sets
+     * it on the tables it makes (POKER_IDLE_STOP_MS).
+     */
+    idleStopMs: z.number().int().min(1000).max(DAY_MS).nullable().default(null),
   })
   .strict()
   .refine((c) => c.bigBlind >= c.smallBlind, { message: 'bigBlind must be at least smallBlind' })

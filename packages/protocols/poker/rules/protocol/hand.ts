@@ -48,10 +48,33 @@ export function schedule(s: TableState, now: number, restart = false): TableStat
   return next === s.nextHandAt ? s : { ...s, nextHandAt: next };
 }
 
+/** A seat that left or was kicked: the table folds for it at its turn, without the timeout. */
+export function isGone(seat: SeatState): boolean {
+  return seat.sitOutReason === 'left' || seat.sitOutReason === 'kicked';
+}
+
 export function turnDeadline(s: TableState): number | null {
   const h = s.hand;
   if (!h || h.turnStartedAt === null || h.engine.phase !== 'betting') return null;
+  const actor = seatToAct(s);
+  if (actor !== null && isGone(s.seats[actor]!)) return h.turnStartedAt;
   return h.turnStartedAt + s.config.actionTimeoutMs;
+}
+
+/** When an idle table stops: every seat that sat in is out, for `idleStopMs` (null: not idle, or never). */
+export function idleDeadline(s: TableState): number | null {
+  if (s.stopped || s.config.idleStopMs === null || s.idleSince === null) return null;
+  return s.idleSince + s.config.idleStopMs;
+}
+
+/** `idleSince` follows the seats: set when the last seat that sat in goes out, cleared when one is back. */
+export function trackIdle(s: TableState, now: number): TableState {
+  const out =
+    s.hand === null &&
+    s.seats.some((seat) => seat.status !== 'empty') &&
+    !s.seats.some((seat) => seat.status === 'active');
+  const since = out ? (s.idleSince ?? now) : null;
+  return since === s.idleSince ? s : { ...s, idleSince: since };
 }
 
 /** The table seat to act now, or null. */

@@ -6,7 +6,7 @@ import { applyAction, tickTable } from './transitions.ts';
 import { legalFor, nextDeadline, type TableView, viewOf } from './view.ts';
 
 export interface TableResult {
-  reason: 'house' | 'maxHands';
+  reason: 'house' | 'maxHands' | 'idle';
   hands: number;
   seats: Array<{ seat: number; stack: number; bought: number; net: number; handsPlayed: number }>;
 }
@@ -52,6 +52,7 @@ export const poker: Protocol<TableConfig, TableState, TableAction, TableView, Ta
       lastAction: null,
       stopped: false,
       stopReason: null,
+      idleSince: null,
     };
   },
 

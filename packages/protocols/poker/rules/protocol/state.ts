@@ -8,7 +8,7 @@ const int = z.number().int();
 const chips = int.min(0);
 
 export const SeatStatusSchema = z.enum(['empty', 'active', 'sittingOut']);
-export const SitOutReasonSchema = z.enum(['self', 'busted', 'timeouts']);
+export const SitOutReasonSchema = z.enum(['self', 'busted', 'timeouts', 'left', 'kicked']);
 
 export const SeatStateSchema = z.object({
   status: SeatStatusSchema,
@@ -106,7 +106,9 @@ export const TableStateSchema = z.object({
   recent: z.array(HandSummarySchema),
   lastAction: LastActionSchema.nullable(),
   stopped: z.boolean(),
-  stopReason: z.enum(['house', 'maxHands']).nullable(),
+  stopReason: z.enum(['house', 'maxHands', 'idle']).nullable(),
+  /** Since when every seat that ever sat in is out and no hand runs (null otherwise). */
+  idleSince: int.nullable(),
 });
 export type TableState = z.infer<typeof TableStateSchema>;
 

@@ -2,7 +2,17 @@ import type { ApplyResult, Transition } from '@db8/core';
 import { legalActions } from '../legal.ts';
 import { BETTING_KINDS, type BettingKind, reject, type TableAction } from './actions.ts';
 import { HOUSE, seatIndex } from './config.ts';
-import { finishHand, playBet, schedule, seatToAct, startHand, turnDeadline } from './hand.ts';
+import {
+  finishHand,
+  idleDeadline,
+  isGone,
+  playBet,
+  schedule,
+  seatToAct,
+  startHand,
+  trackIdle,
+  turnDeadline,
+} from './hand.ts';
 import { handNote } from './notes.ts';
 import type { SeatState, TableState } from './state.ts';
 
@@ -16,7 +26,7 @@ export function turnTokenOf(s: TableState, seat: number): string {
 }
 
 function done(prev: TableState, s: TableState, now: number, milestone?: string): Transition<TableState> {
-  const state = schedule({ ...s, counter: s.counter + 1 }, now);
+  const state = trackIdle(schedule({ ...s, counter: s.counter + 1 }, now), now);
   const note = handNote(prev, state);
   return { state, ...(milestone ? { milestone } : {}), ...(note ? { note } : {}) };
 }
@@ -35,12 +45,15 @@ export function applyAction(
   if (i < 0) return reject('UNKNOWN_SEAT', `this table has no seat ${seat}`);
   if (action.kind === 'topUp' || action.kind === 'stop')
     return reject('HOUSE_ONLY', 'only the house may do that');
+  if (action.kind === 'kick') return reject('HOUSE_ONLY', 'only the house may do that');
   if ((BETTING_KINDS as readonly string[]).includes(action.kind)) {
     return applyBet(s, i, action as Extract<TableAction, { kind: BettingKind }>, now);
   }
+  if (action.kind === 'leave') return leaveSeat(s, i, 'left', now);
   const cur = s.seats[i]!;
   let next: SeatState;
   if (action.kind === 'sitIn') {
+    if (cur.sitOutReason === 'kicked') return reject('KICKED', 'the house removed you from this table');
     if (cur.status === 'active') return reject('ALREADY_SITTING', 'you are already sitting in');
     if (cur.status === 'empty') {
       const buy = s.config.startingStack;
@@ -61,6 +74,29 @@ export function applyAction(
     next = { ...cur, status: 'sittingOut', sitOutReason: 'self' };
   }
   return { ok: true, ...done(s, withSeat(s, i, next), now) };
+}
+
+/**
+ * Leave (or be kicked): out from now on, and a hand the seat is still in is folded for it at its
+ * turn — at once if that is now — instead of waiting out the action timeout.
+ */
+function leaveSeat(
+  s: TableState,
+  i: number,
+  reason: 'left' | 'kicked',
+  now: number,
+): ApplyResult<TableState> {
+  const cur = s.seats[i];
+  if (!cur) return reject('UNKNOWN_SEAT', `this table has no seat ${i}`);
+  if (cur.status === 'empty') return reject('EMPTY_SEAT', `seat ${i} has never sat in`);
+  if (cur.sitOutReason === reason)
+    return reject('ALREADY_OUT', `seat ${i} has already ${reason === 'left' ? 'left' : 'been kicked'}`);
+  const state = withSeat(s, i, { ...cur, status: 'sittingOut', sitOutReason: reason });
+  if (seatToAct(state) === i) {
+    const r = playBet(state, i, 'fold', undefined, now, true);
+    if (r.ok) return { ok: true, ...done(s, r.state, now, r.ended ? handMilestone(r.state) : undefined) };
+  }
+  return { ok: true, ...done(s, state, now) };
 }
 
 function withSeat(s: TableState, i: number, seat: SeatState): TableState {
@@ -100,6 +136,7 @@ function applyHouse(s: TableState, action: TableAction, now: number): ApplyResul
     const ended = s.hand ? finishHand(s, now, true) : s;
     return { ok: true, ...done(s, { ...ended, stopped: true, stopReason: 'house', nextHandAt: null }, now) };
   }
+  if (action.kind === 'kick') return leaveSeat(s, action.seat, 'kicked', now);
   if (action.kind !== 'topUp') return reject('PLAYERS_ONLY', 'the house does not play');
   const i = action.seat;
   const cur = s.seats[i];
@@ -123,7 +160,8 @@ export function tickTable(s: TableState, now: number): Transition<TableState> | 
   if (deadline !== null) {
     if (now < deadline) return null;
     const seat = seatToAct(s)!;
-    const free = legalActions(s.hand!.engine).check;
+    // A seat that left folds; one that is only slow checks when that is free.
+    const free = legalActions(s.hand!.engine).check && !isGone(s.seats[seat]!);
     const r = playBet(s, seat, free ? 'check' : 'fold', undefined, now, true);
     if (!r.ok) return null; // unreachable: the default move is always legal
     const prev = r.state.seats[seat]!;
@@ -136,6 +174,10 @@ export function tickTable(s: TableState, now: number): Transition<TableState> | 
       : { ...prev, timeouts };
     const state = { ...r.state, seats };
     return done(s, state, now, r.ended ? handMilestone(state) : undefined);
+  }
+  const idleAt = idleDeadline(s);
+  if (!s.hand && idleAt !== null && now >= idleAt) {
+    return done(s, { ...s, stopped: true, stopReason: 'idle', nextHandAt: null }, now);
   }
   if (s.hand || s.nextHandAt === null || now < s.nextHandAt) return null;
   const { state, finished } = startHand(s, now);

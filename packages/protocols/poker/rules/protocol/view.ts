@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { UNKNOWN_CARD } from '../cards.ts';
 import { legalActions } from '../legal.ts';
 import { HOUSE, seatIndex } from './config.ts';
-import { STREETS, seatToAct, turnDeadline } from './hand.ts';
+import { idleDeadline, STREETS, seatToAct, turnDeadline } from './hand.ts';
 import {
   HandActionSchema,
   HandSummarySchema,
@@ -79,7 +79,7 @@ export const TableViewSchema = z.object({
   /** Finished hands, newest last (deck and salt revealed). */
   recent: z.array(HandSummarySchema),
   lastAction: LastActionSchema.nullable(),
-  stopReason: z.enum(['house', 'maxHands']).nullable(),
+  stopReason: z.enum(['house', 'maxHands', 'idle']).nullable(),
 });
 export type TableView = z.infer<typeof TableViewSchema>;
 export type TableSeatView = z.infer<typeof TableSeatViewSchema>;
@@ -94,7 +94,9 @@ export const LegalTableActionSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('raiseTo'), min: int, max: int }),
   z.object({ kind: z.literal('sitIn') }),
   z.object({ kind: z.literal('sitOut') }),
+  z.object({ kind: z.literal('leave') }),
   z.object({ kind: z.literal('topUp') }),
+  z.object({ kind: z.literal('kick') }),
   z.object({ kind: z.literal('stop') }),
 ]);
 export type LegalTableAction = z.infer<typeof LegalTableActionSchema>;
@@ -181,13 +183,16 @@ export function viewOf(s: TableState, viewer: Viewer): TableView {
 
 export function nextDeadline(s: TableState): number | null {
   if (s.stopped) return null;
-  return turnDeadline(s) ?? (s.hand ? null : s.nextHandAt);
+  if (s.hand) return turnDeadline(s);
+  const idle = idleDeadline(s);
+  if (s.nextHandAt === null) return idle;
+  return idle === null ? s.nextHandAt : Math.min(idle, s.nextHandAt);
 }
 
 /** Legal moves for `seat`; betting actions and the turn token only for the seat to act. */
 export function legalFor(s: TableState, seat: string): Legal<LegalTableAction> {
   if (s.stopped) return { actions: [] };
-  if (seat === HOUSE) return { actions: [{ kind: 'topUp' }, { kind: 'stop' }] };
+  if (seat === HOUSE) return { actions: [{ kind: 'topUp' }, { kind: 'kick' }, { kind: 'stop' }] };
   const i = seatIndex(s.config, seat);
   if (i < 0) return { actions: [] };
   if (seatToAct(s) === i) {
@@ -201,5 +206,7 @@ export function legalFor(s: TableState, seat: string): Legal<LegalTableAction> {
     return { actions, turnToken: turnTokenOf(s, i) };
   }
   const st = s.seats[i]!;
-  return { actions: [st.status === 'active' ? { kind: 'sitOut' } : { kind: 'sitIn' }] };
+  if (st.sitOutReason === 'kicked') return { actions: [] };
+  const leave: LegalTableAction[] = st.status === 'empty' ? [] : [{ kind: 'leave' }];
+  return { actions: [st.status === 'active' ? { kind: 'sitOut' } : { kind: 'sitIn' }, ...leave] };
 }

@@ -21,6 +21,9 @@ const Version = z
 
 // ---------- REST ----------
 
+/** A table made over REST whose agents have all gone stops after 10 minutes unless it says otherwise. */
+export const DEFAULT_IDLE_STOP_MS = 600_000;
+
 export const CreateTableBodySchema = z
   .object({
     title: z.string().min(1).max(100).optional(),
@@ -35,6 +38,11 @@ export const CreateTableBodySchema = z
     /** Deal only while at least this many seats can play. */
     min_players: int.min(2).max(10).default(2),
     max_consecutive_timeouts: int.min(1).max(1000).nullable().default(3),
+    /**
+     * Stop the table once every seat that sat in has left or sat out this long (null: never;
+     * absent: DEFAULT_IDLE_STOP_MS).
+     */
+    idle_stop_ms: int.min(1000).max(86_400_000).nullable().optional(),
   })
   .strict();
 export type CreateTableBody = z.infer<typeof CreateTableBodySchema>;
@@ -80,6 +88,7 @@ export const JoinTableResponseSchema = z.object({
 export type JoinTableResponse = z.infer<typeof JoinTableResponseSchema>;
 
 export const TopUpBodySchema = z.object({ seat_id: SeatId, amount: chips.min(1) });
+export const KickBodySchema = z.object({ seat_id: SeatId }).strict();
 
 // ---------- WebSocket: shared parts ----------
 

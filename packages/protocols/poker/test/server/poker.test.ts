@@ -241,6 +241,42 @@ describe('poker tables over REST and WebSocket', () => {
     expect(payload(done).net).toEqual([5, -5]); // engine order: big blind (seat 1) first, then the button
   });
 
+  it('an agent leaves over REST, the admin kicks, and a table whose agents have all gone stops itself', async () => {
+    // Long action timeout: nothing here may wait for one (a leaving seat is folded at its turn).
+    const id = await table({ action_timeout_ms: 600_000, idle_stop_ms: 1000 });
+    const a = await seated(id, 'leave-a');
+    const b = await seated(id, 'leave-b');
+    await a.ws.next((x) => isState(x) && payload(x).hand_number >= 1);
+    const stranger = await agent('leave-stranger');
+    const none = await http(srv.base, 'POST', `/v1/tables/${id}/leave`, { token: stranger });
+    expect(none.status, none.text).toBe(404);
+    expect(none.body.error.code).toBe('NOT_SEATED');
+    const left = await http(srv.base, 'POST', `/v1/tables/${id}/leave`, { token: a.apiKey });
+    expect(left.status, left.text).toBe(200);
+    expect(left.body.seat_id).toBe(a.seat);
+    const notAdmin = await http(srv.base, 'POST', `/v1/admin/tables/${id}/kick`, {
+      token: b.apiKey,
+      body: { seat_id: b.seat },
+    });
+    expect(notAdmin.status).toBe(403);
+    const bad = await http(srv.base, 'POST', `/v1/admin/tables/${id}/kick`, {
+      token: srv.admin,
+      body: { seat_id: 'x' },
+    });
+    expect(bad.status).toBe(400);
+    const kick = await http(srv.base, 'POST', `/v1/admin/tables/${id}/kick`, {
+      token: srv.admin,
+      body: { seat_id: b.seat },
+    });
+    expect(kick.status, kick.text).toBe(200);
+    // Both gone: the hand ends by folds, and a second later the table stops by itself.
+    await b.ws.next((x) => isState(x) && payload(x).status === 'stopped');
+    const list = await http(srv.base, 'GET', '/v1/tables');
+    expect(list.body.tables.find((t: { table_id: string }) => t.table_id === id).status).toBe('ended');
+    const state = await srv.runtime.stateFor(id, { kind: 'admin' });
+    expect(state.view).toMatchObject({ status: 'stopped', stopReason: 'idle' });
+  });
+
   it('admin: top-up, agents, events, stop, JSONL and PHH export that replay', async () => {
     const id = await table({ action_timeout_ms: 100, max_consecutive_timeouts: null, hand_interval_ms: 1 });
     const a = await seated(id, 'adm-a');

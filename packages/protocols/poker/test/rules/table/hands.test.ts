@@ -60,7 +60,7 @@ describe('poker table: hands', () => {
       { kind: 'call', amount: 10 },
       { kind: 'raiseTo', min: 20, max: 1000 },
     ]);
-    expect(t.legal(1)).toEqual({ actions: [{ kind: 'sitOut' }] });
+    expect(t.legal(1)).toEqual({ actions: [{ kind: 'sitOut' }, { kind: 'leave' }] });
     t.must('seat_0', { kind: 'fold' });
     t.must('seat_1', { kind: 'call' });
     expect(t.legal(2).actions).toEqual([{ kind: 'check' }, { kind: 'raiseTo', min: 20, max: 1000 }]);
@@ -293,6 +293,14 @@ describe('poker table: rejections', () => {
     ['ALREADY_OUT', () => ({ seat: 'seat_0', action: { kind: 'sitOut' } })],
     ['BUSTED', (t) => bust(t)],
     ['EMPTY_SEAT', () => ({ seat: 'house', action: { kind: 'topUp', seat: 2, amount: 5 } })],
+    [
+      'KICKED',
+      (t) => {
+        t.must('seat_0', { kind: 'sitIn' });
+        t.house({ kind: 'kick', seat: 0 });
+        return { seat: 'seat_0', action: { kind: 'sitIn' } };
+      },
+    ],
   ];
 
   function dealt(t: Table): void {
