@@ -196,7 +196,7 @@ export function DeliberationRoom(props: { roomId: string; room: Room | null }) {
       <header className="room-head">
         <div>
           <p className="crumbs small">
-            <Link href="/">Rooms</Link> / <span className="mono">{roomId}</span>
+            <Link to="/">Rooms</Link> / <span className="mono">{roomId}</span>
           </p>
           <h1>{room?.title ?? 'Deliberation'}</h1>
           <p className="meta">
@@ -208,7 +208,11 @@ export function DeliberationRoom(props: { roomId: string; room: Room | null }) {
               status={live.status}
               closed={room?.status === 'closed' || live.state?.status === 'closed'}
             />{' '}
-            <Link href={`/rooms/${encodeURIComponent(roomId)}?raw=1`} className="button ghost small">
+            <Link
+              to={`/rooms/${encodeURIComponent(roomId)}`}
+              search={{ raw: '1' }}
+              className="button ghost small"
+            >
               Raw log
             </Link>
           </p>
