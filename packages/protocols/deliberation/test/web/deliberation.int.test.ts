@@ -3,6 +3,7 @@ import {
   adminLogin,
   buildWeb,
   client,
+  cspViolations,
   type Env,
   newPage,
   SCREENS,
@@ -36,6 +37,8 @@ beforeAll(async () => {
 
 afterEach(async (ctx) => {
   if (ctx.task.result?.state === 'fail') await shootOpenPages(`deliberation-${ctx.task.name}`);
+  // The charts (recharts) and the graph draw under the strict policy: no inline style or script.
+  expect(cspViolations.splice(0)).toEqual([]);
 });
 
 afterAll(async () => {
