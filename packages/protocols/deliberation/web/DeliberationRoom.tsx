@@ -103,7 +103,7 @@ function ConsensusChart({ view }: { view: DeliberationView }) {
                   dataKey="text"
                   content={(l) => (
                     // Above its bar, from the left: a short bar has no room for the text beside it.
-                    <text x={Number(l.x)} y={Number(l.y) - 4} className="bar-value">
+                    <text x={Number(l.x) + 4} y={Number(l.y) - 4} className="bar-value">
                       {l.value}
                     </text>
                   )}
