@@ -1,8 +1,17 @@
-import { type ReactNode, Suspense } from 'react';
-import { Link, match, useLocation } from './lib/router.tsx';
+import {
+  createRootRoute,
+  createRoute,
+  createRouter,
+  Outlet,
+  RouterProvider,
+  useLocation,
+  useParams,
+} from '@tanstack/react-router';
+import { type ReactNode, Suspense, useState } from 'react';
+import { Link, searchCodec } from './lib/router.tsx';
 import { getSession, setSession, useCredentials } from './lib/session.ts';
 import { Login } from './pages/Login.tsx';
-import { lazyPage, ModuleScope } from './protocols/module.tsx';
+import { lazyPage, ModuleScope, type WebModule } from './protocols/module.tsx';
 import { webModules } from './protocols/registry.ts';
 
 // Pages load with their route, not with the shell: the lobby's create form carries every protocol's
@@ -12,45 +21,25 @@ const RoomPage = lazyPage(() => import('./pages/RoomPage.tsx').then((m) => m.Roo
 const Journal = lazyPage(() => import('./pages/Journal.tsx').then((m) => m.Journal));
 const AdminRooms = lazyPage(() => import('./pages/AdminRooms.tsx').then((m) => m.AdminRooms));
 
-// The shell: top bar and the page for the path. Protocol modules add their pages and nav links
-// through the registry; the shell never names a protocol.
+// The shell (top bar and the page for the path) and its routes, built in code once the composition
+// root has installed the protocol modules: each module's routes join the tree, so the shell never
+// names a protocol. The router ranks static segments above params, so a module's `/rooms/$id/results`
+// and the generic `/rooms/$id/journal` do not collide.
 
-/** A module's page for this path, inside the module's style scope, or null. */
-function modulePage(path: string): ReactNode | null {
-  for (const mod of webModules()) {
-    for (const route of mod.routes ?? []) {
-      const params = match(route.path, path);
-      if (params) return <ModuleScope module={mod}>{route.page(params)}</ModuleScope>;
-    }
-  }
-  return null;
-}
-
-function Page(props: { path: string }) {
-  const { path } = props;
-  if (path === '/' || path === '/rooms') return <Lobby />;
-  if (path === '/login') return <Login />;
-  if (path === '/admin/rooms') return <AdminRooms />;
-  const page = modulePage(path);
-  if (page) return page;
-  let m = match('/rooms/:id/journal', path);
-  if (m) return <Journal key={m.id} roomId={m.id!} />;
-  m = match('/rooms/:id/join', path) ?? match('/rooms/:id', path);
-  if (m) return <RoomPage key={m.id} roomId={m.id!} />;
+function NotFound() {
+  const { pathname } = useLocation();
   return (
     <section className="card narrow">
       <h1>Not found</h1>
       <p>
-        Nothing at <code>{path}</code>. <Link href="/">Go to the rooms</Link>.
+        Nothing at <code>{pathname}</code>. <Link to="/">Go to the rooms</Link>.
       </p>
     </section>
   );
 }
 
-export function App() {
+function Shell() {
   useCredentials();
-  const loc = useLocation();
-  const path = loc.split('?')[0] ?? '/';
   const session = getSession();
   return (
     <>
@@ -58,17 +47,17 @@ export function App() {
         Skip to content
       </a>
       <header className="topbar">
-        <Link href="/" className="brand">
+        <Link to="/" className="brand">
           db8
         </Link>
         <nav aria-label="main">
-          <Link href="/">Rooms</Link>
-          {session?.role === 'admin' ? <Link href="/admin/rooms">Monitor</Link> : null}
+          <Link to="/">Rooms</Link>
+          {session?.role === 'admin' ? <Link to="/admin/rooms">Monitor</Link> : null}
           {webModules()
             .flatMap((mod) => mod.nav ?? [])
             .filter((l) => !l.admin || session?.role === 'admin')
             .map((l) => (
-              <Link key={l.href} href={l.href}>
+              <Link key={l.href} to={l.href}>
                 {l.label}
               </Link>
             ))}
@@ -91,9 +80,45 @@ export function App() {
       </header>
       <main id="main">
         <Suspense fallback={<p className="muted">Loading…</p>}>
-          <Page path={path} />
+          <Outlet />
         </Suspense>
       </main>
     </>
   );
+}
+
+/** A page keyed by its `$id`, so moving between rooms mounts a fresh page. */
+function ById(props: { render: (id: string) => ReactNode }) {
+  const { id } = useParams({ strict: false }) as { id: string };
+  return <>{props.render(id)}</>;
+}
+
+function ModulePage(props: { mod: WebModule; page: (params: Record<string, string>) => ReactNode }) {
+  const params = useParams({ strict: false }) as Record<string, string>;
+  return <ModuleScope module={props.mod}>{props.page(params)}</ModuleScope>;
+}
+
+function createAppRouter() {
+  const root = createRootRoute({ component: Shell, notFoundComponent: NotFound });
+  const at = (path: string, component: () => ReactNode) =>
+    createRoute({ getParentRoute: () => root, path, component });
+  const routes = [
+    at('/', () => <Lobby />),
+    at('/rooms', () => <Lobby />),
+    at('/login', () => <Login />),
+    at('/admin/rooms', () => <AdminRooms />),
+    ...webModules().flatMap((mod) =>
+      (mod.routes ?? []).map((r) => at(r.path, () => <ModulePage mod={mod} page={r.page} />)),
+    ),
+    at('/rooms/$id/journal', () => <ById render={(id) => <Journal key={id} roomId={id} />} />),
+    at('/rooms/$id/join', () => <ById render={(id) => <RoomPage key={id} roomId={id} />} />),
+    at('/rooms/$id', () => <ById render={(id) => <RoomPage key={id} roomId={id} />} />),
+  ];
+  return createRouter({ routeTree: root.addChildren(routes), ...searchCodec });
+}
+
+export function App() {
+  // Built on first render: by then the composition root has installed the modules (main.tsx).
+  const [router] = useState(createAppRouter);
+  return <RouterProvider router={router} />;
 }

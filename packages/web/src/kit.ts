@@ -11,7 +11,7 @@ export { LiveBadge } from './components/LiveBadge.tsx';
 export { HeldSeat, SeatList } from './components/SeatList.tsx';
 export { anonClient, api, personalClient, tokenFor } from './lib/api.ts';
 export { type ActionError, useRoomLive } from './lib/live.ts';
-export { Link, navigate, useLocation } from './lib/router.tsx';
+export { Link, useNavigate, useParams, useSearchParams } from './lib/router.tsx';
 export { useSeatActions } from './lib/seat-actions.ts';
 export { getSession, useCredentials } from './lib/session.ts';
 export type { Ack, Room, RoomState } from './lib/types.ts';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { draftFor } from '../src/components/ActionForm.tsx';
 import { formatRemaining, remainingMs } from '../src/components/Countdown.tsx';
-import { match } from '../src/lib/router.tsx';
+import { searchCodec } from '../src/lib/router.tsx';
 
 describe('draftFor', () => {
   it('turns min* hints into starting values and keeps the type', () => {
@@ -25,11 +25,11 @@ describe('countdown', () => {
   });
 });
 
-describe('match', () => {
-  it('extracts decoded params and rejects other shapes', () => {
-    expect(match('/rooms/:id/journal', '/rooms/r%2D1/journal')).toEqual({ id: 'r-1' });
-    expect(match('/rooms/:id', '/rooms/r1/journal')).toBeNull();
-    expect(match('/rooms/:id', '/lobby/r1')).toBeNull();
+describe('searchCodec', () => {
+  it('keeps the address plain: every value a string, no JSON quoting', () => {
+    expect(searchCodec.parseSearch('?from=25&raw=1&inspect')).toEqual({ from: '25', raw: '1', inspect: '' });
+    expect(searchCodec.stringifySearch({ from: '25', tag: 'a b', gone: undefined })).toBe('?from=25&tag=a+b');
+    expect(searchCodec.stringifySearch({})).toBe('');
   });
 });
 

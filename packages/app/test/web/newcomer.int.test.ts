@@ -3,6 +3,7 @@ import { scriptedDecisions } from '@db8/debate/agent';
 import type { Db8Client } from '@db8/sdk';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { PATIENCE_MS } from '../../../../test/patience.ts';
 import {
   adminLogin,
   buildWeb,
@@ -193,68 +194,72 @@ describe("a newcomer's first hour", () => {
     await page.context().close();
   }, 40_000);
 
-  it('every page fits a 390 px phone: nothing runs off the side or is cut off', async () => {
-    const auction = await client(env, adminToken).createRoom({
-      protocol: 'sealed-bid',
-      title: 'A phone-sized auction with a long title that has to wrap somewhere',
-      config: {
-        item: 'a long item name',
-        bidders: 3,
-        reservePrice: 100,
-        biddingWindowMs: 600_000,
-        revealWindowMs: 60_000,
-        rule: 'second-price',
-      },
-    });
-    const r = (id: string) => `/rooms/${encodeURIComponent(id)}`;
-    // Each page with something that says it has rendered its content.
-    const pages: [string, string, string][] = [
-      ['lobby', '/', '[data-testid="rooms"]'],
-      ['debate', r(debateId), '[data-testid="room-status"]'],
-      ['results', `${r(debateId)}/results`, '[data-testid="results"]'],
-      ['debate-journal', `${r(debateId)}/journal`, '[data-seq="0"]'],
-      // The finished debate refolded in the browser (its seed revealed by the close), at its head.
-      ['debate-inspector', `${r(debateId)}/journal?inspect`, '[data-testid="inspector-json"]'],
-      ['leaderboard', '/leaderboard', '[data-testid="identity-name"]'],
-      ['auction', r(auction.room_id), '[data-testid="live-log"] [data-seq="0"]'],
-      ['auction-journal', `${r(auction.room_id)}/journal`, '[data-seq="0"]'],
-      ['tables', '/tables', `a[href="/tables/${tableId}"]`],
-      ['table', `/tables/${tableId}`, '[data-testid="poker-table"]'],
-      ['admin-tables', '/admin/tables', 'table'],
-      ['monitor', '/admin/rooms', '[data-testid="monitor-rooms"]'],
-      ['admin-table', `/admin/tables/${tableId}`, '[data-testid="top-up"]'],
-      ['questions', '/questions', 'h1'],
-      ['lessons', '/deliberation/lessons', 'h1'],
-      ['not-found', '/rooms/no-such-room', 'h1'],
-    ];
-    const page = await adminPage(390);
-    const found: Record<string, string[]> = {};
-    for (const [name, path, ready] of pages) {
-      await page.goto(`${env.url}${path}`);
-      await page.locator(ready).first().waitFor();
-      await shot(page, `phone-${name}`);
-      const off = await offTheSide(page);
-      if (off.length) found[name] = off.slice(0, 8);
-    }
-    expect(found).toEqual({});
-    // The leaderboard chart's labels are legible on a phone (not a 960-unit chart scaled to 4 px).
-    await page.goto(`${env.url}/leaderboard`);
-    await page.getByTestId('rating-chart').locator('text.axis-label').first().waitFor();
-    const sizes = await page
-      .getByTestId('rating-chart')
-      .locator('text.axis-label')
-      .evaluateAll((ts) => ts.map((t) => t.getBoundingClientRect().height));
-    expect(sizes.length).toBeGreaterThan(0);
-    expect(Math.min(...sizes)).toBeGreaterThanOrEqual(9);
-    // The finished debate (whose setup reads the seed) refolds in the browser to its recorded result.
-    await page.goto(`${env.url}${r(debateId)}/journal?inspect`);
-    await page.getByTestId('inspector-summary').filter({ hasText: 'result follows' }).waitFor();
-    // The top bar's links are all on screen, not behind a sideways scroll.
-    await page.goto(`${env.url}/`);
-    const links = page.getByRole('navigation', { name: 'main' }).getByRole('link');
-    expect(await links.count()).toBeGreaterThan(4);
-    const rights = await links.evaluateAll((as) => as.map((a) => a.getBoundingClientRect().right));
-    expect(Math.max(...rights)).toBeLessThanOrEqual(390);
-    await page.context().close();
-  }, 60_000);
+  it(
+    'every page fits a 390 px phone: nothing runs off the side or is cut off',
+    async () => {
+      const auction = await client(env, adminToken).createRoom({
+        protocol: 'sealed-bid',
+        title: 'A phone-sized auction with a long title that has to wrap somewhere',
+        config: {
+          item: 'a long item name',
+          bidders: 3,
+          reservePrice: 100,
+          biddingWindowMs: 600_000,
+          revealWindowMs: 60_000,
+          rule: 'second-price',
+        },
+      });
+      const r = (id: string) => `/rooms/${encodeURIComponent(id)}`;
+      // Each page with something that says it has rendered its content.
+      const pages: [string, string, string][] = [
+        ['lobby', '/', '[data-testid="rooms"]'],
+        ['debate', r(debateId), '[data-testid="room-status"]'],
+        ['results', `${r(debateId)}/results`, '[data-testid="results"]'],
+        ['debate-journal', `${r(debateId)}/journal`, '[data-seq="0"]'],
+        // The finished debate refolded in the browser (its seed revealed by the close), at its head.
+        ['debate-inspector', `${r(debateId)}/journal?inspect`, '[data-testid="inspector-json"]'],
+        ['leaderboard', '/leaderboard', '[data-testid="identity-name"]'],
+        ['auction', r(auction.room_id), '[data-testid="live-log"] [data-seq="0"]'],
+        ['auction-journal', `${r(auction.room_id)}/journal`, '[data-seq="0"]'],
+        ['tables', '/tables', `a[href="/tables/${tableId}"]`],
+        ['table', `/tables/${tableId}`, '[data-testid="poker-table"]'],
+        ['admin-tables', '/admin/tables', 'table'],
+        ['monitor', '/admin/rooms', '[data-testid="monitor-rooms"]'],
+        ['admin-table', `/admin/tables/${tableId}`, '[data-testid="top-up"]'],
+        ['questions', '/questions', 'h1'],
+        ['lessons', '/deliberation/lessons', 'h1'],
+        ['not-found', '/rooms/no-such-room', 'h1'],
+      ];
+      const page = await adminPage(390);
+      const found: Record<string, string[]> = {};
+      for (const [name, path, ready] of pages) {
+        await page.goto(`${env.url}${path}`);
+        await page.locator(ready).first().waitFor();
+        await shot(page, `phone-${name}`);
+        const off = await offTheSide(page);
+        if (off.length) found[name] = off.slice(0, 8);
+      }
+      expect(found).toEqual({});
+      // The leaderboard chart's labels are legible on a phone (not a 960-unit chart scaled to 4 px).
+      await page.goto(`${env.url}/leaderboard`);
+      await page.getByTestId('rating-chart').locator('text.axis-label').first().waitFor();
+      const sizes = await page
+        .getByTestId('rating-chart')
+        .locator('text.axis-label')
+        .evaluateAll((ts) => ts.map((t) => t.getBoundingClientRect().height));
+      expect(sizes.length).toBeGreaterThan(0);
+      expect(Math.min(...sizes)).toBeGreaterThanOrEqual(9);
+      // The finished debate (whose setup reads the seed) refolds in the browser to its recorded result.
+      await page.goto(`${env.url}${r(debateId)}/journal?inspect`);
+      await page.getByTestId('inspector-summary').filter({ hasText: 'result follows' }).waitFor();
+      // The top bar's links are all on screen, not behind a sideways scroll.
+      await page.goto(`${env.url}/`);
+      const links = page.getByRole('navigation', { name: 'main' }).getByRole('link');
+      expect(await links.count()).toBeGreaterThan(4);
+      const rights = await links.evaluateAll((as) => as.map((a) => a.getBoundingClientRect().right));
+      expect(Math.max(...rights)).toBeLessThanOrEqual(390);
+      await page.context().close();
+    },
+    4 * PATIENCE_MS,
+  );
 });

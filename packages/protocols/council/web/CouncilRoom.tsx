@@ -29,7 +29,7 @@ export function CouncilRoom(props: { roomId: string; room: Room | null }) {
       <header className="room-head">
         <div>
           <p className="crumbs small">
-            <Link href="/">Rooms</Link> / <span className="mono">{roomId}</span>
+            <Link to="/">Rooms</Link> / <span className="mono">{roomId}</span>
           </p>
           <h1>{room?.title ?? 'Council'}</h1>
           <p className="meta">
@@ -41,10 +41,14 @@ export function CouncilRoom(props: { roomId: string; room: Room | null }) {
               status={live.status}
               closed={room?.status === 'closed' || live.state?.status === 'closed'}
             />{' '}
-            <Link href={`/rooms/${encodeURIComponent(roomId)}/journal`} className="button ghost small">
+            <Link to={`/rooms/${encodeURIComponent(roomId)}/journal`} className="button ghost small">
               Journal
             </Link>{' '}
-            <Link href={`/rooms/${encodeURIComponent(roomId)}?raw=1`} className="button ghost small">
+            <Link
+              to={`/rooms/${encodeURIComponent(roomId)}`}
+              search={{ raw: '1' }}
+              className="button ghost small"
+            >
               Raw log
             </Link>
           </p>

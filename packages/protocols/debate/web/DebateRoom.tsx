@@ -50,7 +50,7 @@ export function DebateRoom(props: { roomId: string; room: Room | null }) {
   const head = (
     <header className="debate-head">
       <p className="crumbs small">
-        <Link href="/">Rooms</Link> / <span className="mono">{roomId}</span>
+        <Link to="/">Rooms</Link> / <span className="mono">{roomId}</span>
       </p>
       <div className="debate-title">
         <h1>{room?.title ?? 'Debate'}</h1>
@@ -58,10 +58,14 @@ export function DebateRoom(props: { roomId: string; room: Room | null }) {
         <Badge tone={statusTone(live.state?.status ?? room?.status ?? '')} testId="room-status">
           {live.state?.status ?? room?.status ?? '…'}
         </Badge>
-        <Link href={`/rooms/${encodeURIComponent(roomId)}/journal`} className="button ghost small">
+        <Link to={`/rooms/${encodeURIComponent(roomId)}/journal`} className="button ghost small">
           Journal
         </Link>
-        <Link href={`/rooms/${encodeURIComponent(roomId)}?raw=1`} className="button ghost small">
+        <Link
+          to={`/rooms/${encodeURIComponent(roomId)}`}
+          search={{ raw: '1' }}
+          className="button ghost small"
+        >
           Raw log
         </Link>
       </div>

@@ -32,7 +32,7 @@ function JournalBadge(props: { view: DebateView; roomId: string }) {
       <span className="mono small muted" title={props.view.journal.chain}>
         head {props.view.journal.chain.slice(0, 12)}…
       </span>{' '}
-      <Link href={`/rooms/${encodeURIComponent(props.roomId)}/journal`} className="small">
+      <Link to={`/rooms/${encodeURIComponent(props.roomId)}/journal`} className="small">
         Verify every entry
       </Link>
     </p>
@@ -89,7 +89,7 @@ export function Results(props: { view: DebateView; roomId: string }) {
           ) : (
             <Badge tone="muted">names masked until the reveal</Badge>
           )}{' '}
-          <Link href={`/rooms/${encodeURIComponent(props.roomId)}/results`} className="small">
+          <Link to={`/rooms/${encodeURIComponent(props.roomId)}/results`} className="small">
             Results page
           </Link>
         </span>
@@ -244,7 +244,7 @@ export function Results(props: { view: DebateView; roomId: string }) {
       <p className="small muted">
         {res.ballots} ballots · placements by{' '}
         {res.placement === 'approval' ? 'approvals, then Borda, then score' : 'total score'} ·{' '}
-        <Link href="/leaderboard">Leaderboard</Link>
+        <Link to="/leaderboard">Leaderboard</Link>
       </p>
     </section>
   );

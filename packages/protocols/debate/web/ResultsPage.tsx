@@ -12,7 +12,7 @@ export function ResultsPage(props: { roomId: string }) {
   return (
     <div className="debate">
       <p className="crumbs small">
-        <Link href="/">Rooms</Link> / <Link href={room}>{props.roomId}</Link> / results
+        <Link to="/">Rooms</Link> / <Link to={room}>{props.roomId}</Link> / results
       </p>
       {debate ? <h1>{debate.view.config.topic}</h1> : null}
       {live.error ? (
@@ -28,7 +28,7 @@ export function ResultsPage(props: { roomId: string }) {
         <section className="card">
           <p className="muted" data-testid="no-results">
             No results yet: the debate is in its {debate.view.phase.replace('_', ' ')} phase.{' '}
-            <Link href={room}>Back to the room</Link>
+            <Link to={room}>Back to the room</Link>
           </p>
         </section>
       )}

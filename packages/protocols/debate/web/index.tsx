@@ -14,7 +14,7 @@ export const debate: WebModule = {
   drivers: true,
   routes: [
     { path: '/leaderboard', page: () => <Leaderboard /> },
-    { path: '/rooms/:id/results', page: (p) => <ResultsPage key={p.id} roomId={p.id!} /> },
+    { path: '/rooms/$id/results', page: (p) => <ResultsPage key={p.id} roomId={p.id!} /> },
   ],
   nav: [{ href: '/leaderboard', label: 'Leaderboard' }],
 };

@@ -43,8 +43,11 @@ export function Answer({ view, roomId }: { view: DeliberationView; roomId: strin
         Outcome: <strong>{o.winner ?? 'no winner'}</strong> by {o.method} at {pct(o.confidence)}
         {o.reachedConsensus ? ' (consensus)' : ' (no consensus)'}
         {o.noPassingCode ? ' — no code version passed its tests' : ''} ·{' '}
-        <Link href={`/rooms/${encodeURIComponent(roomId)}/journal`}>journal</Link> ·{' '}
-        <Link href={`/deliberation/lessons?domain=${view.config.task.kind === 'code' ? 'code' : 'general'}`}>
+        <Link to={`/rooms/${encodeURIComponent(roomId)}/journal`}>journal</Link> ·{' '}
+        <Link
+          to="/deliberation/lessons"
+          search={{ domain: view.config.task.kind === 'code' ? 'code' : 'general' }}
+        >
           lessons
         </Link>
       </p>

@@ -1,6 +1,7 @@
 import type { Room } from '@db8/web/kit';
 import { Badge, Link, LiveBadge, statusTone, tokenFor, useCredentials, useRoomLive } from '@db8/web/kit';
 import { useState } from 'react';
+import { Bar, BarChart, Cell, LabelList, ReferenceLine, ResponsiveContainer, XAxis, YAxis } from 'recharts';
 import type { DeliberationView } from '../rules/index.ts';
 import { Answer, Turns } from './Answer.tsx';
 import { CodeVersions } from './CodeVersions.tsx';
@@ -69,28 +70,53 @@ function Timeline({ view }: { view: DeliberationView }) {
   );
 }
 
+/** Consensus per round as recharts bars against the threshold (a reference line). */
 function ConsensusChart({ view }: { view: DeliberationView }) {
   const min = view.config.minConsensus;
+  const rows = view.rounds.map((o) => ({
+    round: `round ${o.round}`,
+    confidence: o.confidence,
+    ok: o.reachedConsensus,
+    text: `${pct(o.confidence)} · ${o.winner ?? 'no winner'}`,
+  }));
   return (
     <section className="card" aria-label="consensus per round">
       <h2>Consensus per round</h2>
       <div className="delib-bars" data-testid="delib-consensus">
-        {view.rounds.length === 0 ? <p className="muted small">No round has converged yet.</p> : null}
-        {view.rounds.map((o) => (
-          <div key={o.round} className="bar-row">
-            <span className="bar-label">round {o.round}</span>
-            <span className="bar-track">
-              <span
-                className={`bar ${o.reachedConsensus ? 'bar-ok' : ''}`}
-                style={{ width: `${o.confidence * 100}%` }}
+        {rows.length === 0 ? (
+          <p className="muted small">No round has converged yet.</p>
+        ) : (
+          <ResponsiveContainer width="100%" height={36 * rows.length + 48}>
+            <BarChart data={rows} layout="vertical" margin={{ top: 18, right: 12, bottom: 4, left: 4 }}>
+              <XAxis type="number" domain={[0, 1]} tickFormatter={pct} tick={{ className: 'axis-label' }} />
+              <YAxis type="category" dataKey="round" width={64} tick={{ className: 'axis-label' }} />
+              <Bar
+                dataKey="confidence"
+                isAnimationActive={false}
+                barSize={12}
+                background={{ className: 'bar-track' }}
+              >
+                {rows.map((r) => (
+                  <Cell key={r.round} className={r.ok ? 'bar bar-ok' : 'bar'} />
+                ))}
+                <LabelList
+                  dataKey="text"
+                  content={(l) => (
+                    // Above its bar, from the left: a short bar has no room for the text beside it.
+                    <text x={Number(l.x) + 4} y={Number(l.y) - 4} className="bar-value">
+                      {l.value}
+                    </text>
+                  )}
+                />
+              </Bar>
+              <ReferenceLine
+                x={min}
+                className="bar-min"
+                label={{ value: `threshold ${pct(min)}`, position: 'top', className: 'axis-label' }}
               />
-              <span className="bar-min" style={{ left: `${min * 100}%` }} title={`threshold ${pct(min)}`} />
-            </span>
-            <span className="bar-value">
-              {pct(o.confidence)} · {o.winner ?? 'no winner'}
-            </span>
-          </div>
-        ))}
+            </BarChart>
+          </ResponsiveContainer>
+        )}
       </div>
     </section>
   );
@@ -196,7 +222,7 @@ export function DeliberationRoom(props: { roomId: string; room: Room | null }) {
       <header className="room-head">
         <div>
           <p className="crumbs small">
-            <Link href="/">Rooms</Link> / <span className="mono">{roomId}</span>
+            <Link to="/">Rooms</Link> / <span className="mono">{roomId}</span>
           </p>
           <h1>{room?.title ?? 'Deliberation'}</h1>
           <p className="meta">
@@ -208,7 +234,11 @@ export function DeliberationRoom(props: { roomId: string; room: Room | null }) {
               status={live.status}
               closed={room?.status === 'closed' || live.state?.status === 'closed'}
             />{' '}
-            <Link href={`/rooms/${encodeURIComponent(roomId)}?raw=1`} className="button ghost small">
+            <Link
+              to={`/rooms/${encodeURIComponent(roomId)}`}
+              search={{ raw: '1' }}
+              className="button ghost small"
+            >
               Raw log
             </Link>
           </p>

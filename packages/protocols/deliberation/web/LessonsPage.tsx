@@ -1,4 +1,4 @@
-import { Badge, getSession, Link, navigate, useCredentials, useLocation } from '@db8/web/kit';
+import { Badge, getSession, Link, useCredentials, useNavigate, useSearchParams } from '@db8/web/kit';
 import { type FormEvent, useEffect, useState } from 'react';
 
 // Lessons search over the server's full-text route (GET /v1/deliberation/lessons): websearch
@@ -61,8 +61,8 @@ function toSearch(q: Query): string {
 
 export function LessonsPage() {
   useCredentials();
-  const loc = useLocation();
-  const search = loc.includes('?') ? loc.slice(loc.indexOf('?')) : '';
+  const navigate = useNavigate();
+  const search = new URLSearchParams(useSearchParams()).toString();
   const asked = readQuery(search);
   const [form, setForm] = useState<Query>(asked);
   const [hits, setHits] = useState<Hit[] | null>(null);
@@ -100,7 +100,7 @@ export function LessonsPage() {
   const submit = (e: FormEvent) => {
     e.preventDefault();
     const s = toSearch(form);
-    navigate(`/deliberation/lessons${s ? `?${s}` : ''}`);
+    void navigate({ to: '/deliberation/lessons', search: Object.fromEntries(new URLSearchParams(s)) });
   };
   const set = (f: keyof Query) => (e: { target: { value: string } }) =>
     setForm({ ...form, [f]: e.target.value });
@@ -199,7 +199,7 @@ export function LessonsPage() {
                     : ''}{' '}
                   ·{' '}
                 </span>
-                <Link href={`/rooms/${encodeURIComponent(h.lesson.debateId)}`}>from {h.lesson.debateId}</Link>
+                <Link to={`/rooms/${encodeURIComponent(h.lesson.debateId)}`}>from {h.lesson.debateId}</Link>
               </p>
             </li>
           ))}

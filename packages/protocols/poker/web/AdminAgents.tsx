@@ -33,7 +33,7 @@ function AgentsInner() {
     <section className="card">
       <header className="card-head">
         <h1>Agents</h1>
-        <Link href="/admin/tables">Tables</Link>
+        <Link to="/admin/tables">Tables</Link>
       </header>
       {error && <p className="error small">{error}</p>}
       {agents === null ? (
@@ -69,7 +69,7 @@ function AgentsInner() {
                       ? '—'
                       : a.seats.map((s) => (
                           <span key={s.table_id}>
-                            <Link href={`/admin/tables/${encodeURIComponent(s.table_id)}`}>{s.table_id}</Link>{' '}
+                            <Link to={`/admin/tables/${encodeURIComponent(s.table_id)}`}>{s.table_id}</Link>{' '}
                             seat {s.seat_id}{' '}
                           </span>
                         ))}

@@ -57,8 +57,8 @@ function AdminTableInner(props: { tableId: string }) {
     <div className="poker-page">
       <header className="card-head poker-head">
         <h1>Table {tableId}</h1>
-        <Link href="/admin/tables">All tables</Link>
-        <Link href={`/tables/${encodeURIComponent(tableId)}`}>Observer view</Link>
+        <Link to="/admin/tables">All tables</Link>
+        <Link to={`/tables/${encodeURIComponent(tableId)}`}>Observer view</Link>
         <button type="button" onClick={() => void act(() => pokerApi.download(tableId, 'jsonl'))}>
           Download JSONL
         </button>

@@ -23,7 +23,7 @@ export function AdminOnly(props: { children: React.ReactNode }) {
       <section className="card narrow">
         <h1>Admins only</h1>
         <p>
-          Sign in with the admin link the server printed. <Link href="/tables">Watch the tables</Link>
+          Sign in with the admin link the server printed. <Link to="/tables">Watch the tables</Link>
         </p>
       </section>
     );
@@ -121,7 +121,7 @@ function AdminTablesInner() {
       <section className="card">
         <header className="card-head">
           <h1>Tables</h1>
-          <Link href="/admin/agents">Agents</Link>
+          <Link to="/admin/agents">Agents</Link>
         </header>
         {error && <p className="error small">{error}</p>}
         {tables === null ? (
@@ -134,7 +134,7 @@ function AdminTablesInner() {
             admin
             actions={(t) => (
               <>
-                <Link href={`/tables/${encodeURIComponent(t.table_id)}`}>watch</Link>{' '}
+                <Link to={`/tables/${encodeURIComponent(t.table_id)}`}>watch</Link>{' '}
                 {t.status !== 'ended' && (
                   <button type="button" className="ghost" onClick={() => void stop(t.table_id)}>
                     Stop

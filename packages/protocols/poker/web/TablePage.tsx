@@ -24,7 +24,7 @@ export function TablePage(props: { tableId: string }) {
       <section className="card narrow">
         <h1>Table not found</h1>
         <p>
-          {missing}. <Link href="/tables">All tables</Link>
+          {missing}. <Link to="/tables">All tables</Link>
         </p>
       </section>
     );
@@ -41,7 +41,7 @@ export function TablePage(props: { tableId: string }) {
             {state.blinds.ante > 0 ? ` · ante ${state.blinds.ante}` : ''} · {state.status}
           </span>
         )}
-        <Link href={`/rooms/${encodeURIComponent(tableId)}/journal`} className="small">
+        <Link to={`/rooms/${encodeURIComponent(tableId)}/journal`} className="small">
           Journal
         </Link>
       </header>

@@ -28,7 +28,7 @@ export function TableRows(props: {
             <tr key={t.table_id} data-table={t.table_id}>
               <td>
                 <Link
-                  href={
+                  to={
                     props.admin
                       ? `/admin/tables/${encodeURIComponent(t.table_id)}`
                       : `/tables/${encodeURIComponent(t.table_id)}`

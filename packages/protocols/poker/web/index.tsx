@@ -8,15 +8,15 @@ const CreateTable = lazyPage(() => import('./CreateTable.tsx').then((m) => m.Cre
 const TablePage = lazyPage(() => import('./TablePage.tsx').then((m) => m.TablePage));
 const TablesList = lazyPage(() => import('./TablesList.tsx').then((m) => m.TablesList));
 
-// Poker (seed 002): a room is a table; observers watch it at /tables/:id, admins run tables.
+// Poker (seed 002): a room is a table; observers watch it at /tables/$id, admins run tables.
 export const poker: WebModule = {
   protocol: 'poker',
   RoomView: ({ roomId }) => <TablePage tableId={roomId} />,
   routes: [
     { path: '/tables', page: () => <TablesList /> },
-    { path: '/tables/:id', page: (p) => <TablePage key={p.id} tableId={p.id!} /> },
+    { path: '/tables/$id', page: (p) => <TablePage key={p.id} tableId={p.id!} /> },
     { path: '/admin/tables', page: () => <AdminTables /> },
-    { path: '/admin/tables/:id', page: (p) => <AdminTable key={p.id} tableId={p.id!} /> },
+    { path: '/admin/tables/$id', page: (p) => <AdminTable key={p.id} tableId={p.id!} /> },
     { path: '/admin/agents', page: () => <AdminAgents /> },
   ],
   nav: [

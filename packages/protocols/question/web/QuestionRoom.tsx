@@ -72,9 +72,11 @@ export function QuestionRoom(props: { roomId: string; room: Room }) {
     <div className="q-room">
       <section className="card q-head" aria-labelledby="q-title">
         <p className="crumbs small">
-          <Link href="/questions">Questions</Link> · <span className="mono">{view.question.scope}</span> ·{' '}
-          <Link href={`/rooms/${encodeURIComponent(roomId)}/journal`}>journal</Link> ·{' '}
-          <Link href={`/rooms/${encodeURIComponent(roomId)}?raw=1`}>raw</Link>
+          <Link to="/questions">Questions</Link> · <span className="mono">{view.question.scope}</span> ·{' '}
+          <Link to={`/rooms/${encodeURIComponent(roomId)}/journal`}>journal</Link> ·{' '}
+          <Link to={`/rooms/${encodeURIComponent(roomId)}`} search={{ raw: '1' }}>
+            raw
+          </Link>
         </p>
         <div className="q-title-row">
           <h1 id="q-title" className="q-text" data-testid="q-text">
@@ -130,7 +132,7 @@ export function QuestionRoom(props: { roomId: string; room: Room }) {
               )
             ) : open ? (
               <p className="muted small">
-                <Link href="/">Sign in</Link> to answer.
+                <Link to="/">Sign in</Link> to answer.
               </p>
             ) : null}
           </section>

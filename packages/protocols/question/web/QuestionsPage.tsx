@@ -3,11 +3,11 @@ import {
   formatRemaining,
   getSession,
   Link,
-  navigate,
   remainingMs,
   statusTone,
   useCredentials,
-  useLocation,
+  useNavigate,
+  useSearchParams,
 } from '@db8/web/kit';
 import { useCallback, useEffect, useState } from 'react';
 import { type QuestionListItem, SCOPES, type Scope } from '../rules/index.ts';
@@ -23,8 +23,8 @@ type Status = 'active' | 'open' | 'closed' | 'all';
 const STATUSES: readonly Status[] = ['active', 'open', 'closed', 'all'];
 
 function useFilter() {
-  const loc = useLocation();
-  const q = new URLSearchParams(loc.split('?')[1] ?? '');
+  const navigate = useNavigate();
+  const q = new URLSearchParams(useSearchParams());
   const scope = (SCOPES as readonly string[]).includes(q.get('scope') ?? '') ? (q.get('scope') as Scope) : '';
   const status = (STATUSES as readonly string[]).includes(q.get('status') ?? '')
     ? (q.get('status') as Status)
@@ -40,8 +40,7 @@ function useFilter() {
     if (merged.scope) out.set('scope', merged.scope);
     if (merged.tag) out.set('tag', merged.tag);
     if (merged.status !== 'active') out.set('status', merged.status);
-    const qs = out.toString();
-    navigate(`/questions${qs ? `?${qs}` : ''}`, { replace: true });
+    void navigate({ to: '/questions', search: Object.fromEntries(out), replace: true });
   };
   return { filter, set };
 }
@@ -66,7 +65,7 @@ function Row({ q, onTag }: { q: QuestionListItem; onTag: (t: string) => void }) 
   return (
     <li className="q-row" data-question={q.question_id}>
       <div className="q-row-main">
-        <Link href={`/rooms/${encodeURIComponent(q.room_id)}`} className="q-row-text">
+        <Link to={`/rooms/${encodeURIComponent(q.room_id)}`} className="q-row-text">
           {q.text}
         </Link>
         <div className="q-tags">
@@ -121,6 +120,7 @@ function Row({ q, onTag }: { q: QuestionListItem; onTag: (t: string) => void }) 
 
 export function QuestionsPage() {
   useCredentials();
+  const navigate = useNavigate();
   const signedIn = getSession() !== null;
   const { filter, set } = useFilter();
   const [items, setItems] = useState<QuestionListItem[] | null>(null);
@@ -182,7 +182,7 @@ export function QuestionsPage() {
           <AskForm
             onAsked={(_q, roomId) => {
               setAsking(false);
-              if (roomId) navigate(`/rooms/${encodeURIComponent(roomId)}`);
+              if (roomId) void navigate({ to: `/rooms/${encodeURIComponent(roomId)}` });
               else void load();
             }}
           />

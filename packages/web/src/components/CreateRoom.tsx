@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { api } from '../lib/api.ts';
-import { navigate } from '../lib/router.tsx';
+import { useNavigate } from '../lib/router.tsx';
 import { ModuleScope } from '../protocols/module.tsx';
 import { installedProtocols, moduleFor } from '../protocols/registry.ts';
 import { type DriverChoices, DriverPicker, driversBody, seatsOf } from './create/Drivers.tsx';
@@ -11,6 +11,7 @@ import { GeneratedForm } from './create/GeneratedForm.tsx';
 
 export function CreateRoom(props: { onCreated?: () => void }) {
   const [protocol, setProtocol] = useState(installedProtocols()[0]?.name ?? '');
+  const navigate = useNavigate();
   const [title, setTitle] = useState('');
   const [drivers, setDrivers] = useState<DriverChoices>({});
   const [busy, setBusy] = useState(false);
@@ -38,7 +39,7 @@ export function CreateRoom(props: { onCreated?: () => void }) {
         ...(driven ? { drivers: driven } : {}),
       });
       props.onCreated?.();
-      navigate(`/rooms/${encodeURIComponent(room.room_id)}`);
+      void navigate({ to: `/rooms/${encodeURIComponent(room.room_id)}` });
     } catch (err) {
       setError((err as Error).message);
     } finally {
@@ -94,7 +95,7 @@ export function CreateRoom(props: { onCreated?: () => void }) {
             footer={footer}
             opened={(roomId) => {
               props.onCreated?.();
-              navigate(`/rooms/${encodeURIComponent(roomId)}`);
+              void navigate({ to: `/rooms/${encodeURIComponent(roomId)}` });
             }}
           />
         </ModuleScope>

@@ -1,55 +1,23 @@
-import { type MouseEvent, type ReactNode, useSyncExternalStore } from 'react';
+import { useSearch } from '@tanstack/react-router';
 
-// A history router small enough to read in one go: paths are matched by the App, links push state.
-// The server answers every non-API path with index.html, so deep links and reloads work.
+// The app's router is TanStack Router (routes built in code at start-up, router.tsx); pages and
+// protocol modules take its Link and useNavigate from the kit. The server answers every non-API path
+// with index.html, so deep links and reloads work.
 
-const listeners = new Set<() => void>();
+export { Link, useNavigate, useParams } from '@tanstack/react-router';
 
-function subscribe(fn: () => void): () => void {
-  listeners.add(fn);
-  window.addEventListener('popstate', fn);
-  return () => {
-    listeners.delete(fn);
-    window.removeEventListener('popstate', fn);
-  };
+/** The query string as plain strings (`?from=25` is `{ from: '25' }`): the router parses it so. */
+export function useSearchParams(): Record<string, string> {
+  return useSearch({ strict: false }) as Record<string, string>;
 }
 
-export function navigate(to: string, opts: { replace?: boolean } = {}): void {
-  if (opts.replace) history.replaceState(null, '', to);
-  else history.pushState(null, '', to);
-  for (const fn of listeners) fn();
-  window.scrollTo(0, 0);
-}
-
-/** Path and query (`/rooms/x/journal?from=25`): a change to either re-renders. */
-export function useLocation(): string {
-  return useSyncExternalStore(subscribe, () => location.pathname + location.search);
-}
-
-/** `/rooms/:id/journal` style matching; returns decoded params or null. */
-export function match(pattern: string, path: string): Record<string, string> | null {
-  const p = pattern.split('/').filter(Boolean);
-  const s = path.split('/').filter(Boolean);
-  if (p.length !== s.length) return null;
-  const out: Record<string, string> = {};
-  for (let i = 0; i < p.length; i++) {
-    const part = p[i]!;
-    const seg = s[i]!;
-    if (part.startsWith(':')) out[part.slice(1)] = decodeURIComponent(seg);
-    else if (part !== seg) return null;
-  }
-  return out;
-}
-
-export function Link(props: { href: string; children: ReactNode; className?: string; title?: string }) {
-  const onClick = (e: MouseEvent<HTMLAnchorElement>) => {
-    if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
-    e.preventDefault();
-    navigate(props.href);
-  };
-  return (
-    <a href={props.href} onClick={onClick} className={props.className} title={props.title}>
-      {props.children}
-    </a>
-  );
-}
+/** Plain `URLSearchParams` in both directions: no JSON in the address, every value a string. */
+export const searchCodec = {
+  parseSearch: (s: string): Record<string, string> => Object.fromEntries(new URLSearchParams(s)),
+  stringifySearch: (o: Record<string, unknown>): string => {
+    const p = new URLSearchParams();
+    for (const [k, v] of Object.entries(o)) if (v !== undefined && v !== null) p.set(k, String(v));
+    const s = p.toString();
+    return s ? `?${s}` : '';
+  },
+};

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { api } from './api.ts';
-import { navigate } from './router.tsx';
+import { useNavigate } from './router.tsx';
 import { getSeat, getSession, setSeat } from './session.ts';
 
 // Taking a seat: the seat this browser holds, the invite on the URL, and the join / invite-link
@@ -15,6 +15,7 @@ export function inviteFromUrl(): string | null {
 }
 
 export function useSeatActions(roomId: string, onJoined: () => void) {
+  const navigate = useNavigate();
   const held = getSeat(roomId);
   const session = getSession();
   const invite = inviteFromUrl();
@@ -31,7 +32,7 @@ export function useSeatActions(roomId: string, onJoined: () => void) {
     try {
       const j = await api.join(roomId, { ...(seat ? { seat } : {}), ...(invite ? { invite } : {}) });
       setSeat(roomId, j);
-      if (invite) navigate(`/rooms/${encodeURIComponent(roomId)}`, { replace: true });
+      if (invite) void navigate({ to: `/rooms/${encodeURIComponent(roomId)}`, replace: true });
       onJoined();
     } catch (e) {
       setError((e as Error).message);

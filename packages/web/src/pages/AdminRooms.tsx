@@ -173,7 +173,7 @@ export function AdminRooms() {
               return (
                 <tr key={r.room_id} data-room={r.room_id}>
                   <td data-label="Room">
-                    <Link href={`/rooms/${id}`}>{r.title ?? r.room_id}</Link>{' '}
+                    <Link to={`/rooms/${id}`}>{r.title ?? r.room_id}</Link>{' '}
                     <Badge tone={statusTone(r.status)}>{r.status}</Badge>
                     <div className="mono small muted">
                       {r.room_id} · seq {r.seq}
@@ -192,7 +192,7 @@ export function AdminRooms() {
                     <When ms={r.last_activity_at} now={data.now} />
                   </td>
                   <td data-label="" className="monitor-actions">
-                    <Link href={`/rooms/${id}/journal?inspect`} className="button ghost">
+                    <Link to={`/rooms/${id}/journal`} search={{ inspect: '' }} className="button ghost">
                       Inspect
                     </Link>{' '}
                     <EndRoom room={r} onEnded={() => void load()} />

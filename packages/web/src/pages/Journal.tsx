@@ -5,7 +5,7 @@ import { EntryRow } from '../components/EntryRow.tsx';
 import { Inspector, type InspectStep } from '../components/Inspector.tsx';
 import { api } from '../lib/api.ts';
 import { revealIndex } from '../lib/reveals.ts';
-import { Link, navigate } from '../lib/router.tsx';
+import { Link, useNavigate, useSearchParams } from '../lib/router.tsx';
 import { fetchServerKey, type ServerKeyInfo } from '../lib/server-key.ts';
 import type { Entry } from '../lib/types.ts';
 
@@ -47,23 +47,24 @@ function VerifyBadge(props: { check: Check | undefined }) {
   );
 }
 
-function fromParam(): number {
-  const n = Number(new URLSearchParams(location.search).get('from') ?? '0');
+function fromParam(q: Record<string, string>): number {
+  const n = Number(q.from ?? '0');
   return Number.isSafeInteger(n) && n >= 0 ? n : 0;
 }
 
 /** The inspector's first step: `?seq=N`, the head with `?inspect`, else not started. */
-function seqParam(): InspectStep {
-  const q = new URLSearchParams(location.search);
-  const raw = q.get('seq');
+function seqParam(q: Record<string, string>): InspectStep {
+  const raw = q.seq ?? null;
   const n = raw === null ? Number.NaN : Number(raw);
   if (Number.isSafeInteger(n) && n >= 0) return n;
-  return q.has('inspect') ? 'head' : null;
+  return 'inspect' in q ? 'head' : null;
 }
 
 export function Journal(props: { roomId: string }) {
   const { roomId } = props;
-  const from = fromParam();
+  const navigate = useNavigate();
+  const search = useSearchParams();
+  const from = fromParam(search);
   const [entries, setEntries] = useState<Entry[] | null>(null);
   const [next, setNext] = useState<number | null>(null);
   const [checks, setChecks] = useState<Record<number, Check>>({});
@@ -72,7 +73,7 @@ export function Journal(props: { roomId: string }) {
   /** The log's length (head seq + 1), so the summary can say which part of it this page checked. */
   const [total, setTotal] = useState<number | null>(null);
   const base = `/rooms/${encodeURIComponent(roomId)}/journal`;
-  const [step, setStep] = useState<InspectStep>(seqParam);
+  const [step, setStep] = useState<InspectStep>(() => seqParam(search));
 
   useEffect(() => {
     let cancelled = false;
@@ -127,7 +128,7 @@ export function Journal(props: { roomId: string }) {
   return (
     <div className="journal">
       <p className="crumbs small">
-        <Link href="/">Rooms</Link> / <Link href={`/rooms/${encodeURIComponent(roomId)}`}>{roomId}</Link> /
+        <Link to="/">Rooms</Link> / <Link to={`/rooms/${encodeURIComponent(roomId)}`}>{roomId}</Link> /
         journal
       </p>
       <div className="journal-grid">
@@ -194,14 +195,18 @@ export function Journal(props: { roomId: string }) {
             <button
               type="button"
               disabled={from === 0}
-              onClick={() => navigate(`${base}?from=${Math.max(0, from - PAGE)}`)}
+              onClick={() => navigate({ to: base, search: { from: String(Math.max(0, from - PAGE)) } })}
             >
               ← Earlier
             </button>
             <span className="small muted">
               entries {from}–{entries && entries.length > 0 ? entries[entries.length - 1]!.seq : from}
             </span>
-            <button type="button" disabled={next === null} onClick={() => navigate(`${base}?from=${next}`)}>
+            <button
+              type="button"
+              disabled={next === null}
+              onClick={() => navigate({ to: base, search: { from: String(next) } })}
+            >
               Later →
             </button>
           </nav>

@@ -95,7 +95,7 @@ export function Lobby() {
                 {rooms.map((r) => (
                   <tr key={r.room_id} data-room={r.room_id}>
                     <td>
-                      <Link href={`/rooms/${encodeURIComponent(r.room_id)}`}>{r.title ?? r.room_id}</Link>
+                      <Link to={`/rooms/${encodeURIComponent(r.room_id)}`}>{r.title ?? r.room_id}</Link>
                       {r.title ? <div className="mono small muted">{r.room_id}</div> : null}
                     </td>
                     <td data-label="Protocol">

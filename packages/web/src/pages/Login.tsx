@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { api } from '../lib/api.ts';
-import { Link, navigate } from '../lib/router.tsx';
+import { Link, useNavigate } from '../lib/router.tsx';
 import { setSession } from '../lib/session.ts';
 
 // The one-time admin link is `/login#token=…`: the fragment never reaches the server's access log.
@@ -9,6 +9,7 @@ import { setSession } from '../lib/session.ts';
 export function Login() {
   const [error, setError] = useState<string | null>(null);
   const started = useRef(false);
+  const navigate = useNavigate();
 
   useEffect(() => {
     if (started.current) return;
@@ -23,12 +24,12 @@ export function Login() {
       .login(token)
       .then((s) => {
         setSession(s);
-        navigate('/', { replace: true });
+        void navigate({ to: '/', replace: true });
       })
       .catch((e: Error) =>
         setError(`Login failed: ${e.message}. Links work once; restart the server for a new one.`),
       );
-  }, []);
+  }, [navigate]);
 
   return (
     <section className="card narrow" aria-labelledby="login-h">
@@ -41,7 +42,7 @@ export function Login() {
         <p className="muted">Exchanging the one-time link for a session…</p>
       )}
       <p>
-        <Link href="/">Back to rooms</Link>
+        <Link to="/">Back to rooms</Link>
       </p>
     </section>
   );

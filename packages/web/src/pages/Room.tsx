@@ -103,7 +103,7 @@ export function Room(props: { roomId: string }) {
       <header className="room-head">
         <div>
           <p className="crumbs small">
-            <Link href="/">Rooms</Link> / <span className="mono">{roomId}</span>
+            <Link to="/">Rooms</Link> / <span className="mono">{roomId}</span>
           </p>
           <h1>{room?.title ?? roomId}</h1>
           <p className="meta">
@@ -116,7 +116,7 @@ export function Room(props: { roomId: string }) {
               {state?.seq ?? room?.seq ?? '…'}
             </span>{' '}
             <LiveBadge status={live.status} closed={(state?.status ?? room?.status) === 'closed'} />{' '}
-            <Link href={`/rooms/${encodeURIComponent(roomId)}/journal`} className="button ghost">
+            <Link to={`/rooms/${encodeURIComponent(roomId)}/journal`} className="button ghost">
               Journal
             </Link>
           </p>

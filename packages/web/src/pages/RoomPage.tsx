@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { ApiError, api } from '../lib/api.ts';
-import { Link } from '../lib/router.tsx';
+import { Link, useSearchParams } from '../lib/router.tsx';
 import type { Room as RoomInfo } from '../lib/types.ts';
 import { ModuleScope } from '../protocols/module.tsx';
 import { moduleFor } from '../protocols/registry.ts';
@@ -15,6 +15,7 @@ type Lookup = { room: RoomInfo } | { missing: string } | { failed: true };
 
 export function RoomPage(props: { roomId: string }) {
   const { roomId } = props;
+  const raw = 'raw' in useSearchParams();
   const [found, setFound] = useState<Lookup | undefined>(undefined);
   useEffect(() => {
     let stop = false;
@@ -37,13 +38,12 @@ export function RoomPage(props: { roomId: string }) {
       <section className="card narrow" data-testid="room-not-found">
         <h1>Room not found</h1>
         <p>
-          {found.missing}. <Link href="/">All rooms</Link>
+          {found.missing}. <Link to="/">All rooms</Link>
         </p>
       </section>
     );
   }
   const room = 'room' in found ? found.room : null;
-  const raw = new URLSearchParams(location.search).has('raw');
   const mod = room && !raw ? moduleFor(room.protocol) : undefined;
   if (room && mod?.RoomView) {
     return (

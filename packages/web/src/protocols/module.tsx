@@ -5,7 +5,7 @@ import type { Ack, Room } from '../lib/types.ts';
 // form) iterates the registry and never names a protocol; a protocol with no module gets the generic
 // room (live log, state as JSON, the action form) and a create form generated from its config schema.
 
-/** A page at its own path; `path` uses the router's `:param` patterns (lib/router.tsx `match`). */
+/** A page at its own path; `path` uses TanStack Router's `$param` segments (`/tables/$id`). */
 export interface WebRoute {
   path: string;
   page: (params: Record<string, string>) => ReactNode;

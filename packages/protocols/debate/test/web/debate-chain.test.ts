@@ -9,7 +9,7 @@ import {
   ZERO_CHAIN,
 } from '../../rules/index.ts';
 import { checkChain } from '../../web/chain-check.ts';
-import { chartModel, matchOrder, niceStep } from '../../web/chart.ts';
+import { chartData, matchOrder } from '../../web/chart.ts';
 import { readDebate } from '../../web/model.ts';
 
 // The journal badge recomputes the round chain from the revealed content; here it runs on a real
@@ -140,27 +140,20 @@ describe('rating chart geometry', () => {
     expect(matchOrder(series)).toEqual(['r1', 'r2', 'r3']);
   });
 
-  it('places each rating on a shared axis with nice ticks around the data', () => {
-    const m = chartModel(series, 700, 300);
+  it('places each rating on a shared axis of debates, starting before its first match', () => {
+    const m = chartData(series);
     expect(m.xCount).toBe(3);
-    const ticks = m.yTicks.map((t) => t.value);
-    expect(ticks[0]).toBeLessThanOrEqual(1488);
-    expect(ticks.at(-1)).toBeGreaterThanOrEqual(1512);
+    // A row per place on the axis: 0 (before the first match) then r1, r2, r3.
+    expect(m.rows).toEqual([
+      { x: 0, ada: 1500 },
+      { x: 1, ada: 1512, bob: 1500 },
+      { x: 2, bob: 1488 },
+      { x: 3, ada: 1500.5 },
+    ]);
     const [ada, bob] = m.lines;
-    // ada starts at x=0 (before r1) and has dots at r1 (1/3) and r3 (3/3) of the plot width.
-    const w = m.plot.right - m.plot.left;
-    expect(ada!.dots.map((d) => Math.round(d.x - m.plot.left))).toEqual([Math.round(w / 3), Math.round(w)]);
-    expect(ada!.path.startsWith(`M${m.plot.left.toFixed(1)},`)).toBe(true);
-    // Higher ratings are higher up (smaller y).
-    expect(ada!.dots[0]!.y).toBeLessThan(bob!.dots[0]!.y);
-    expect(bob!.dots[0]!.label).toBe('bob: 1488 (-12) after r2');
-    expect(ada!.last?.value).toBe(1500.5);
-  });
-
-  it('niceStep picks 1/2/2.5/5 × 10^k', () => {
-    expect(niceStep(24, 4)).toBe(10);
-    expect(niceStep(100, 4)).toBe(25);
-    expect(niceStep(7, 4)).toBe(2);
-    expect(niceStep(0, 4)).toBe(1);
+    // A tooltip (and a dot) only where a match was rated, not at the start point.
+    expect(Object.keys(ada!.labels)).toEqual(['1', '3']);
+    expect(bob!.labels[2]).toBe('bob: 1488 (-12) after r2');
+    expect(ada!.last).toBe(1500.5);
   });
 });

@@ -4,13 +4,14 @@ import {
   buildWeb,
   bundle,
   client,
+  cspViolations,
   type Env,
   newPage,
   shot,
   startEnv,
 } from 'db8/test/web/browser.ts';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 // A debate in headless Chromium against a real server: the browser user is debater anon_1 (joined
 // through an invite link); the other seats are agents driven through the SDK. It checks the
@@ -50,6 +51,11 @@ beforeAll(async () => {
   const page = await newPage(env);
   adminToken = await adminLogin(env, page);
   await page.context().close();
+});
+
+// Every page, the leaderboard's chart (recharts) too, renders under the strict policy.
+afterEach(() => {
+  expect(cspViolations.splice(0)).toEqual([]);
 });
 
 afterAll(async () => {

@@ -3,6 +3,7 @@ import {
   adminLogin,
   buildWeb,
   client,
+  cspViolations,
   type Env,
   newPage,
   SCREENS,
@@ -36,6 +37,8 @@ beforeAll(async () => {
 
 afterEach(async (ctx) => {
   if (ctx.task.result?.state === 'fail') await shootOpenPages(`deliberation-${ctx.task.name}`);
+  // The charts (recharts) and the graph draw under the strict policy: no inline style or script.
+  expect(cspViolations.splice(0)).toEqual([]);
 });
 
 afterAll(async () => {
@@ -160,11 +163,14 @@ describe('deliberation room page', () => {
       const rows = page.getByTestId('delib-timeline').locator('tbody tr');
       expect(await rows.count()).toBe(details.current_round);
       expect(await rows.first().locator('td').count()).toBe(8);
-      // Consensus per round: a bar per round outcome, as wide as its confidence.
-      const bars = page.getByTestId('delib-consensus').locator('.bar-row');
-      expect(await bars.count()).toBe(results.rounds.length);
+      // Consensus per round (recharts, laid out once its box is measured): a bar per round outcome,
+      // each labelled with its confidence.
+      const chart = page.getByTestId('delib-consensus');
+      await expect.poll(() => chart.locator('.recharts-bar-rectangle').count()).toBe(results.rounds.length);
       const first = results.rounds[0];
-      expect(await bars.first().textContent()).toContain(`${Math.round(first.consensus * 100)}%`);
+      expect(await chart.locator('text.bar-value').first().textContent()).toContain(
+        `${Math.round(first.consensus * 100)}%`,
+      );
       await shot(page, `deliberation-graph-${topology}`);
     }
     await page.setViewportSize({ width: 390, height: 860 });
