@@ -225,3 +225,30 @@ export async function close(
   });
   await print(o, out, `${qid} close ${String(out.status)}`);
 }
+
+/** The asker makes a participant the secretary (`swarm/room-delegate`). */
+export async function delegate(
+  qid: string,
+  to: string,
+  o: Common & { node?: string; closeAllowed?: boolean },
+) {
+  const c = await context(o);
+  const r = await room(c.remote, qid);
+  const node = o.node ?? r.room.participants.find((p) => p.id === to)?.node;
+  if (!node)
+    throw new CliError(EXIT_INVALID_INPUT, `${to} is not a participant of ${qid}; name its node with --node`);
+  const out = await postInput(c, qid, {
+    type: 'swarm/room-delegate',
+    'secretary/participant-id': to,
+    'secretary/node-id': node,
+    'close/allowed': o.closeAllowed === true,
+  });
+  await print(o, out, `${qid} delegate to ${to} ${String(out.status)}`);
+}
+
+/** A participant takes over as secretary once the asker lapsed (`swarm/room-takeover`). */
+export async function takeover(qid: string, o: Common) {
+  const c = await context(o);
+  const out = await postInput(c, qid, { type: 'swarm/room-takeover' });
+  await print(o, out, `${qid} takeover ${String(out.status)} (secretary ${c.me})`);
+}

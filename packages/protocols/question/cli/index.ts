@@ -1,10 +1,11 @@
-// `db8 swarm ask|list|watch|answer|summarize|close`: swarm questions (seed 003) on a node's
+// `db8 swarm ask|list|watch|answer|summarize|close|delegate|takeover`: swarm questions (seed 003) on a node's
 // /v1/swarm routes. Light imports only; each action loads impl.ts when it runs.
 
 import type { CliModule } from '@db8/cli/kit';
 import { runAction } from '@db8/cli/kit';
 import { type Command, InvalidArgumentError } from 'commander';
 import type * as Impl from './impl.ts';
+import type { Common } from './impl.ts';
 
 const impl = () => import('./impl.ts');
 const SCOPES = ['private-to-swarm', 'federation-local', 'cross-federation', 'global'];
@@ -43,7 +44,7 @@ function register(program: Command): void {
   const swarm = program
     .command('swarm')
     .description(
-      'swarm questions (seed 003): ask the swarm through a node, list, watch, answer, summarise and close answer rooms',
+      'swarm questions (seed 003): ask the swarm through a node, list, watch, answer, summarise and close answer rooms, delegate or take over the secretary role',
     );
 
   const ask = common(
@@ -181,6 +182,33 @@ function register(program: Command): void {
       (await impl()).close(qid, o),
     ),
   );
+
+  const delegate = common(
+    swarm
+      .command('delegate')
+      .description(
+        'as the asker, make a participant the secretary (it summarises; with --close-allowed it may close)',
+      )
+      .argument('<question-id>')
+      .argument('<participant-id>', 'the participant (participant:did:key:…) to delegate to')
+      .option('--node <node-id>', 'the node relaying it (default: the one the room lists for it)')
+      .option('--close-allowed', 'the secretary may close the question'),
+  );
+  delegate.action(
+    runAction(delegate, async (qid: string, to: string, o: Parameters<typeof Impl.delegate>[2]) =>
+      (await impl()).delegate(qid, to, o),
+    ),
+  );
+
+  const takeover = common(
+    swarm
+      .command('takeover')
+      .description(
+        "take over as secretary once the asker lapsed (the federation's policy decides who may: ASKER_PRESENT, NOT_ELECTED)",
+      )
+      .argument('<question-id>'),
+  );
+  takeover.action(runAction(takeover, async (qid: string, o: Common) => (await impl()).takeover(qid, o)));
 }
 
 export const swarmCli: CliModule = { protocol: 'question', register };

@@ -52,13 +52,23 @@ export const QuestionSettingsSchema = z
      * can always follow). Absent: no limit.
      */
     summaryIntervalMs: z.number().int().min(0).max(86_400_000).optional(),
+    /**
+     * Secretary takeover timing under `roster-election`: when the elected node has not taken over
+     * this long after the asker lapsed, the next node in the election order may (and so on). Absent
+     * in rooms opened before it: the first candidate only.
+     */
+    takeoverWindowMs: z.number().int().min(1000).max(86_400_000).optional(),
     /** The federation's verified roster (rules 2: node ids, scope, reputation, the election). */
     roster: RosterSchema.optional(),
   })
   .strict();
 
 /** The room limits a node opens new rooms with unless the federation's settings say otherwise. */
-export const DEFAULT_ROOM_LIMITS = { maxParticipants: 100, summaryIntervalMs: 5_000 } as const;
+export const DEFAULT_ROOM_LIMITS = {
+  maxParticipants: 100,
+  summaryIntervalMs: 5_000,
+  takeoverWindowMs: 120_000,
+} as const;
 
 /** Why a config's envelope cannot open a room, or null when it can. */
 export function envelopeRefusal(

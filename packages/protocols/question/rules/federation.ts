@@ -162,29 +162,53 @@ export function federationRefusal(s: QuestionState, input: RoomInput): Refusal |
   return null;
 }
 
+/** A candidate of the secretary election: a roster node and the participant its key makes. */
+export interface Candidate {
+  nodeId: string;
+  participant: string;
+}
+
 /**
  * The secretary election (`takeover/policy` `roster-election`), identical on every node: among the
  * roster nodes that relay a participant of the room (the asker's node excepted), the one whose
- * sha256(JCS([question id, node id])) is lowest. Null when no roster node is present.
+ * sha256(JCS([question id, node id])) is lowest. With a takeover window (`takeoverWindowMs`) the
+ * election moves on when the elected node does not act: from `lapse + k × window` (stream time) the
+ * first k + 1 candidates in that order may take over, first in the stream wins. Null when no roster
+ * node is present or none may yet.
  */
-export function electedNode(s: QuestionState): { nodeId: string; participant: string } | null {
+export function electedNodes(s: QuestionState, now: number): Candidate[] {
   const nodes = Object.values(s.participants).map((p) => p.node);
-  return electNode(s.question.id, s.question.askerNode, nodes, s.settings.roster);
+  const order = electionOrder(s.question.id, s.question.askerNode, nodes, s.settings.roster);
+  const lapse = s.askerLastSeen + s.settings.presenceLapseMs;
+  return order.slice(0, eligibleCount(order.length, lapse, now, s.settings.takeoverWindowMs));
 }
 
-/** The election from a room's facts (a node runs it on its view to know whether it is elected). */
-export function electNode(
+/** How many candidates may take over at `now`: the first, plus one per takeover window passed. */
+export function eligibleCount(candidates: number, lapseAt: number, now: number, windowMs?: number): number {
+  if (candidates === 0 || now < lapseAt) return 0;
+  if (!windowMs) return 1; // rooms opened without a window: the first candidate only
+  return Math.min(candidates, 1 + Math.floor((now - lapseAt) / windowMs));
+}
+
+/** When candidate `index` of the order may take over (`eligibleCount`'s inverse), or null. */
+export function eligibleAt(index: number, lapseAt: number, windowMs?: number): number | null {
+  if (index < 0) return null;
+  if (index === 0) return lapseAt;
+  return windowMs ? lapseAt + index * windowMs : null;
+}
+
+/** The election order from a room's facts (a node runs it on its view to know its place). */
+export function electionOrder(
   questionId: string,
   askerNode: string,
   participantNodes: readonly string[],
   roster: Roster | undefined,
-): { nodeId: string; participant: string } | null {
-  if (roster?.['takeover/policy'] !== 'roster-election') return null;
+): Candidate[] {
+  if (roster?.['takeover/policy'] !== 'roster-election') return [];
   const present = new Set(participantNodes);
-  const candidates = roster.nodes
+  return roster.nodes
     .filter((n) => present.has(n['node/id']) && n['node/id'] !== askerNode)
     .map((n) => ({ n, rank: hashCanonical([questionId, n['node/id']]) }))
-    .sort((a, b) => (a.rank < b.rank ? -1 : a.rank > b.rank ? 1 : 0));
-  const first = candidates[0]?.n;
-  return first ? { nodeId: first['node/id'], participant: `participant:${first.key}` } : null;
+    .sort((a, b) => (a.rank < b.rank ? -1 : a.rank > b.rank ? 1 : 0))
+    .map(({ n }) => ({ nodeId: n['node/id'], participant: `participant:${n.key}` }));
 }

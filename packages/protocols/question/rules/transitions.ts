@@ -2,7 +2,7 @@ import { type ApplyResult, canonicalBytes } from '@db8/core';
 import { filterRefusal, originRefusal } from './admission.ts';
 import { type RefusalCode, refuse } from './codes.ts';
 import type { Close, Summary } from './events.ts';
-import { electedNode, federationRefusal, nodeOf, verifiedGateway } from './federation.ts';
+import { electedNodes, federationRefusal, nodeOf, verifiedGateway } from './federation.ts';
 import { inputIdOf, ownKeyOf, type RoomInput, signerOf } from './inputs.ts';
 import { askerLapsed, currentProfile, type QuestionState, roleOf } from './state.ts';
 import { verifyRoomInput } from './verify.ts';
@@ -184,8 +184,9 @@ function rule(s: QuestionState, input: RoomInput, signer: string, role: Role, no
 }
 
 /**
- * `roster-election`: once the asker lapsed, only the elected node (`electedNode`) takes over, with
- * its own roster key; it may close (the asker is gone) and need not have joined.
+ * `roster-election`: once the asker lapsed, only the elected node (`electedNodes`: the first in the
+ * order, then the next one per takeover window the others let pass) takes over, with its own roster
+ * key; it may close (the asker is gone) and need not have joined.
  */
 function elected(s: QuestionState, input: RoomInput, signer: string, now: number): R {
   if (s.secretary) return no('SECRETARY_TAKEN', `${s.secretary.participant} is the secretary`);
@@ -194,9 +195,12 @@ function elected(s: QuestionState, input: RoomInput, signer: string, now: number
       lapsesAt: s.askerLastSeen + s.settings.presenceLapseMs,
     });
   }
-  const winner = electedNode(s);
-  if (!winner || winner.participant !== signer || winner.nodeId !== nodeOf(input)) {
-    return no('NOT_ELECTED', 'the federation elects the secretary', { elected: winner?.nodeId ?? null });
+  const eligible = electedNodes(s, now);
+  const winner = eligible.find((c) => c.participant === signer && c.nodeId === nodeOf(input));
+  if (!winner) {
+    return no('NOT_ELECTED', 'the federation elects the secretary', {
+      elected: eligible.map((c) => c.nodeId),
+    });
   }
   const secretary = {
     participant: signer,

@@ -1,6 +1,14 @@
 import { canonicalize } from '@db8/core';
 import type { ModuleRuntime as Runtime } from '@db8/server/kit';
-import { armAt, type Follower, JetStreamLog, type StreamMessage } from '@db8/server/kit';
+import {
+  armAt,
+  type Follower,
+  JetStreamLog,
+  keepLease,
+  type LeaseKeeper,
+  type StreamMessage,
+} from '@db8/server/kit';
+import { z } from 'zod';
 import type { SwarmOptions } from './options.ts';
 import { type FoldOutcome, type Refusal, Replica, TICK_TYPE } from './replica.ts';
 import type { ScriptedResponder } from './responder.ts';
@@ -13,6 +21,11 @@ import { durableName, roomIdOf, Subjects } from './subjects.ts';
  * also publishes (message id = event id, so the stream drops duplicates), remembers recent outcomes
  * so a publisher can tell its client what became of its message, and fires each open question's
  * deadline by publishing a tick marker every node folds at the marker's stream time.
+ *
+ * A db8 cluster (several processes on one store) is one swarm node: only the process holding the
+ * node's lease in the store follows the stream and folds (`keepLease`); it announces each outcome on
+ * core NATS, so every process answers its own publishers, and every process reads the rooms from the
+ * store. Two processes on one durable consumer split its messages and folded them in parallel.
  */
 
 const KEEP_OUTCOMES = 4096;
@@ -28,7 +41,7 @@ export interface Published {
 }
 
 /** What the REST routes need of a transport: publish and the subjects, counts and refusals. */
-export type SwarmTransport = Pick<SwarmBinding, 'publish' | 'subjects' | 'counts' | 'refusals'>;
+export type SwarmTransport = Pick<SwarmBinding, 'publish' | 'subjects' | 'counts' | 'refusals' | 'folding'>;
 
 export class SwarmBinding {
   readonly subjects: Subjects;
@@ -41,6 +54,10 @@ export class SwarmBinding {
   /** Question → cancels its armed deadline timer. */
   private readonly timers = new Map<string, () => void>();
   private followers: Follower[] = [];
+  private listener: Follower | null = null;
+  private lease: LeaseKeeper | null = null;
+  /** This process holds the node's lease: it folds, ticks and runs the secretary. */
+  private leading = false;
   private stopped = false;
   /** Question → cancels its armed secretary look (the `roster-election` policy). */
   private readonly lapses = new Map<string, () => void>();
@@ -69,19 +86,51 @@ export class SwarmBinding {
         duplicateWindowMs: Math.min(opts.maxAgeMs, 3_600_000),
         replicas: opts.streamReplicas,
       });
-      for (const r of await b.replica.openRooms()) b.arm(r.questionId, r.scope, r.deadline);
-      for (const scope of opts.scopes) {
-        b.followers.push(
-          await log.follow(opts.stream, durableName(opts.nodeId, scope), b.subjects.filter(scope), (m) =>
-            b.handle(m),
-          ),
-        );
-      }
+      b.listener = log.listen(b.subjects.outcomes(opts.nodeId), (data) => b.heard(data));
+      b.lease = await keepLease(runtime.store, `swarm:${opts.stream}:${opts.nodeId}`, {
+        ttlMs: opts.leaseMs,
+        lead: () => b.lead(),
+        follow: () => b.unlead(),
+      });
     } catch (err) {
       await b.stop();
       throw err;
     }
     return b;
+  }
+
+  /** Whether this process folds for its node (it holds the node's lease). */
+  get folding(): boolean {
+    return this.leading;
+  }
+
+  /** This process took the node's lease: arm the open rooms and follow the stream from where the node was. */
+  private async lead(): Promise<void> {
+    if (this.stopped) return;
+    this.leading = true;
+    for (const r of await this.replica.openRooms()) this.arm(r.questionId, r.scope, r.deadline);
+    if (this.secretary) for (const r of await this.replica.openRooms()) await this.watchLapse(r.questionId);
+    for (const scope of this.opts.scopes) {
+      this.followers.push(
+        await this.log.follow(
+          this.opts.stream,
+          durableName(this.opts.nodeId, scope),
+          this.subjects.filter(scope),
+          (m) => this.handle(m),
+        ),
+      );
+    }
+  }
+
+  /** The lease is lost or released: stop folding, ticking and looking; another process does it now. */
+  private async unlead(): Promise<void> {
+    this.leading = false;
+    for (const cancel of this.lapses.values()) cancel();
+    this.lapses.clear();
+    for (const cancel of this.timers.values()) cancel();
+    this.timers.clear();
+    for (const f of this.followers) await f.stop().catch(() => {});
+    this.followers = [];
   }
 
   /** Publishes one event on `subject` with its event id as the message id. */
@@ -122,27 +171,51 @@ export class SwarmBinding {
     } catch (err) {
       outcome = { status: 'ignored', reason: `fold failed: ${(err as Error).message}` };
     }
-    this.counts[outcome.status]++;
-    if (outcome.status === 'refused') {
-      this.refusals.push({
-        streamSeq: m.seq,
-        subject: m.subject,
-        code: outcome.code,
-        stage: outcome.stage,
-        message: outcome.message,
-      });
-      if (this.refusals.length > KEEP_REFUSALS) this.refusals.shift();
-    }
     if (outcome.status === 'opened') {
       await this.armRoom(outcome.roomId);
       // Not awaited: its publishes wait for this follower, which must first finish this message.
       if (this.responder) void this.responder.answer(outcome.questionId, Date.now()).catch(() => {});
     }
     if (outcome.status === 'opened' || outcome.status === 'applied') void this.watchLapse(outcome.questionId);
-    this.outcomes.set(m.seq, outcome);
+    this.settle(m.seq, m.subject, outcome);
+    const note: Announced = { seq: m.seq, subject: m.subject, outcome };
+    this.log.announce(
+      this.subjects.outcomes(this.opts.nodeId),
+      new TextEncoder().encode(JSON.stringify(note)),
+    );
+  }
+
+  /** Another process of this node's cluster folded a message: its room's next read includes it. */
+  private heard(data: Uint8Array): void {
+    let note: Announced;
+    try {
+      note = AnnouncedSchema.parse(JSON.parse(new TextDecoder().decode(data))) as Announced;
+    } catch {
+      return; // not ours, or not well-formed: nothing waits on it
+    }
+    const o = note.outcome;
+    if ('roomId' in o && typeof o.roomId === 'string') this.runtime.expectSeq(o.roomId, o.seq);
+    this.settle(note.seq, note.subject, o);
+  }
+
+  /** Records what became of stream message `seq` (once) and wakes whoever waits on it. */
+  private settle(seq: number, subject: string, outcome: FoldOutcome): void {
+    if (this.outcomes.has(seq)) return;
+    this.counts[outcome.status]++;
+    if (outcome.status === 'refused') {
+      this.refusals.push({
+        streamSeq: seq,
+        subject,
+        code: outcome.code,
+        stage: outcome.stage,
+        message: outcome.message,
+      });
+      if (this.refusals.length > KEEP_REFUSALS) this.refusals.shift();
+    }
+    this.outcomes.set(seq, outcome);
     if (this.outcomes.size > KEEP_OUTCOMES) this.outcomes.delete(this.outcomes.keys().next().value as number);
-    for (const w of this.waiters.get(m.seq) ?? []) w(outcome);
-    this.waiters.delete(m.seq);
+    for (const w of this.waiters.get(seq) ?? []) w(outcome);
+    this.waiters.delete(seq);
   }
 
   private async armRoom(roomId: string): Promise<void> {
@@ -156,7 +229,7 @@ export class SwarmBinding {
    * A deadline weeks away is armed in steps (`armAt`): one setTimeout cannot wait past 24.8 days.
    */
   private arm(questionId: string, scope: string, deadline: number, attempt = 0): void {
-    if (this.stopped) return;
+    if (this.stopped || !this.leading) return;
     this.timers.get(questionId)?.();
     const at = attempt === 0 ? deadline : Math.max(deadline, Date.now()) + TICK_RETRY_MS;
     const cancel = armAt(
@@ -171,7 +244,7 @@ export class SwarmBinding {
   }
 
   private async fire(questionId: string, scope: string, deadline: number, attempt: number): Promise<void> {
-    if (this.stopped) return;
+    if (this.stopped || !this.leading) return;
     const room = await this.runtime.store.rooms.get(roomIdOf(questionId)).catch(() => null);
     if (room?.status !== 'open') return;
     const marker = { type: TICK_TYPE, 'question/id': questionId };
@@ -186,6 +259,7 @@ export class SwarmBinding {
   /** Starts the secretary's looks for the rooms already open (a restart: no new input may come). */
   async watchOpenRooms(secretary: AutoSecretary): Promise<void> {
     this.secretary = secretary;
+    if (!this.leading) return; // the process that takes the lease looks (lead)
     for (const r of await this.replica.openRooms()) await this.watchLapse(r.questionId);
   }
 
@@ -196,7 +270,7 @@ export class SwarmBinding {
    */
   private async watchLapse(questionId: string, retryAt?: number): Promise<void> {
     const sec = this.secretary;
-    if (!sec || this.stopped) return;
+    if (!sec || this.stopped || !this.leading) return;
     const due = await sec.dueAt(questionId).catch(() => null);
     this.lapses.get(questionId)?.();
     this.lapses.delete(questionId);
@@ -220,12 +294,23 @@ export class SwarmBinding {
 
   async stop(): Promise<void> {
     this.stopped = true;
-    for (const cancel of this.lapses.values()) cancel();
-    this.lapses.clear();
-    for (const cancel of this.timers.values()) cancel();
-    this.timers.clear();
-    for (const f of this.followers) await f.stop().catch(() => {});
-    this.followers = [];
+    await this.lease?.stop();
+    await this.unlead();
+    await this.listener?.stop().catch(() => {});
     await this.log.close().catch(() => {});
   }
+}
+
+/** A fold outcome as the folding process announces it to the others of its cluster. */
+const AnnouncedSchema = z.object({
+  seq: z.number().int().nonnegative(),
+  subject: z.string(),
+  outcome: z.looseObject({
+    status: z.enum(['opened', 'applied', 'expired', 'refused', 'ignored']),
+  }),
+});
+interface Announced {
+  seq: number;
+  subject: string;
+  outcome: FoldOutcome;
 }

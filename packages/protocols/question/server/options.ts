@@ -71,6 +71,11 @@ export const SwarmEnvSchema = z.object({
   DB8_SWARM_FEDERATION_KEY: z.string().min(1).optional(),
   /** `on`: this node answers every question it is admitted to with a labelled scripted answer. */
   DB8_SWARM_SCRIPTED_RESPONDER: z.enum(['on', 'off']).default('off'),
+  /**
+   * A cluster's fold lease, seconds: the processes of one node (one store) fold through whichever
+   * holds it; when that process dies, another takes over within this time. Default 15.
+   */
+  DB8_SWARM_LEASE_SEC: z.coerce.number().int().min(1).max(3600).default(15),
 });
 
 /** The verified roster, which must name this node with this node's key (docs/swarm.md "Node keys"). */
@@ -118,6 +123,8 @@ export interface SwarmOptions {
   minTtlSec: number;
   /** Answer admitted questions with the scripted responder (docs/swarm.md "Scripted responder"). */
   scriptedResponder: boolean;
+  /** How long the fold lease lasts unrenewed (ms). */
+  leaseMs: number;
 }
 
 export function swarmOptions(
@@ -164,5 +171,6 @@ export function swarmOptions(
     maxTtlSec: e.DB8_SWARM_MAX_TTL_SEC,
     minTtlSec: e.DB8_SWARM_MIN_TTL_SEC,
     scriptedResponder: e.DB8_SWARM_SCRIPTED_RESPONDER === 'on',
+    leaseMs: e.DB8_SWARM_LEASE_SEC * 1000,
   };
 }

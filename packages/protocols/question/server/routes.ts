@@ -131,6 +131,8 @@ export function swarmRoutes(root: FastifyInstance, deps: SwarmRoutesDeps): void 
       federation_id: node.federationId,
       roster_version: opts.settings.roster?.['roster/version'] ?? null,
       online: deps.binding !== null,
+      // In a cluster (several processes on one store) exactly one process folds for the node.
+      folding: deps.binding?.folding ?? false,
       stream: opts.stream,
       subject_prefix: opts.prefix,
       scopes: opts.scopes,

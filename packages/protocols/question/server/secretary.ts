@@ -1,6 +1,13 @@
 import { clipText } from '@db8/core';
 import type { ModuleRuntime as Runtime } from '@db8/server/kit';
-import { electNode, ownKeyOf, type QuestionView, type RoomInput } from '../rules/index.ts';
+import {
+  electionOrder,
+  eligibleAt,
+  ownKeyOf,
+  type QuestionState,
+  type QuestionView,
+  type RoomInput,
+} from '../rules/index.ts';
 import type { SwarmTransport } from './binding.ts';
 import { type NodeIdentity, nodeInput, participantOf } from './node-sign.ts';
 import type { SwarmOptions } from './options.ts';
@@ -28,11 +35,30 @@ export class AutoSecretary {
     private readonly opts: Pick<SwarmOptions, 'settings'>,
   ) {}
 
-  /** When this room should be looked at again (its lapse instant), or null when never. */
+  /**
+   * When this node should look at this room again: its own turn in the election (the lapse for the
+   * first candidate, one takeover window later per candidate before it), or null when never.
+   */
   async dueAt(questionId: string): Promise<number | null> {
     const v = await this.view(questionId);
     if (v?.status !== 'open' || v.secretary) return null;
-    return v.askerLastSeen + this.opts.settings.presenceLapseMs;
+    return this.turnOf(questionId);
+  }
+
+  /**
+   * When this node may take over: its place in the room's election order, by the room's own
+   * settings (the ones it opened with); null when it is no candidate.
+   */
+  private async turnOf(questionId: string): Promise<number | null> {
+    const s = (await this.runtime.protocolState(roomIdOf(questionId))).state as QuestionState;
+    const order = electionOrder(
+      s.question.id,
+      s.question.askerNode,
+      Object.values(s.participants).map((p) => p.node),
+      s.settings.roster,
+    );
+    const place = order.findIndex((c) => c.nodeId === this.node.nodeId);
+    return eligibleAt(place, s.askerLastSeen + s.settings.presenceLapseMs, s.settings.takeoverWindowMs);
   }
 
   /** One look at a room at `now`: take over when elected and due, then summarise and close. */
@@ -42,13 +68,10 @@ export class AutoSecretary {
     const me = participantOf(this.node.publicKey);
     if (!v.secretary) {
       if (now < v.askerLastSeen + this.opts.settings.presenceLapseMs) return 'not-due';
-      const winner = electNode(
-        v.question.id,
-        v.question.askerNode,
-        v.participants.map((p) => p.node),
-        this.opts.settings.roster,
-      );
-      if (winner?.nodeId !== this.node.nodeId) return 'not-elected';
+      // Its turn comes when the candidates before it let their takeover windows pass.
+      const at = await this.turnOf(questionId);
+      if (at === null) return 'not-elected';
+      if (now < at) return 'not-due';
       if (!(await this.send(v, { type: 'swarm/room-takeover' }, now))) return 'refused';
       return this.step(questionId, now);
     }

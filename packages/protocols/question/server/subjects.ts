@@ -56,6 +56,13 @@ export class Subjects {
   filter(scope: string): string {
     return `${this.base()}.*.${scope}`;
   }
+  /**
+   * Core NATS, outside the stream: where the process folding for `nodeId` announces each outcome to
+   * the other processes of its cluster (`SwarmBinding`).
+   */
+  outcomes(nodeId: string): string {
+    return `${this.prefix}swarm.fold.${sha(nodeId).slice(0, 16)}`;
+  }
   /** What the stream holds. */
   all(): string {
     return `${this.base()}.>`;

@@ -24,7 +24,7 @@ import { ListInput } from './ListInput.tsx';
 
 export type Role = 'asker' | 'secretary' | 'participant' | null;
 
-function useSend() {
+export function useSend() {
   const [error, setError] = useState<string | null>(null);
   const run = async (fn: () => Promise<unknown>): Promise<boolean> => {
     setError(null);
@@ -39,7 +39,7 @@ function useSend() {
   return { error, run };
 }
 
-const Refusal = ({ error, id }: { error: string | null; id: string }) =>
+export const Refusal = ({ error, id }: { error: string | null; id: string }) =>
   error ? (
     <span className="error" role="alert" data-testid={id}>
       {error}

@@ -15,6 +15,7 @@ import type { QuestionView } from '../rules/index.ts';
 import { isQuestionView, refusalText, swarmApi } from './api.ts';
 import { AnswerForm, CloseForm, PolicyForm, type Role, SummaryForm, VerdictButtons } from './Forms.tsx';
 import { CloseCard, Facts, Messages, Participants, ProfileCard, Summaries } from './RoomParts.tsx';
+import { SecretaryCard } from './SecretaryCard.tsx';
 
 // A swarm question's answer room: the question and its envelope, the messages as this node folds
 // them from the stream (the room's view pushed over the app's one socket), the profile, summaries
@@ -152,6 +153,7 @@ export function QuestionRoom(props: { roomId: string; room: Room }) {
             {open && session && chair && node.online ? <PolicyForm key={view.profile} view={view} /> : null}
           </ProfileCard>
           <Participants view={view} />
+          {open && session && node.online ? <SecretaryCard view={view} role={role} /> : null}
           <section className="card small muted">
             {role ? (
               <>

@@ -152,6 +152,25 @@ export class JetStreamLog {
     };
   }
 
+  /** Core NATS, not the stream: a fire-and-forget note to whoever listens now (`listen`). */
+  announce(subject: string, data: Uint8Array): void {
+    this.nc.publish(subject, data);
+  }
+
+  /** Hears `announce`s on `subject` from now on (none from before, none replayed). */
+  listen(subject: string, handle: (data: Uint8Array) => void): Follower {
+    const sub = this.nc.subscribe(subject, {
+      callback: (err, m) => {
+        if (!err) handle(m.data);
+      },
+    });
+    return {
+      stop: async () => {
+        sub.unsubscribe();
+      },
+    };
+  }
+
   async close(): Promise<void> {
     for (const f of [...this.followers]) await f.close().catch(() => {});
     this.followers.clear();

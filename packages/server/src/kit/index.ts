@@ -31,6 +31,8 @@ export { viewerIn } from '../routes/access.ts';
 export { requireAdmin, requireAuth } from '../routes/context.ts';
 export type { ZodTypeProvider } from '../routes/zod.ts';
 export { RuntimeError, runtimeError } from '../runtime/errors.ts';
+// Work a cluster does once: the process holding the named lease in the store does it.
+export { DEFAULT_LEASE_MS, keepLease, type LeaseKeeper } from '../runtime/lease.ts';
 // Timers longer than setTimeout's 24.8-day limit.
 export { armAt } from '../runtime/long-timer.ts';
 // The room runtime's shapes and errors.

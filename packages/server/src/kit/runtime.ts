@@ -49,4 +49,5 @@ export type ModuleRuntime = Pick<
   | 'stateFor'
   | 'protocolState'
   | 'entries'
+  | 'expectSeq'
 >;

@@ -1,4 +1,5 @@
 export { isUniqueViolation, type SqlDriver } from './driver.ts';
+export { LeasesRepo } from './leases.ts';
 export { CheckpointsRepo, EntriesRepo, IdempotencyRepo, SnapshotsRepo } from './log.ts';
 export { bundledMigrations, type Migration, migrate } from './migrate.ts';
 export { pgliteDriver } from './pglite.ts';

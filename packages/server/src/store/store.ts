@@ -1,6 +1,7 @@
 import { join, resolve } from 'node:path';
 import { InvitesRepo, RevokedSessionsRepo } from './credentials.ts';
 import type { SqlDriver } from './driver.ts';
+import { LeasesRepo } from './leases.ts';
 import { CheckpointsRepo, EntriesRepo, IdempotencyRepo, SnapshotsRepo } from './log.ts';
 import { migrate } from './migrate.ts';
 import { pgliteDriver } from './pglite.ts';
@@ -21,6 +22,7 @@ export class Store {
   readonly nonces: NoncesRepo;
   readonly invites: InvitesRepo;
   readonly revokedSessions: RevokedSessionsRepo;
+  readonly leases: LeasesRepo;
 
   /** `inTx`: bound to one transaction, whose appends are not group-committed (store/log.ts). */
   constructor(
@@ -37,6 +39,7 @@ export class Store {
     this.nonces = new NoncesRepo(db);
     this.invites = new InvitesRepo(db);
     this.revokedSessions = new RevokedSessionsRepo(db);
+    this.leases = new LeasesRepo(db);
   }
 
   get kind(): SqlDriver['kind'] {

@@ -2,6 +2,7 @@
 // A with the node key is listed on B; a user's own ssh-keygen Ed25519 key answers through B (the
 // join comes first by itself) and asks a client-signed question; the asker summarises and closes
 // through A; `watch` on B prints the room and exits at the close. Refusals exit non-zero, write nothing.
+// The asker delegates the secretary role, and a participant takes it over once the asker lapsed.
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -14,7 +15,8 @@ import { didKeyFromPublicKey } from '../../rules/index.ts';
 import { type SwarmNode, startSwarmNode, until } from '../server/swarm-node.ts';
 
 const RUN = randomBytes(5).toString('hex');
-const run = { prefix: `c${RUN}.`, stream: `SWARM_C${RUN}`, settings: {} };
+// A 1-s presence lapse: a participant may take over soon after the asker falls silent.
+const run = { prefix: `c${RUN}.`, stream: `SWARM_C${RUN}`, settings: { presenceLapseMs: 1000 } };
 let A: SwarmNode;
 let B: SwarmNode;
 let dir: string;
@@ -38,7 +40,8 @@ beforeAll(async () => {
   B = await startSwarmNode('b', run);
   await ok('a', ['login', '--token', A.admin, '--url', A.server.url]);
   await ok('b', ['login', '--token', B.admin, '--url', B.server.url]);
-});
+  // Two servers booting on a busy two-core machine: a bound against a hang, not a budget.
+}, 300_000);
 afterAll(async () => {
   await A?.close();
   await B?.close();
@@ -162,5 +165,58 @@ describe('db8 swarm', () => {
     expect(bad.status).not.toBe(0);
     const noKey = await db8('b', ['swarm', 'ask', 'x', '--tag', 't', '--key', join(dir, 'missing')]);
     expect(noKey.stderr).toMatch(/cannot read/);
+  });
+
+  it('delegates the secretary role as the asker; a participant takes it over once the asker lapsed', async () => {
+    const room = async (qid: string) =>
+      (await A.call('GET', `/v1/swarm/questions/${encodeURIComponent(qid)}`)).json.room;
+    const ask = async (text: string) =>
+      JSON.parse(await ok('a', ['swarm', 'ask', text, '--tag', 'sec', '--scope', 'global', '--json']))
+        .question_id as string;
+
+    // Delegation: B's admin answers (joins), A's asker names it secretary, allowed to close.
+    const q1 = await ask('Who keeps the minutes?');
+    await until(
+      'q1 on B',
+      async () => (await B.call('GET', `/v1/swarm/questions/${encodeURIComponent(q1)}`)).status === 200,
+    );
+    await ok('b', ['swarm', 'answer', q1, 'I can.', '--origin', 'node-generated']);
+    const bMe = (await B.call('GET', '/v1/swarm/node')).json.participant_id as string;
+    await until('B joined on A', async () =>
+      (await room(q1)).participants.some((p: { id: string }) => p.id === bMe),
+    );
+    // Only the asker delegates: B trying is refused and writes nothing.
+    const notAsker = await db8('b', ['swarm', 'delegate', q1, bMe]);
+    expect(notAsker.status).not.toBe(0);
+    expect(notAsker.stderr).toMatch(/NOT_ASKER/);
+    const d = JSON.parse(await ok('a', ['swarm', 'delegate', q1, bMe, '--close-allowed', '--json']));
+    expect(d.status).toBe('applied');
+    expect((await room(q1)).secretary).toMatchObject({
+      participant: bMe,
+      node: 'node:b',
+      via: 'delegation',
+      closeAllowed: true,
+    });
+
+    // Takeover: the user's key answers through B; the asker falls silent; its takeover is folded once
+    // the lapse has passed in stream time (before it, ASKER_PRESENT, and nothing is written).
+    const q2 = await ask('Who steps in?');
+    await until(
+      'q2 on B',
+      async () => (await B.call('GET', `/v1/swarm/questions/${encodeURIComponent(q2)}`)).status === 200,
+    );
+    await ok('b', ['swarm', 'answer', q2, 'Me, if need be.', '--key', keyFile, '--origin', 'node-generated']);
+    await expect
+      .poll(async () => {
+        const r = await db8('b', ['swarm', 'takeover', q2, '--key', keyFile, '--json']);
+        return r.status === 0 ? JSON.parse(r.stdout).status : r.stderr.match(/ASKER_PRESENT/)?.[0];
+      })
+      .toBe('applied');
+    await until('secretary on A', async () => (await room(q2)).secretary?.participant === keyId);
+    expect((await room(q2)).secretary).toMatchObject({ participant: keyId, via: 'lapse' });
+    // Once more is refused: the signer is the secretary now, no longer a participant who may take over.
+    const again = await db8('b', ['swarm', 'takeover', q2, '--key', keyFile]);
+    expect(again.status).not.toBe(0);
+    expect(again.stderr).toMatch(/NOT_ADMITTED/);
   });
 });

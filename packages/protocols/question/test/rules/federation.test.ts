@@ -1,8 +1,17 @@
 // Issue 23: scope enforced (a federation-scoped room takes only its federation's inputs), node ids
 // bound to roster keys (the gateway countersigns), reputation the room can verify (the roster's,
 // never the responder's claim), and the roster document's signature.
+
+import { hashCanonical } from '@db8/core';
 import { describe, expect, it } from 'vitest';
-import { countersign, signRoster, verifyRoster } from '../../rules/federation.ts';
+import {
+  countersign,
+  electionOrder,
+  eligibleAt,
+  eligibleCount,
+  signRoster,
+  verifyRoster,
+} from '../../rules/federation.ts';
 import { SIGNATURE_DOMAINS, signObject } from '../../rules/signing.ts';
 import { key } from './fixtures.ts';
 import { FED, join, NODE_KEYS, P1, QRoom, ROSTER, say } from './room-harness.ts';
@@ -94,5 +103,48 @@ describe('the roster document', () => {
       ok: false,
       error: { code: 'SCHEMA_INVALID' },
     });
+  });
+});
+
+describe('the election moves on when the elected node is silent (takeover window)', () => {
+  it('admits the first candidate at the lapse, then one more per window passed, the same everywhere', () => {
+    const lapse = 1_000_000;
+    expect(eligibleCount(3, lapse, lapse - 1, 10_000)).toBe(0);
+    expect(eligibleCount(3, lapse, lapse, 10_000)).toBe(1);
+    expect(eligibleCount(3, lapse, lapse + 9_999, 10_000)).toBe(1);
+    expect(eligibleCount(3, lapse, lapse + 10_000, 10_000)).toBe(2);
+    expect(eligibleCount(3, lapse, lapse + 10_000_000, 10_000)).toBe(3);
+    expect(eligibleCount(0, lapse, lapse + 10_000, 10_000)).toBe(0);
+    // A room opened without a window keeps its first candidate only.
+    expect(eligibleCount(3, lapse, lapse + 10_000_000)).toBe(1);
+    expect([0, 1, 2, -1].map((i) => eligibleAt(i, lapse, 10_000))).toEqual([
+      lapse,
+      lapse + 10_000,
+      lapse + 20_000,
+      null,
+    ]);
+    expect(eligibleAt(1, lapse)).toBeNull();
+  });
+
+  it('orders the relaying roster nodes by sha256([question, node]), the asker’s node excepted', () => {
+    const roster = {
+      'federation/id': 'federation:one',
+      'roster/version': 1,
+      'takeover/policy': 'roster-election' as const,
+      nodes: ['node:a', 'node:b', 'node:c', 'node:d'].map((id, i) => ({
+        'node/id': id,
+        key: `did:key:z6Mk${i}`,
+        reputation: 0,
+      })),
+    };
+    const order = electionOrder('question:x', 'node:a', ['node:a', 'node:b', 'node:c', 'node:z'], roster);
+    expect(order.map((c) => c.nodeId).sort()).toEqual(['node:b', 'node:c']);
+    const rank = (id: string) => hashCanonical(['question:x', id]);
+    expect(order.map((c) => c.nodeId)).toEqual(
+      ['node:b', 'node:c'].sort((x, y) => (rank(x) < rank(y) ? -1 : 1)),
+    );
+    expect(
+      electionOrder('question:x', 'node:a', ['node:b'], { ...roster, 'takeover/policy': 'any-participant' }),
+    ).toEqual([]);
   });
 });

@@ -90,6 +90,7 @@ export class MemoryStream {
       subjects: this.subjects,
       counts,
       refusals: [],
+      folding: true,
       publish: async (subject: string, body: unknown, eventId: string): Promise<Published> => {
         const r = await this.append(subject, new TextEncoder().encode(canonicalize(body as never)), eventId);
         if (!r) return { streamSeq: 0, duplicate: true, outcome: null };

@@ -101,7 +101,8 @@ describe('secretary election', () => {
     );
     expect(tried?.outcomes[0]).toMatchObject({ status: 'refused', code: 'NOT_ELECTED' });
     expect(await secretaries[0]!.step(qid, now)).toBe('not-elected');
-    expect(await secretaries[loser]!.step(qid, now)).toBe('not-elected');
+    // Its turn comes one takeover window after the lapse, should the elected node stay silent.
+    expect(await secretaries[loser]!.step(qid, now)).toBe('not-due');
 
     expect(await secretaries[winner]!.step(qid, now)).toBe('closed');
     for (const n of swarm.nodes) {
@@ -121,5 +122,75 @@ describe('secretary election', () => {
         acceptedSummary: summary.key,
       });
     }
+  });
+
+  it('when the elected node stays silent past the takeover window, the next in the order takes over', async () => {
+    let now = Date.now();
+    const swarm = await memorySwarm(3, () => now, {
+      DB8_SWARM_FEDERATION_ID: 'federation:one',
+      DB8_SWARM_ROSTER: JSON.stringify(roster),
+      DB8_SWARM_FEDERATION_KEY: didKeyFromPublicKey(ed25519.publicKeyFromSeed(fedKey)),
+      DB8_SWARM_ROOM_SETTINGS: JSON.stringify({ presenceLapseMs: 1000, takeoverWindowMs: 10_000 }),
+    });
+    nodes.push(...swarm.nodes);
+    const [a, b, c] = swarm.nodes as [MemoryNode, MemoryNode, MemoryNode];
+    const secretaries = swarm.nodes.map(
+      (n, i) => new AutoSecretary(n.runtime, swarm.stream.transport(i), n.identity, swarm.opts),
+    );
+    const asked = await call(a, 'POST', '/v1/swarm/questions', {
+      ask: {
+        text: 'Who summarises when the elected node is gone?',
+        tags: ['t'],
+        scope: 'federation-local',
+        ttl_sec: 600,
+      },
+    });
+    const qid = asked.json.question_id as string;
+    const path = `/v1/swarm/questions/${encodeURIComponent(qid)}`;
+    for (const n of [b, c]) {
+      const join = {
+        type: 'swarm/room-join',
+        'responder/models': [],
+        'responder/languages': ['en'],
+        'responder/tags': ['t'],
+      };
+      expect((await call(n, 'POST', `${path}/inputs`, { draft: join })).status).toBe(200);
+    }
+    const rank = (id: string) => hashCanonical([qid, id]);
+    const [first, next] = rank('node:m1') < rank('node:m2') ? [1, 2] : [2, 1];
+    const lapse = (await call(a, 'GET', path)).json.room.askerLastSeen + 1000;
+    const grab = (at: number) =>
+      swarm.stream.append(
+        swarm.stream.subjects.room(qid, 'federation-local'),
+        new TextEncoder().encode(
+          canonicalize(
+            nodeInput(
+              { type: 'swarm/room-takeover' },
+              qid,
+              swarm.nodes[next]!.identity,
+              swarm.nodes[next]!.identity,
+              at,
+            ) as never,
+          ),
+        ),
+        `grab-${at}`,
+      );
+
+    // Within the first window only the elected node may take over; it stays silent (never steps).
+    now = lapse + 5_000;
+    expect(await secretaries[next]!.step(qid, now)).toBe('not-due');
+    expect(await secretaries[next]!.dueAt(qid)).toBe(lapse + 10_000);
+    expect((await grab(now))?.outcomes[0]).toMatchObject({ status: 'refused', code: 'NOT_ELECTED' });
+
+    // One window later the next in the order may, on every node alike; its secretary closes.
+    now = lapse + 10_000;
+    expect(await secretaries[next]!.step(qid, now)).toBe('closed');
+    for (const n of swarm.nodes) {
+      const room = (await call(n, 'GET', path)).json.room;
+      expect(room.status).toBe('closed');
+      expect(room.secretary).toMatchObject({ node: `node:m${next}`, via: 'lapse' });
+    }
+    // The first candidate coming back finds the seat taken.
+    expect(await secretaries[first]!.step(qid, now)).toBe('not-due');
   });
 });
