@@ -20,6 +20,7 @@ export interface DeliberateOptions {
   minConsensus?: string;
   gate?: string[];
   rejectGates?: boolean;
+  tools?: boolean;
   code?: string;
   tests?: string;
   seed?: string;
@@ -56,6 +57,10 @@ function register(program: Command): void {
     .option('--min-consensus <x>', 'consensus needed to stop early (0-1)')
     .option('--gate <phase...>', 'pause after these phases for approval (locally the operator approves)')
     .option('--reject-gates', 'locally: reject at the first gate instead of approving')
+    .option(
+      '--tools',
+      'model seats may call tools before drafting (run the tests on a draft, read a version, search the lessons)',
+    )
     .option('--code <language>', 'a code task in this language (javascript or typescript)')
     .option(
       '--tests <file>',

@@ -72,6 +72,8 @@ export const DeliberationReportSchema = z
     ),
     turns: z.number().int(),
     failedTurns: z.number().int(),
+    /** Tool calls model seats made while drafting (with --tools), as recorded in their turns. */
+    toolCalls: z.number().int(),
     /** Model calls (a server's driver calls). */
     calls: z.number().int(),
     /** Log entries. */
@@ -84,8 +86,10 @@ export const DeliberationReportSchema = z
   .strict();
 export type DeliberationReport = z.infer<typeof DeliberationReportSchema>;
 
-type Turnish = { action: { type: string } };
+type Turnish = { action: { type: string; toolCalls?: readonly unknown[] | undefined } };
 const failedOf = (turns: readonly Turnish[]) => turns.filter((t) => t.action.type === 'failed').length;
+const toolCallsOf = (turns: readonly Turnish[]) =>
+  turns.reduce((n, t) => n + (t.action.toolCalls?.length ?? 0), 0);
 
 export function reportFromState(
   s: DeliberationState,
@@ -124,6 +128,7 @@ export function reportFromState(
     })),
     turns: s.turns.length,
     failedTurns: failedOf(s.turns),
+    toolCalls: toolCallsOf(s.turns),
     calls: meta.calls,
     entries: meta.entries,
     durationMs: meta.ms,
@@ -138,7 +143,13 @@ const DetailSchema = z.object({
   topology_type: TopologySchema,
   coordination_protocol: CoordinationSchema,
   plan: Nullable(z.object({ style: z.enum(['cpde', 'dpde']) })),
-  rounds: z.array(z.object({ responses: z.array(z.object({ action: z.object({ type: z.string() }) })) })),
+  rounds: z.array(
+    z.object({
+      responses: z.array(
+        z.object({ action: z.object({ type: z.string(), toolCalls: z.array(z.unknown()).optional() }) }),
+      ),
+    }),
+  ),
 });
 const ResultsSchema = z.object({
   status: z.enum(STATUSES),
@@ -212,6 +223,7 @@ export function reportFromServer(
     })),
     turns: turns.length,
     failedTurns: failedOf(turns),
+    toolCalls: toolCallsOf(turns),
     calls: DriversSchema.parse(raw.drivers).calls.length,
     entries: AuditSchema.parse(raw.audit).total_events,
     durationMs: at.ms,

@@ -136,6 +136,7 @@ export async function deliberate(task: string, opts: DeliberateOptions): Promise
     ...(plan.rounds !== undefined ? { maxRounds: plan.rounds } : {}),
     ...(plan.minConsensus !== undefined ? { minConsensus: plan.minConsensus } : {}),
     ...(opts.gate?.length ? { gates: { phases: opts.gate } } : {}),
+    ...(opts.tools ? { tools: true } : {}),
     ...(opts.code ? { task: { kind: 'code', language: opts.code, tests: plan.tests } } : {}),
     // A local run has no wall clock to race: a slow model must not time a phase out.
     timeoutMs: 7 * 86_400_000,
@@ -268,6 +269,7 @@ async function remote(task: string, opts: DeliberateOptions, plan: Plan): Promis
     ...(plan.rounds !== undefined ? { max_rounds: plan.rounds } : {}),
     ...(plan.minConsensus !== undefined ? { min_consensus: plan.minConsensus } : {}),
     ...(opts.gate?.length ? { enable_approval_gates: true, gate_phases: opts.gate } : {}),
+    ...(opts.tools ? { enable_tools: true } : {}),
     ...(opts.code ? { task: { kind: 'code', language: opts.code, tests: plan.tests } } : {}),
   });
   const id = String(created.id);
