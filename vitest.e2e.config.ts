@@ -35,6 +35,8 @@ export const E2E_SUITES = [
   'packages/protocols/poker/test/server/poker-sim.test.ts',
   // whole deliberations and debates (a server, the CLI, the sandbox, a git journal)
   'packages/protocols/deliberation/test/cli/deliberate.test.ts',
+  'packages/protocols/deliberation/test/cli/deliberate-tools.test.ts',
+  'packages/protocols/deliberation/test/cli/deliberate-lessons.test.ts',
   'packages/protocols/deliberation/test/server/deliberation.server.test.ts',
   'packages/protocols/deliberation/test/server/deliberation.reflexion.test.ts',
   'packages/protocols/deliberation/test/server/deliberation.scenario.test.ts',

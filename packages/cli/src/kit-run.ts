@@ -3,6 +3,8 @@
 
 export { sshPublicLine } from './commands/agent-impl.ts';
 export { exportRoom, fetchBundle, resolveRoom } from './commands/room-impl.ts';
+export { type DirLock, DirLockedError, lockDir } from './dir-lock.ts';
 export { defaultLocalAdminFile, readLocalAdmin } from './local-admin.ts';
 export { LOCAL_KEY_FILE, loadOrCreateLocalKey } from './local-key.ts';
 export { absPath, explain, normalizeUrl, Remote } from './remote.ts';
+export { db8Home } from './session.ts';

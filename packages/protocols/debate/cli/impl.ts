@@ -27,6 +27,7 @@ import { DebateConfigSchema } from '../rules/index.ts';
 import { statusLines } from './format.ts';
 import { checkDebateJournal } from './journal-check.ts';
 import { loadSeat } from './seat.ts';
+import { debateTranscript } from './transcript.ts';
 import { watchDebate } from './watch.ts';
 
 const out = (line: string) => writeStdout(`${line}\n`);
@@ -116,6 +117,19 @@ export async function watch(room: string | undefined, o: { url?: string }) {
     process.off('SIGINT', stop);
     ac.abort();
   }
+}
+
+/** `db8 debate transcript`: the bundle this credential may see, as Markdown (transcript.ts). */
+export async function transcript(room: string | undefined, o: { url?: string; output?: string }) {
+  const { roomId, text } = await fetchBundle(room, o);
+  let md: string;
+  try {
+    md = debateTranscript(text, `${roomId}.jsonl`);
+  } catch (e) {
+    throw new CliError(EXIT_INVALID_INPUT, `${roomId}: ${(e as Error).message}`);
+  }
+  if (o.output) await writeFile(o.output, md);
+  else await out(md.trimEnd());
 }
 
 export async function verify(

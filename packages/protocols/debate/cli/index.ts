@@ -22,7 +22,7 @@ function count(min: number, max: number) {
 function register(program: Command): void {
   const d = program
     .command('debate')
-    .description('debates (seed 000): create, status, watch, export, verify, ratings');
+    .description('debates (seed 000): create, status, watch, export, transcript, verify, ratings');
   const c = d
     .command('create')
     .description('create a debate room (admin)')
@@ -60,6 +60,16 @@ function register(program: Command): void {
     .option('-o, --output <file>', 'write here instead of stdout')
     .option('--url <url>', URL_HELP);
   e.action(runAction(e, async (room: string | undefined, o) => (await roomImpl()).exportRoom(room, o)));
+
+  const t = d
+    .command('transcript')
+    .description(
+      'the debate as a Markdown transcript (motion, each round by debater with claims and citations, result, and the signed tree head to check with db8 verify), as your credential may see it',
+    )
+    .argument('[room]', ROOM_HELP)
+    .option('-o, --output <file>', 'write here instead of stdout')
+    .option('--url <url>', URL_HELP);
+  t.action(runAction(t, async (room: string | undefined, o) => (await impl()).transcript(room, o)));
 
   const v = d
     .command('verify')

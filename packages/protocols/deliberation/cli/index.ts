@@ -20,6 +20,8 @@ export interface DeliberateOptions {
   minConsensus?: string;
   gate?: string[];
   rejectGates?: boolean;
+  tools?: boolean;
+  lessons?: boolean;
   code?: string;
   tests?: string;
   seed?: string;
@@ -56,6 +58,14 @@ function register(program: Command): void {
     .option('--min-consensus <x>', 'consensus needed to stop early (0-1)')
     .option('--gate <phase...>', 'pause after these phases for approval (locally the operator approves)')
     .option('--reject-gates', 'locally: reject at the first gate instead of approving')
+    .option(
+      '--tools',
+      'model seats may call tools before drafting (run the tests on a draft, read a version, search the lessons)',
+    )
+    .option(
+      '--no-lessons',
+      'locally: neither give the seats lessons from the local bank nor keep the lessons of this run',
+    )
     .option('--code <language>', 'a code task in this language (javascript or typescript)')
     .option(
       '--tests <file>',
@@ -74,5 +84,33 @@ function register(program: Command): void {
   );
 }
 
+export interface LessonsOptions {
+  minScore?: string;
+  limit?: string;
+  json?: boolean;
+}
+
+function registerLessons(program: Command): void {
+  const cmd = program
+    .command('lessons')
+    .description("list the local lesson bank: what local `db8 deliberate` runs learned (in db8's home)")
+    .option('--min-score <x>', 'only lessons scoring at least this (0-1)')
+    .option('--limit <n>', 'at most this many (1-200)', '20')
+    .option('--json', 'print JSON');
+  cmd.action(
+    runAction(cmd, async (opts: LessonsOptions) => {
+      const { listLocalLessons } = await import('./lessons.ts');
+      await listLocalLessons(opts);
+    }),
+  );
+}
+
 /** `deliberate` runs locally like `council`, so help lists it with the local tools, after council. */
-export const deliberationCli: CliModule = { protocol: 'deliberation', register, listAfter: 'hash' };
+export const deliberationCli: CliModule = {
+  protocol: 'deliberation',
+  register: (program) => {
+    register(program);
+    registerLessons(program);
+  },
+  listAfter: 'hash',
+};

@@ -72,6 +72,10 @@ export const DeliberationReportSchema = z
     ),
     turns: z.number().int(),
     failedTurns: z.number().int(),
+    /** The lessons the session was given, as its first log entry (the genesis config) records them. */
+    lessonsGiven: z.array(z.object({ id: z.string(), title: z.string() }).strict()),
+    /** Tool calls model seats made while drafting (with --tools), as recorded in their turns. */
+    toolCalls: z.number().int(),
     /** Model calls (a server's driver calls). */
     calls: z.number().int(),
     /** Log entries. */
@@ -84,12 +88,29 @@ export const DeliberationReportSchema = z
   .strict();
 export type DeliberationReport = z.infer<typeof DeliberationReportSchema>;
 
-type Turnish = { action: { type: string } };
+const GenesisSchema = z.object({
+  kind: z.literal('genesis'),
+  payload: z.object({
+    config: z.object({
+      lessons: z.array(z.object({ id: z.string(), title: z.string() })).default([]),
+    }),
+  }),
+});
+
+/** The lessons a session was given, read from its first log entry (none when it is not a genesis). */
+export function lessonsOfGenesis(entry: unknown): { id: string; title: string }[] {
+  const g = GenesisSchema.safeParse(entry);
+  return g.success ? g.data.payload.config.lessons.map(({ id, title }) => ({ id, title })) : [];
+}
+
+type Turnish = { action: { type: string; toolCalls?: readonly unknown[] | undefined } };
 const failedOf = (turns: readonly Turnish[]) => turns.filter((t) => t.action.type === 'failed').length;
+const toolCallsOf = (turns: readonly Turnish[]) =>
+  turns.reduce((n, t) => n + (t.action.toolCalls?.length ?? 0), 0);
 
 export function reportFromState(
   s: DeliberationState,
-  meta: { scripted: boolean; calls: number; ms: number; entries: number },
+  meta: { scripted: boolean; calls: number; ms: number; entries: number; genesis: unknown },
 ): DeliberationReport {
   const o = s.outcome;
   return DeliberationReportSchema.parse({
@@ -124,6 +145,8 @@ export function reportFromState(
     })),
     turns: s.turns.length,
     failedTurns: failedOf(s.turns),
+    toolCalls: toolCallsOf(s.turns),
+    lessonsGiven: lessonsOfGenesis(meta.genesis),
     calls: meta.calls,
     entries: meta.entries,
     durationMs: meta.ms,
@@ -138,7 +161,13 @@ const DetailSchema = z.object({
   topology_type: TopologySchema,
   coordination_protocol: CoordinationSchema,
   plan: Nullable(z.object({ style: z.enum(['cpde', 'dpde']) })),
-  rounds: z.array(z.object({ responses: z.array(z.object({ action: z.object({ type: z.string() }) })) })),
+  rounds: z.array(
+    z.object({
+      responses: z.array(
+        z.object({ action: z.object({ type: z.string(), toolCalls: z.array(z.unknown()).optional() }) }),
+      ),
+    }),
+  ),
 });
 const ResultsSchema = z.object({
   status: z.enum(STATUSES),
@@ -175,7 +204,7 @@ const DriversSchema = z.object({ calls: z.array(z.unknown()) });
 
 export function reportFromServer(
   at: { id: string; url: string; scripted: boolean; ms: number },
-  raw: { detail: unknown; results: unknown; audit: unknown; drivers: unknown },
+  raw: { detail: unknown; results: unknown; audit: unknown; drivers: unknown; genesis: unknown },
 ): DeliberationReport {
   const d = DetailSchema.parse(raw.detail);
   const r = ResultsSchema.parse(raw.results);
@@ -212,6 +241,8 @@ export function reportFromServer(
     })),
     turns: turns.length,
     failedTurns: failedOf(turns),
+    toolCalls: toolCallsOf(turns),
+    lessonsGiven: lessonsOfGenesis(raw.genesis),
     calls: DriversSchema.parse(raw.drivers).calls.length,
     entries: AuditSchema.parse(raw.audit).total_events,
     durationMs: at.ms,

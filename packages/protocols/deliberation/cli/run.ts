@@ -21,6 +21,7 @@ import {
   sandboxSupport,
 } from '../server/index.ts';
 import type { DeliberateOptions } from './index.ts';
+import { LocalLessonBank } from './lesson-bank.ts';
 import { reportFromServer, reportFromState } from './report.ts';
 
 /** The default cast, strongest first: the first n seats of these. */
@@ -126,6 +127,12 @@ export async function deliberate(task: string, opts: DeliberateOptions): Promise
   }
   const any = Object.values(providers)[0]!;
   const sessionId = `delib_${Date.now().toString(36)}`;
+  // The local lesson bank (lesson-bank.ts), as a server's: the best lessons for the task go into
+  // the config (so the log's first entry records them); it is held only while read or written.
+  const bank = opts.lessons !== false;
+  const lessons = bank
+    ? await withBank((b) => b.given({ topic: task, task: codeTask(opts) }, Date.now()))
+    : [];
   const roomConfig = {
     sessionId,
     topic: task,
@@ -136,7 +143,9 @@ export async function deliberate(task: string, opts: DeliberateOptions): Promise
     ...(plan.rounds !== undefined ? { maxRounds: plan.rounds } : {}),
     ...(plan.minConsensus !== undefined ? { minConsensus: plan.minConsensus } : {}),
     ...(opts.gate?.length ? { gates: { phases: opts.gate } } : {}),
+    ...(opts.tools ? { tools: true } : {}),
     ...(opts.code ? { task: { kind: 'code', language: opts.code, tests: plan.tests } } : {}),
+    ...(lessons.length ? { lessons } : {}),
     // A local run has no wall clock to race: a slow model must not time a phase out.
     timeoutMs: 7 * 86_400_000,
     phaseTimeoutMs: 86_400_000,
@@ -182,9 +191,20 @@ export async function deliberate(task: string, opts: DeliberateOptions): Promise
   } finally {
     status.done();
   }
+  if (bank) {
+    const kept = await withBank((b) => b.record(run.state, Math.max(Date.now(), run.room.lastTs)));
+    if (opts.progress)
+      status.line(`lessons: ${lessons.length} given, ${kept.stored} kept, ${kept.counted} uses counted`);
+  }
   await report(
     run.state,
-    { scripted: any.scripted, calls: run.calls, ms: run.durationMs, entries: run.room.entries.length },
+    {
+      scripted: any.scripted,
+      calls: run.calls,
+      ms: run.durationMs,
+      entries: run.room.entries.length,
+      genesis: run.room.entries[0],
+    },
     opts,
   );
   if (run.state.status !== 'completed')
@@ -194,9 +214,25 @@ export async function deliberate(task: string, opts: DeliberateOptions): Promise
     );
 }
 
+const codeTask = (opts: DeliberateOptions) => (opts.code ? { kind: 'code' } : undefined);
+
+async function withBank<T>(fn: (bank: LocalLessonBank) => Promise<T>): Promise<T> {
+  const bank = await LocalLessonBank.open().catch((e: Error) => {
+    throw new CliError(
+      EXIT_IO_ERROR,
+      `cannot open the local lesson bank: ${e.message} (--no-lessons skips it)`,
+    );
+  });
+  try {
+    return await fn(bank);
+  } finally {
+    await bank.close();
+  }
+}
+
 async function report(
   s: DeliberationState,
-  meta: { scripted: boolean; calls: number; ms: number; entries: number },
+  meta: { scripted: boolean; calls: number; ms: number; entries: number; genesis: unknown },
   opts: DeliberateOptions,
 ): Promise<void> {
   const o = s.outcome;
@@ -268,6 +304,7 @@ async function remote(task: string, opts: DeliberateOptions, plan: Plan): Promis
     ...(plan.rounds !== undefined ? { max_rounds: plan.rounds } : {}),
     ...(plan.minConsensus !== undefined ? { min_consensus: plan.minConsensus } : {}),
     ...(opts.gate?.length ? { enable_approval_gates: true, gate_phases: opts.gate } : {}),
+    ...(opts.tools ? { enable_tools: true } : {}),
     ...(opts.code ? { task: { kind: 'code', language: opts.code, tests: plan.tests } } : {}),
   });
   const id = String(created.id);
@@ -308,6 +345,7 @@ async function remote(task: string, opts: DeliberateOptions, plan: Plan): Promis
         results: res,
         audit: await call('GET', `/v1/debates/${id}/audit`),
         drivers: await call('GET', `/v1/rooms/${id}/drivers`),
+        genesis: ((await call('GET', `/v1/rooms/${id}/entries?fromSeq=0&limit=1`)).entries as unknown[])?.[0],
       },
     );
     await writeStdout(`${JSON.stringify(report, null, 2)}\n`);

@@ -1,4 +1,4 @@
-import type { DeliberationView, Layout } from '../rules/index.ts';
+import { type DeliberationView, type Layout, seenBy } from '../rules/index.ts';
 
 // The topology as a graph (pure, so a unit test can check it against a real run): a node per seat,
 // an edge per pair the topology links, each weighted by the turns that crossed it — a turn of A is
@@ -32,7 +32,15 @@ export interface GraphEdge {
   addressed: number;
   /** The current layout links the pair (else it carried turns under an earlier layout). */
   structural: boolean;
+  /**
+   * The way turns pass: `ab` when only `b` reads `a` (a chain passes each seat's turn to the next),
+   * `both` when each reads the other (mesh, star's hub and spokes, tree). From the layout for a
+   * structural link; from the turns that crossed it for an earlier one.
+   */
+  flow: Flow;
 }
+
+export type Flow = 'ab' | 'ba' | 'both';
 
 export interface Graph {
   nodes: GraphNode[];
@@ -99,6 +107,13 @@ function place(layout: Layout): Map<string, { x: number; y: number }> {
   return at;
 }
 
+function flowOf(layout: Layout, e: GraphEdge): Flow {
+  const [ab, ba] = e.structural
+    ? [seenBy(layout, e.b).includes(e.a), seenBy(layout, e.a).includes(e.b)]
+    : [e.ab > 0, e.ba > 0];
+  return ab && !ba ? 'ab' : ba && !ab ? 'ba' : 'both';
+}
+
 const pairKey = (a: string, b: string) => `${a}\u0000${b}`;
 
 export function graphOf(view: Pick<DeliberationView, 'layout' | 'turns' | 'config' | 'active'>): Graph {
@@ -120,7 +135,7 @@ export function graphOf(view: Pick<DeliberationView, 'layout' | 'turns' | 'confi
     const k = pairKey(a, b);
     let e = edges.get(k);
     if (!e) {
-      e = { a, b, ab: 0, ba: 0, addressed: 0, structural };
+      e = { a, b, ab: 0, ba: 0, addressed: 0, structural, flow: 'both' };
       edges.set(k, e);
     }
     e.structural ||= structural;
@@ -140,6 +155,7 @@ export function graphOf(view: Pick<DeliberationView, 'layout' | 'turns' | 'confi
     for (const to of new Set([act.target, act.support]))
       if (to && to !== t.seat && at.has(to)) edge(t.seat, to, false).addressed++;
   }
+  for (const e of edges.values()) e.flow = flowOf(layout, e);
   const nodes = view.config.seats
     .filter((s) => at.has(s.id))
     .map((s) => ({

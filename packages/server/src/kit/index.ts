@@ -44,7 +44,9 @@ export type { State } from '../schemas/rest.ts';
 export type { SqlDriver } from '../store/driver.ts';
 export type { Store } from '../store/index.ts';
 // A module's own tables: `migrations: migrationsIn(dir)` (NNN_name.sql files, in order).
-export { bundledMigrations as migrationsIn, type Migration } from '../store/migrate.ts';
+export { bundledMigrations as migrationsIn, type Migration, migrate } from '../store/migrate.ts';
+// A module's own tables in an embedded database outside a server (a CLI's local bank).
+export { pgliteDriver } from '../store/pglite.ts';
 // The contract a module implements, and what it is given.
 export type {
   Env,

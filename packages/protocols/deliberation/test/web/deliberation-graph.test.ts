@@ -29,6 +29,17 @@ describe('deliberation topology graph', () => {
       expect(g.edges.length).toBe(topology === 'graph_mesh' ? (n * (n - 1)) / 2 : n - 1);
       expect(g.edges.every((e) => e.structural)).toBe(true);
       expect(topologyEdges(view.layout).length).toBe(g.edges.length);
+      // Direction: a chain hands each seat's turn to the next and no further back; every other
+      // topology's links carry turns both ways. The turns agree: nothing crossed a link backwards.
+      const o = view.layout.order;
+      for (const e of g.edges) {
+        if (topology === 'chain') {
+          expect(e.flow).toBe('ab');
+          expect(o.indexOf(e.b)).toBe(o.indexOf(e.a) + 1);
+          expect(e.ba).toBe(0);
+          expect(e.ab).toBeGreaterThan(0);
+        } else expect(e.flow).toBe('both');
+      }
       // Weights: every (author, reader) pair of every turn, counted once, on its link.
       let reads = 0;
       for (const t of view.turns) reads += t.audience.length;
@@ -68,6 +79,17 @@ describe('deliberation topology graph', () => {
     // The admin sees more.
     const all = graphOf(room.view({ kind: 'admin' }));
     expect(all.edges.filter((e) => e.ab + e.ba > 0).length).toBeGreaterThan(weighted.length);
+  });
+
+  it('a link from an earlier layout points the way its turns went', () => {
+    const room = new Room(configFor({ topology: 'chain', coordination: 'cpde', maxRounds: 1 }));
+    drive(room, { forfeit: { seat: 'ben', round: 1, phase: 'critique' } });
+    const view = room.view({ kind: 'admin' });
+    const g = graphOf(view);
+    const old = g.edges.filter((e) => !e.structural && e.ab + e.ba > 0);
+    expect(old.length).toBeGreaterThan(0);
+    for (const e of old) expect(e.flow).toBe(e.ab > 0 && e.ba > 0 ? 'both' : e.ab > 0 ? 'ab' : 'ba');
+    expect(old.some((e) => e.flow !== 'both')).toBe(true);
   });
 
   it('a forfeited seat stays on the graph, dimmed, with the turns it made', () => {

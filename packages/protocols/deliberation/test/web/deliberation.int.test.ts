@@ -204,6 +204,53 @@ describe('deliberation room page', () => {
     await page.context().close();
   }, 300_000);
 
+  it('the chain graph points each link from the seat that passes its turn to the next', async () => {
+    const { id } = await api('POST', '/v1/debates', {
+      topic: 'Design a rate limiter (chain, directed)',
+      participants: SIX,
+      topology_type: 'chain',
+      coordination_protocol: 'cpde',
+      max_rounds: 1,
+    });
+    await until('the chain to finish', async () =>
+      over(await api('GET', `/v1/debates/${id}/status`)) ? true : null,
+    );
+    const { layout } = (await api('GET', `/v1/debates/${id}`)) as { layout: { order: string[] } };
+    for (const [width, height] of [
+      [1366, 900],
+      [390, 844],
+    ] as const) {
+      const page = await adminPage(width);
+      await page.setViewportSize({ width, height });
+      await page.goto(`${env.url}/rooms/${id}`);
+      await page.getByTestId('delib-graph').waitFor();
+      const edges = await page.evaluate(() =>
+        [...document.querySelectorAll('[data-testid="delib-edge"]')].map((e) => {
+          const head = /^url\(#(.+)\)$/.exec(e.getAttribute('marker-end') ?? '')?.[1];
+          const marker = head ? document.getElementById(head) : null;
+          return {
+            from: e.getAttribute('data-from'),
+            to: e.getAttribute('data-to'),
+            flow: e.getAttribute('data-flow'),
+            // The head resolves to a drawn marker with a filled shape in it.
+            head: marker?.tagName === 'marker' && (marker.querySelector('path')?.getTotalLength() ?? 0) > 0,
+          };
+        }),
+      );
+      // One arrow per link, each from a seat to the next one in the chain's order.
+      expect(edges.map((e) => [e.from, e.to])).toEqual(
+        layout.order.slice(1).map((to, i) => [layout.order[i], to]),
+      );
+      for (const e of edges) expect(e).toMatchObject({ flow: 'one-way', head: true });
+      await page.getByTestId('delib-direction').waitFor();
+      await shot(page, `deliberation-graph-chain-arrows-${width}`);
+      await page
+        .getByTestId('delib-graph')
+        .screenshot({ path: join(SCREENS, `deliberation-graph-chain-arrows-${width}-detail.png`) });
+      await page.context().close();
+    }
+  }, 300_000);
+
   it('a reviewer approves the gate from the page; code versions show diffs and a rising pass rate; lessons search finds it', async () => {
     // answer === round: round 1's drafts pass one test of two, round 2's pass both.
     const tests = `import assert from 'node:assert/strict';
