@@ -56,32 +56,34 @@ export function StandingsSummary(props: { view: unknown; status: string }) {
         {separated ? '' : ' Not enough games yet: no rank is clear of the next at 95%.'}
       </p>
       <div style={{ display: 'flex', flexWrap: 'wrap', gap: '1rem', alignItems: 'flex-start' }}>
-        <table>
-          <thead>
-            <tr>
-              <th>entrant</th>
-              <th>rating</th>
-              <th>95% interval</th>
-              <th>W-D-L</th>
-              <th>points</th>
-              <th>score</th>
-            </tr>
-          </thead>
-          <tbody>
-            {s.rows.map((r) => (
-              <tr key={r.entrant} style={{ height: ROW }}>
-                <td>{r.entrant}</td>
-                <td>{r.rating.toFixed(0)}</td>
-                <td>{r.ci ? `${r.ci[0].toFixed(0)}–${r.ci[1].toFixed(0)}` : '—'}</td>
-                <td>
-                  {r.wins}-{r.draws}-{r.losses}
-                </td>
-                <td>{r.points}</td>
-                <td>{r.score}</td>
+        <div style={{ overflowX: 'auto', maxWidth: '100%' }}>
+          <table>
+            <thead>
+              <tr>
+                <th>entrant</th>
+                <th>rating</th>
+                <th>95% interval</th>
+                <th>W-D-L</th>
+                <th>points</th>
+                <th>score</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {s.rows.map((r) => (
+                <tr key={r.entrant} style={{ height: ROW }}>
+                  <td>{r.entrant}</td>
+                  <td>{r.rating.toFixed(0)}</td>
+                  <td>{r.ci ? `${r.ci[0].toFixed(0)}–${r.ci[1].toFixed(0)}` : '—'}</td>
+                  <td>
+                    {r.wins}-{r.draws}-{r.losses}
+                  </td>
+                  <td>{r.points}</td>
+                  <td>{r.score}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
         <Bars rows={s.rows} />
       </div>
       <details>
