@@ -1,4 +1,5 @@
 // Every protocol's CLI module: adding a protocol's commands is one line here (docs/protocols.md).
+import { arenaCli } from '@db8/arena/cli';
 import type { CliModule } from '@db8/cli';
 import { councilCli } from '@db8/council/cli';
 import { debateCli } from '@db8/debate/cli';
@@ -6,7 +7,14 @@ import { deliberationCli } from '@db8/deliberation/cli';
 import { pokerCli } from '@db8/poker/cli';
 import { swarmCli } from '@db8/question/cli';
 
-export const cliModules: readonly CliModule[] = [councilCli, deliberationCli, pokerCli, debateCli, swarmCli];
+export const cliModules: readonly CliModule[] = [
+  councilCli,
+  deliberationCli,
+  pokerCli,
+  debateCli,
+  swarmCli,
+  arenaCli(() => import('./arena-games.ts').then((m) => m.arenaGames)),
+];
 
 /** `db8 room create --protocol` help: the generic example, then the modules that offer themselves. */
 export function roomProtocolExamples(): string[] {

@@ -1,3 +1,4 @@
+import { arena, arenaCast } from '@db8/arena';
 import type { AnyProtocol, Cast } from '@db8/core';
 import { council, councilCast } from '@db8/council';
 import { debate, debateCast } from '@db8/debate';
@@ -18,6 +19,7 @@ export const builtinProtocols: readonly AnyProtocol[] = [
   debate,
   question,
   deliberation,
+  arena,
 ];
 
 /**
@@ -32,6 +34,7 @@ export const builtinCasts: readonly Cast[] = [
   debateCast,
   questionCast,
   deliberationCast,
+  arenaCast,
 ];
 
 /** The built-in protocol called `name`, or undefined. */

@@ -1,3 +1,4 @@
+import { arenaModule } from '@db8/arena/server';
 import { councilModule } from '@db8/council/server';
 import { debateModule } from '@db8/debate/server';
 import { deliberationModule } from '@db8/deliberation/server';
@@ -14,4 +15,5 @@ export const builtinModules: readonly ProtocolModule[] = [
   debateModule,
   questionModule,
   deliberationModule,
+  arenaModule,
 ];

@@ -1,3 +1,4 @@
+import { arena } from '@db8/arena/web';
 import { council } from '@db8/council/web';
 import { debate } from '@db8/debate/web';
 import { deliberation } from '@db8/deliberation/web';
@@ -8,4 +9,12 @@ import type { WebModule } from '@db8/web';
 
 // Every protocol's web module, one line each: adding a protocol's UI is its package's web/ folder
 // and a line here.
-export const webModules: readonly WebModule[] = [debate, poker, council, sealedBid, question, deliberation];
+export const webModules: readonly WebModule[] = [
+  debate,
+  poker,
+  council,
+  sealedBid,
+  question,
+  deliberation,
+  arena,
+];

@@ -1,0 +1,49 @@
+import type { AnyProtocol, LocalRoom } from '@db8/core';
+import type { ArenaConfig, Match, Placement } from '../rules/index.ts';
+
+/**
+ * What `db8 arena run` needs of a game it plays locally with scripted entrants, in core's LocalRoom
+ * (the very entries a server room writes): how to open a match room, play it to its close, and read
+ * the placements back from the room's result — the same function `db8 arena verify` applies to a
+ * refolded match log, so a reported placement is checked against the log, not taken on trust. The
+ * composition root supplies the games (packages/app/src/arena-games.ts): a protocol never imports
+ * another.
+ */
+
+export interface Game {
+  /** The match room's protocol. */
+  protocol: AnyProtocol;
+  /** Strategies a scripted entrant of this game may name. */
+  strategies: readonly string[];
+  config(arena: ArenaConfig, match: Match): unknown;
+  /** Plays the room to its close; yields (`pause`) now and then so matches interleave. */
+  play(room: LocalRoom, arena: ArenaConfig, match: Match, pause: () => Promise<void>): Promise<void>;
+  /** The entrants' placements from the room's recorded result and the match's seed. */
+  placements(result: unknown, match: Match): Placement[];
+}
+
+/** Competition ranking by score, best first (equal scores share a place: 1, 1, 3). */
+export function placeByScore(entrants: readonly string[], scores: readonly number[]): Placement[] {
+  return entrants.map((entrant, i) => ({
+    entrant,
+    score: scores[i]!,
+    place: 1 + scores.filter((s) => s > scores[i]!).length,
+  }));
+}
+
+/** The games by protocol name. */
+export type Games = Readonly<Record<string, Game>>;
+
+/** The game for a tournament, or why it cannot be run here. */
+export function gameFor(games: Games, arena: ArenaConfig): Game | string {
+  const g = games[arena.game];
+  if (!g)
+    return `db8 arena run plays ${Object.keys(games).join(' and ')} locally; ${arena.game} matches need a server`;
+  for (const e of arena.entrants) {
+    if (e.kind !== 'scripted')
+      return `entrant ${e.name} is a ${e.kind}: db8 arena run plays scripted entrants only`;
+    if (!g.strategies.includes(e.strategy))
+      return `entrant ${e.name}: no ${arena.game} strategy ${e.strategy} (try ${g.strategies.join(', ')})`;
+  }
+  return g;
+}

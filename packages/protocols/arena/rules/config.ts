@@ -1,0 +1,80 @@
+import { z } from 'zod';
+
+/**
+ * A tournament's configuration: which game its matches play, how they are drawn (the format), who
+ * plays, how many seats a match has, and the base seed every match seed and every bootstrap draw is
+ * derived from (so the whole tournament — schedule, deals, confidence intervals — replays from it).
+ */
+
+const name = z
+  .string()
+  .min(1)
+  .max(60)
+  .regex(/^[^\s].*[^\s]$|^[^\s]$/, 'no leading or trailing spaces');
+
+/** Who an entrant is: a model driver, a scripted strategy, a person, or an outside agent. */
+export const EntrantSchema = z.discriminatedUnion('kind', [
+  z
+    .object({
+      name,
+      kind: z.literal('model'),
+      provider: z.string().min(1).max(60),
+      model: z.string().min(1).max(120),
+    })
+    .strict(),
+  z.object({ name, kind: z.literal('scripted'), strategy: z.string().min(1).max(60) }).strict(),
+  z.object({ name, kind: z.literal('person') }).strict(),
+  z.object({ name, kind: z.literal('outside') }).strict(),
+]);
+export type Entrant = z.infer<typeof EntrantSchema>;
+
+export const FormatSchema = z.discriminatedUnion('kind', [
+  /** Every group of `seatsPerMatch` entrants meets `games` times, the seat order rotating each time. */
+  z.object({ kind: z.literal('round-robin'), games: z.number().int().min(1).max(100).default(1) }).strict(),
+  /** `rounds` rounds, each paired from the standings so far; no pair meets twice when avoidable. */
+  z.object({ kind: z.literal('swiss'), rounds: z.number().int().min(1).max(50) }).strict(),
+  /**
+   * Every group plays `deals` duplicate sets: one deal seed, played once per seat rotation, so each
+   * entrant holds every seat's cards once and card luck cancels in the set's summed chips.
+   */
+  z.object({ kind: z.literal('duplicate-poker'), deals: z.number().int().min(1).max(1000) }).strict(),
+]);
+export type Format = z.infer<typeof FormatSchema>;
+
+export const GAMES = ['debate', 'poker', 'sealed-bid', 'deliberation'] as const;
+
+export const ArenaConfigSchema = z
+  .object({
+    name: z.string().min(1).max(200),
+    /** The protocol every match room plays. */
+    game: z.enum(GAMES),
+    /** Game-specific settings the runner passes to each match (hands per table, blinds, topic…). */
+    gameConfig: z.record(z.string(), z.unknown()).default({}),
+    format: FormatSchema,
+    entrants: z.array(EntrantSchema).min(2).max(64),
+    seatsPerMatch: z.number().int().min(2).max(10).default(2),
+    /** The base seed: match seeds and bootstrap resamples are derived from it. */
+    seed: z.string().min(1).max(200),
+    /** How many matches the runner plays at once. */
+    concurrency: z.number().int().min(1).max(64).default(4),
+    /** Bootstrap resamples for the rating intervals (0: no intervals). */
+    bootstrap: z.number().int().min(0).max(2000).default(200),
+  })
+  .strict()
+  .superRefine((c, ctx) => {
+    const names = c.entrants.map((e) => e.name);
+    if (new Set(names).size !== names.length)
+      ctx.addIssue({ code: 'custom', path: ['entrants'], message: 'entrant names must be unique' });
+    if (c.seatsPerMatch > c.entrants.length)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['seatsPerMatch'],
+        message: 'more seats per match than entrants',
+      });
+    if (c.format.kind === 'duplicate-poker' && c.game !== 'poker')
+      ctx.addIssue({ code: 'custom', path: ['format'], message: 'duplicate-poker needs game: poker' });
+  });
+export type ArenaConfig = z.infer<typeof ArenaConfigSchema>;
+export type ArenaConfigInput = z.input<typeof ArenaConfigSchema>;
+
+export const ORGANIZER = 'organizer';

@@ -1,0 +1,10 @@
+// The arena: tournaments as rooms (pure rules: schedule, results, standings and ratings).
+export * from './actions.ts';
+export * from './bradley-terry.ts';
+export { arenaCast } from './cast.ts';
+export * from './config.ts';
+export { arena } from './protocol.ts';
+export * from './schedule.ts';
+export * from './standings.ts';
+export * from './state.ts';
+export * from './view.ts';

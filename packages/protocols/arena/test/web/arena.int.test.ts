@@ -1,0 +1,84 @@
+import {
+  adminLogin,
+  buildWeb,
+  client,
+  type Env,
+  newPage,
+  shootOpenPages,
+  shot,
+  startEnv,
+} from 'db8/test/web/browser.ts';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { ArenaLegal } from '../../rules/index.ts';
+
+// A tournament room on a real server, read in headless Chromium: the generic room page with the
+// arena's summary — standings, one interval bar per entrant, each match linked to its room.
+
+let env: Env;
+let adminToken = '';
+
+beforeAll(async () => {
+  buildWeb();
+  env = await startEnv();
+  const page = await newPage(env);
+  adminToken = await adminLogin(env, page);
+  await page.context().close();
+});
+afterEach(async (ctx) => {
+  if (ctx.task.result?.state === 'fail') await shootOpenPages(`arena-${ctx.task.name}`);
+});
+afterAll(async () => {
+  await env?.close();
+});
+
+const HEAD = { size: 9, rootHash: 'ef'.repeat(32), note: 'db8-local/room/x\n9\n7+8=\n\n— db8-local sig\n' };
+
+describe('arena room page', () => {
+  it('shows the standings with interval bars and links every match', async () => {
+    const admin = client(env, adminToken);
+    const room = await admin.createRoom({
+      protocol: 'arena',
+      title: 'web cup',
+      config: {
+        name: 'web cup',
+        game: 'sealed-bid',
+        format: { kind: 'round-robin', games: 2 },
+        entrants: ['truthful', 'shade', 'lowball'].map((s) => ({ name: s, kind: 'scripted', strategy: s })),
+        seed: 'web-cup',
+        bootstrap: 50,
+      },
+    });
+    const j = await admin.join(room.room_id, { seat: 'organizer' });
+    const org = client(env, j.session_token);
+    const state = (await org.state(room.room_id)) as { legal?: { actions: ArenaLegal[] } };
+    const due = state.legal!.actions[0] as Extract<ArenaLegal, { type: 'schedule' }>;
+    await org.act(room.room_id, { seat: 'organizer', action: due as never });
+    for (const m of due.matches) {
+      const placements = m.entrants.map((entrant, i) => ({
+        entrant,
+        place: i + 1,
+        score: i === 0 ? 100 : 0,
+      }));
+      await org.act(room.room_id, {
+        seat: 'organizer',
+        action: { type: 'result', match: m.id, room: `room_${m.id}`, head: HEAD, placements } as never,
+      });
+    }
+    const page = await newPage(env);
+    await page.addInitScript(
+      (t) => localStorage.setItem('db8.session', JSON.stringify({ token: t })),
+      adminToken,
+    );
+    await page.setViewportSize({ width: 1366, height: 900 });
+    await page.goto(`${env.url}/rooms/${room.room_id}`);
+    const standings = page.getByTestId('arena-standings');
+    await standings.waitFor();
+    await expect.poll(() => standings.locator('svg circle').count()).toBe(3);
+    expect(await standings.locator('tbody tr').count()).toBe(3);
+    expect(await standings.locator('a[href="/rooms/room_m1"]').count()).toBe(1);
+    await shot(page, 'arena-standings-1366');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await shot(page, 'arena-standings-390');
+    await page.context().close();
+  });
+});
