@@ -38,6 +38,8 @@ export const EXCLUDED: Readonly<Record<string, string>> = {
   'POST /v1/tables/:id/join': "takes a table seat: answers the caller's seat and session token",
   'POST /v1/admin/tables/:id/stop': 'stops a table (admin): answers its public summary',
   'POST /v1/admin/tables/:id/top-up': WRITE,
+  'POST /v1/admin/tables/:id/kick': WRITE,
+  'POST /v1/tables/:id/leave': WRITE,
   'POST /v1/admin/rooms/:id/end':
     "ends a room (admin): answers the close entry's seq and who ended it and why, which that entry publishes",
   'POST /v1/debates': 'creates a deliberation (admin): answers its config and participants',
