@@ -30,6 +30,9 @@ describe('searchCodec', () => {
     expect(searchCodec.parseSearch('?from=25&raw=1&inspect')).toEqual({ from: '25', raw: '1', inspect: '' });
     expect(searchCodec.stringifySearch({ from: '25', tag: 'a b', gone: undefined })).toBe('?from=25&tag=a+b');
     expect(searchCodec.stringifySearch({})).toBe('');
+    // A flag is written bare, as the monitor's Inspect link has always addressed the inspector.
+    expect(searchCodec.stringifySearch({ inspect: '', from: '3' })).toBe('?inspect&from=3');
+    expect(searchCodec.parseSearch('?inspect&from=3')).toEqual({ inspect: '', from: '3' });
   });
 });
 

@@ -11,13 +11,21 @@ export function useSearchParams(): Record<string, string> {
   return useSearch({ strict: false }) as Record<string, string>;
 }
 
-/** Plain `URLSearchParams` in both directions: no JSON in the address, every value a string. */
+/**
+ * Plain `URLSearchParams` in both directions: no JSON in the address, every value a string. A flag
+ * (an empty value) is written bare — `?inspect`, the address the journal's inspector has always had,
+ * not `?inspect=`.
+ */
 export const searchCodec = {
   parseSearch: (s: string): Record<string, string> => Object.fromEntries(new URLSearchParams(s)),
   stringifySearch: (o: Record<string, unknown>): string => {
-    const p = new URLSearchParams();
-    for (const [k, v] of Object.entries(o)) if (v !== undefined && v !== null) p.set(k, String(v));
-    const s = p.toString();
-    return s ? `?${s}` : '';
+    const parts: string[] = [];
+    for (const [k, v] of Object.entries(o)) {
+      if (v === undefined || v === null) continue;
+      const value = String(v);
+      const p = new URLSearchParams({ [k]: value }).toString();
+      parts.push(value === '' ? p.slice(0, -1) : p);
+    }
+    return parts.length ? `?${parts.join('&')}` : '';
   },
 };
