@@ -108,8 +108,9 @@ export class SwarmBinding {
   private async lead(): Promise<void> {
     if (this.stopped) return;
     this.leading = true;
-    for (const r of await this.replica.openRooms()) this.arm(r.questionId, r.scope, r.deadline);
-    if (this.secretary) for (const r of await this.replica.openRooms()) await this.watchLapse(r.questionId);
+    const open = await this.replica.openRooms();
+    for (const r of open) this.arm(r.questionId, r.scope, r.deadline);
+    if (this.secretary) for (const r of open) await this.watchLapse(r.questionId);
     for (const scope of this.opts.scopes) {
       this.followers.push(
         await this.log.follow(
