@@ -4,24 +4,11 @@
 // head and how to check it with `db8 verify`. It reads only the bundle, which the server redacts
 // for the credential that exported it: a sealed submission not yet revealed is not in it, so it is
 // not in the transcript either.
-import { parseJournalText } from '@db8/core';
+import { journalEntries, parseJournalText } from '@db8/core';
 import { DebateConfigSchema, ResultsSchema, type SubmitAction, SubmitActionSchema } from '../rules/index.ts';
 
-type Rec = {
-  type?: string;
-  room?: string;
-  entry?: {
-    seq: number;
-    kind: string;
-    actor: string;
-    payload?: unknown;
-    reveals?: { seq: number; payload: unknown }[];
-  };
-  sealed?: { payload: unknown };
-  size?: number;
-  root_hash?: string;
-  text?: string;
-};
+/** The bundle's header and checkpoint records (its entries are read with core's journalEntries). */
+type Rec = { type?: string; room?: string; size?: number; root_hash?: string; text?: string };
 
 /** Markdown text: no raw HTML, and a line break or `#` at the start of a line cannot start a block. */
 const inline = (s: string) => s.replace(/[\\`*_[\]<>|]/g, (c) => `\\${c}`).replace(/\s*\n\s*/g, ' ');
@@ -32,10 +19,11 @@ const block = (s: string) =>
     .join('\n');
 
 export function debateTranscript(bundle: string, file = 'bundle.jsonl'): string {
-  const records = parseJournalText(bundle).records.map((r) => r.value as Rec);
+  const values = parseJournalText(bundle).records.map((r) => r.value);
+  const records = values as Rec[];
   const room = records.find((r) => r.type === 'db8-journal')?.room ?? '(unknown room)';
-  const entries = records.filter((r) => r.type === 'entry' && r.entry).map((r) => r);
-  const genesis = entries.find((r) => r.entry!.kind === 'genesis')?.entry?.payload as
+  const entries = journalEntries(values);
+  const genesis = entries.find((e) => e.kind === 'genesis')?.payload as
     | { protocol?: string; config?: unknown }
     | undefined;
   if (genesis?.protocol !== 'debate') throw new Error('not a debate room bundle');
@@ -43,13 +31,13 @@ export function debateTranscript(bundle: string, file = 'bundle.jsonl'): string 
   // Submissions the bundle lets this viewer read: revealed with their round, or sealed ones the
   // viewer may open (its own, or an admin's export). Keyed by the seq of the author's entry.
   const subs = new Map<number, SubmitAction>();
-  for (const r of entries) {
-    for (const rv of r.entry!.reveals ?? []) {
+  for (const e of entries) {
+    for (const rv of e.reveals ?? []) {
       const a = SubmitActionSchema.safeParse(rv.payload);
       if (a.success) subs.set(rv.seq, a.data);
     }
-    const own = SubmitActionSchema.safeParse(r.sealed?.payload ?? r.entry!.payload);
-    if (own.success) subs.set(r.entry!.seq, own.data);
+    const own = SubmitActionSchema.safeParse(e.sealed?.payload ?? e.payload);
+    if (own.success) subs.set(e.seq, own.data);
   }
   // The latest version of each debater's submission in each round.
   const latest = new Map<string, { seq: number; a: SubmitAction }>();
@@ -59,7 +47,7 @@ export function debateTranscript(bundle: string, file = 'bundle.jsonl'): string 
   for (const s of [...latest.values()].sort((x, y) => x.seq - y.seq))
     rounds.set(s.a.round_id, [...(rounds.get(s.a.round_id) ?? []), s]);
 
-  const close = entries.find((r) => r.entry!.kind === 'close')?.entry;
+  const close = entries.find((e) => e.kind === 'close');
   const result = ResultsSchema.safeParse((close?.payload as { result?: unknown } | undefined)?.result);
   const head = records.filter((r) => r.type === 'checkpoint').at(-1);
 
