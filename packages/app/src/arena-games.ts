@@ -3,7 +3,7 @@
 // core's LocalRoom, plays it to its close, and reads the placements back from the room's result —
 // the same function `db8 arena verify` applies to a refolded match log.
 
-import type { ArenaConfig, Entrant } from '@db8/arena';
+import { type ArenaConfig, type Entrant, POKER_DEFAULT_BIG_BLIND } from '@db8/arena';
 import { type Game, type Games, placeByScore } from '@db8/arena/cli/game.ts';
 import { createRng } from '@db8/core';
 import { gameStateOf, HOUSE, poker, type TableResult, type TableView } from '@db8/poker';
@@ -26,7 +26,7 @@ const pokerGame: Game = {
   config: (arena, match) => ({
     seats: match.entrants.length,
     smallBlind: int(arena.gameConfig.smallBlind, 5),
-    bigBlind: int(arena.gameConfig.bigBlind, 10),
+    bigBlind: int(arena.gameConfig.bigBlind, POKER_DEFAULT_BIG_BLIND),
     startingStack: int(arena.gameConfig.startingStack, 1000),
     handIntervalMs: 0,
     maxHands: int(arena.gameConfig.hands, 50),
@@ -63,6 +63,7 @@ const pokerGame: Game = {
       match.entrants.map((_, i) => r.seats[i]?.net ?? 0),
     );
   },
+  hands: (result) => (result as TableResult).hands,
 };
 
 // ---------- sealed-bid: private values from the match seed; score = the winner's surplus ----------

@@ -115,6 +115,47 @@ describe('duplicate poker, the example spec', () => {
     expect(rows[0]!.score + rows[1]!.score).toBe(0);
   });
 
+  it('bb/100: the short run predicts the hands the long run needs, and the long run is clear of zero', async () => {
+    const short = await readSpec(join(ROOT, 'examples/arena-duplicate-poker.yaml'));
+    const long = await readSpec(join(ROOT, 'examples/arena-duplicate-poker-long.yaml'));
+    const play = async (config: typeof short) => {
+      const out = await fresh();
+      await runTournament({ ...config, bootstrap: 0 }, arenaGames, { out });
+      return { out, poker: (await verifyArena(out)).standings!.poker! };
+    };
+    const a = await play(short);
+    const b = await play(long);
+    const tight = (p: typeof a.poker) => p.rows.find((r) => r.entrant === 'tight')!;
+    // Six sets: an edge for tight, but an interval that straddles zero, and a prediction.
+    expect(tight(a.poker).ci![0]).toBeLessThan(0);
+    const predicted = tight(a.poker).handsToExcludeZero!;
+    expect(predicted).toBeGreaterThan(tight(a.poker).hands);
+    // Thirty sets play at least the predicted hands, and the interval excludes zero.
+    expect(tight(b.poker).hands).toBeGreaterThanOrEqual(predicted);
+    expect(tight(b.poker).ci![0]).toBeGreaterThan(0);
+    // Zero-sum heads-up: random's rate mirrors tight's.
+    expect(b.poker.rows.find((r) => r.entrant === 'random')!.bb100).toBeCloseTo(-tight(b.poker).bb100, 9);
+  });
+
+  it('names a match whose reported hand count is not its log’s', async () => {
+    const config = await readSpec(join(ROOT, 'examples/arena-duplicate-poker.yaml'));
+    const out = await fresh();
+    // A runner that overstates one match's hands (and so the rates): its logs are honest, its report is not.
+    const lying = {
+      ...arenaGames,
+      poker: { ...arenaGames.poker!, hands: (r: unknown) => arenaGames.poker!.hands!(r) + 1 },
+    };
+    await runTournament({ ...config, format: { kind: 'duplicate-poker', deals: 1 }, bootstrap: 0 }, lying, {
+      out,
+    });
+    const v = await verifyArena(out);
+    expect(v.problems.map((p) => p.message)).toEqual([
+      expect.stringContaining('hand count'),
+      expect.stringContaining('hand count'),
+    ]);
+    expect(v.problems.map((p) => p.match)).toEqual(['s1-r1', 's1-r2']);
+  });
+
   it('refuses a spec it cannot run, saying why', async () => {
     const d = await fresh();
     const spec = join(d, 'spec.json');

@@ -20,6 +20,8 @@ export interface Game {
   play(room: LocalRoom, arena: ArenaConfig, match: Match, pause: () => Promise<void>): Promise<void>;
   /** The entrants' placements from the room's recorded result and the match's seed. */
   placements(result: unknown, match: Match): Placement[];
+  /** How many hands the match played, for games scored per hand (poker's bb/100). */
+  hands?(result: unknown): number;
 }
 
 /** Competition ranking by score, best first (equal scores share a place: 1, 1, 3). */

@@ -107,7 +107,14 @@ export async function runTournament(config: ArenaConfig, games: Games, opts: Run
       await writeFile(join(opts.out, matchFile(match.id)), journalText(r.records));
       t.must(
         'organizer',
-        { type: 'result', match: match.id, room: r.room, head: headOf(r.records), placements: r.placements },
+        {
+          type: 'result',
+          match: match.id,
+          room: r.room,
+          head: headOf(r.records),
+          placements: r.placements,
+          ...(r.hands === undefined ? {} : { hands: r.hands }),
+        },
         Date.now(),
       );
       done++;
@@ -146,6 +153,7 @@ async function playMatch(
   return {
     room,
     placements,
+    hands: game.hands?.(r.result()),
     records: localJournal(r, { key, exportedAt, title: `${config.name}: ${match.id}` }),
   };
 }
@@ -161,5 +169,17 @@ export function formatStandings(s: Standings): string {
   const separated = s.rows.some((r) => r.clearOfNext)
     ? ''
     : '\nnot enough games: no rank is clear of the next at 95%';
-  return `${head}\n${rows.join('\n')}\n${s.sets} sets, ${s.games} pairwise games${separated}\n`;
+  return `${head}\n${rows.join('\n')}\n${s.sets} sets, ${s.games} pairwise games${separated}\n${s.poker ? formatPoker(s.poker) : ''}`;
+}
+
+/** bb/100 per entrant with its interval and the hands its edge would need. */
+export function formatPoker(p: NonNullable<Standings['poker']>): string {
+  const head = `${'entrant'.padEnd(16)} ${'bb/100'.padStart(8)}  ${'95% interval'.padEnd(17)} ${'hands'.padStart(7)}  hands for an interval clear of 0`;
+  const rows = p.rows.map((r) => {
+    const ci = r.ci ? `${r.ci[0].toFixed(1)} to ${r.ci[1].toFixed(1)}` : '—';
+    const clear = r.ci && (r.ci[0] > 0 || r.ci[1] < 0) ? ' (clear of 0)' : '';
+    const need = r.handsToExcludeZero === null ? '—' : r.handsToExcludeZero.toLocaleString('en-US');
+    return `${r.entrant.padEnd(16)} ${r.bb100.toFixed(1).padStart(8)}  ${ci.padEnd(17)} ${String(r.hands).padStart(7)}  ${need}${clear}`;
+  });
+  return `\npoker, big blind ${p.bigBlind}:\n${head}\n${rows.join('\n')}\n`;
 }

@@ -112,6 +112,8 @@ export async function verifyArena(dir: string, games: Games): Promise<ArenaVerdi
     if (!mf.closed) fail(m.id, 'the match room is not closed');
     else if (canonicalize(game.placements(mf.result, m)) !== canonicalize(reported.placements))
       fail(m.id, 'the reported placements are not the ones its log gives');
+    else if (reported.hands !== undefined && reported.hands !== game.hands?.(mf.result))
+      fail(m.id, 'the reported hand count is not the one its log gives');
   }
   const standings = standingsOf(state);
   const file = await readText(join(dir, STANDINGS_FILE));

@@ -17,6 +17,8 @@ export const ArenaActionSchema = z.discriminatedUnion('type', [
       room: z.string().min(1).max(200),
       head: TreeHeadSchema,
       placements: z.array(PlacementSchema).min(2).max(10),
+      /** Hands the match played (poker): what bb/100 divides by. */
+      hands: z.number().int().min(1).max(10_000_000).optional(),
     })
     .strict(),
   z.object({ type: z.literal('close') }).strict(),

@@ -3,6 +3,7 @@ export * from './actions.ts';
 export * from './bradley-terry.ts';
 export { arenaCast } from './cast.ts';
 export * from './config.ts';
+export * from './poker-stats.ts';
 export { arena } from './protocol.ts';
 export * from './schedule.ts';
 export * from './standings.ts';

@@ -1,6 +1,7 @@
 import { createRng } from '@db8/core';
 import { bootstrapIntervals, fitBradleyTerry, type PairGame, ratingOf } from './bradley-terry.ts';
 import type { ArenaConfig } from './config.ts';
+import { type PokerStats, pokerStatsOf } from './poker-stats.ts';
 import { duplicateSets, pairKey, roundCount, roundRobin, swissRound } from './schedule.ts';
 import type { ArenaState, Match } from './state.ts';
 
@@ -35,6 +36,8 @@ export interface Standings {
   sets: number;
   /** Pairwise games behind the ratings. */
   games: number;
+  /** Poker tournaments whose results carry hand counts: bb/100 with intervals (poker-stats.ts). */
+  poker?: PokerStats;
 }
 
 /** A complete set's outcome: summed score and place per entrant. */
@@ -158,7 +161,13 @@ export function standingsOf(state: ArenaState): Standings {
     const hi = full[i + 1]!.ci?.[1];
     full[i]!.clearOfNext = lo !== undefined && hi !== undefined && lo > hi;
   }
-  const out = { rows: full, sets: sets.length, games: units.reduce((s, u) => s + u.length, 0) };
+  const poker = pokerStatsOf(state, sets);
+  const out: Standings = {
+    rows: full,
+    sets: sets.length,
+    games: units.reduce((s, u) => s + u.length, 0),
+    ...(poker ? { poker } : {}),
+  };
   memo.set(state, out);
   return out;
 }

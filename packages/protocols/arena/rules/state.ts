@@ -46,6 +46,8 @@ export const ResultSchema = z
     head: TreeHeadSchema,
     /** One row per entrant of the match, in its seat order. */
     placements: z.array(PlacementSchema).min(2),
+    /** Hands the match played (poker; bb/100 is per hand). Absent in results recorded before. */
+    hands: z.number().int().min(1).max(10_000_000).optional(),
   })
   .strict();
 export type MatchResult = z.infer<typeof ResultSchema>;

@@ -1,4 +1,5 @@
-import type { ArenaView, StandingRow } from '../rules/index.ts';
+import { Link } from '@db8/web/kit';
+import type { ArenaView, PokerStats, StandingRow } from '../rules/index.ts';
 
 // The tournament in words and one picture: each entrant's Bradley–Terry rating as a dot with its
 // bootstrap 95% interval as a bar (plain SVG), the record beside it, and every match linked to its
@@ -40,6 +41,49 @@ function Bars({ rows }: { rows: readonly StandingRow[] }) {
   );
 }
 
+const signed = (v: number) => `${v > 0 ? '+' : ''}${v.toFixed(1)}`;
+
+/** Poker: big blinds won per 100 hands over the duplicate sets, and the hands an edge would need. */
+function PokerRates({ poker }: { poker: PokerStats }) {
+  return (
+    <section aria-labelledby="arena-bb100">
+      <h3 id="arena-bb100">Win rate (big blind {poker.bigBlind})</h3>
+      <div style={{ overflowX: 'auto', maxWidth: '100%' }}>
+        <table className="reflow" data-testid="arena-bb100">
+          <thead>
+            <tr>
+              <th>entrant</th>
+              <th>bb/100</th>
+              <th>95% interval</th>
+              <th>hands</th>
+              <th>hands for a clear interval</th>
+            </tr>
+          </thead>
+          <tbody>
+            {poker.rows.map((r) => {
+              const clear = r.ci !== null && (r.ci[0] > 0 || r.ci[1] < 0);
+              return (
+                <tr key={r.entrant}>
+                  <td>{r.entrant}</td>
+                  <td data-label="bb/100">{signed(r.bb100)}</td>
+                  <td data-label="95% interval">
+                    {r.ci ? `${signed(r.ci[0])} to ${signed(r.ci[1])}` : '—'}
+                    {clear ? ' (clear of 0)' : ''}
+                  </td>
+                  <td data-label="hands">{r.hands.toLocaleString()}</td>
+                  <td data-label="hands for a clear interval">
+                    {r.handsToExcludeZero === null ? '—' : r.handsToExcludeZero.toLocaleString()}
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}
+
 export function StandingsSummary(props: { view: unknown; status: string }) {
   const v = props.view as Partial<ArenaView> | null;
   const s = v?.standings;
@@ -57,7 +101,7 @@ export function StandingsSummary(props: { view: unknown; status: string }) {
       </p>
       <div style={{ display: 'flex', flexWrap: 'wrap', gap: '1rem', alignItems: 'flex-start' }}>
         <div style={{ overflowX: 'auto', maxWidth: '100%' }}>
-          <table>
+          <table className="reflow">
             <thead>
               <tr>
                 <th>entrant</th>
@@ -70,15 +114,17 @@ export function StandingsSummary(props: { view: unknown; status: string }) {
             </thead>
             <tbody>
               {s.rows.map((r) => (
-                <tr key={r.entrant} style={{ height: ROW }}>
+                <tr key={r.entrant}>
                   <td>{r.entrant}</td>
-                  <td>{r.rating.toFixed(0)}</td>
-                  <td>{r.ci ? `${r.ci[0].toFixed(0)}–${r.ci[1].toFixed(0)}` : '—'}</td>
-                  <td>
+                  <td data-label="rating">{r.rating.toFixed(0)}</td>
+                  <td data-label="95% interval">
+                    {r.ci ? `${r.ci[0].toFixed(0)}–${r.ci[1].toFixed(0)}` : '—'}
+                  </td>
+                  <td data-label="W-D-L">
                     {r.wins}-{r.draws}-{r.losses}
                   </td>
-                  <td>{r.points}</td>
-                  <td>{r.score}</td>
+                  <td data-label="points">{r.points}</td>
+                  <td data-label="score">{r.score}</td>
                 </tr>
               ))}
             </tbody>
@@ -86,6 +132,7 @@ export function StandingsSummary(props: { view: unknown; status: string }) {
         </div>
         <Bars rows={s.rows} />
       </div>
+      {s.poker ? <PokerRates poker={s.poker} /> : null}
       <details>
         <summary>Matches</summary>
         <ul>
@@ -94,7 +141,7 @@ export function StandingsSummary(props: { view: unknown; status: string }) {
               {m.id}: {m.entrants.join(' vs ')}{' '}
               {m.result ? (
                 <>
-                  — <a href={`/rooms/${encodeURIComponent(m.result.room)}`}>{m.result.room}</a> (
+                  — <Link to={`/rooms/${encodeURIComponent(m.result.room)}`}>{m.result.room}</Link> (
                   {m.result.placements.map((p) => `${p.entrant} ${p.score}`).join(', ')}; tree head{' '}
                   {m.result.head.size} / {m.result.head.rootHash.slice(0, 12)}…)
                 </>

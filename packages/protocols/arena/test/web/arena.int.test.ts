@@ -81,4 +81,73 @@ describe('arena room page', () => {
     await shot(page, 'arena-standings-390');
     await page.context().close();
   });
+
+  it('a duplicate poker tournament shows bb/100 with its interval; a match link opens in the app', async () => {
+    const admin = client(env, adminToken);
+    const room = await admin.createRoom({
+      protocol: 'arena',
+      title: 'web duplicate',
+      config: {
+        name: 'web duplicate',
+        game: 'poker',
+        gameConfig: { hands: 20, bigBlind: 10 },
+        format: { kind: 'duplicate-poker', deals: 3 },
+        entrants: ['tight', 'random'].map((s) => ({ name: s, kind: 'scripted', strategy: s })),
+        seed: 'web-duplicate',
+        bootstrap: 0,
+      },
+    });
+    const j = await admin.join(room.room_id, { seat: 'organizer' });
+    const org = client(env, j.session_token);
+    const state = (await org.state(room.room_id)) as { legal?: { actions: ArenaLegal[] } };
+    const due = state.legal!.actions[0] as Extract<ArenaLegal, { type: 'schedule' }>;
+    await org.act(room.room_id, { seat: 'organizer', action: due as never });
+    // tight wins 60, 20 and 100 chips over the three sets' two rotations of 20 hands.
+    const perSet = [60, 20, 100];
+    for (const m of due.matches) {
+      const set = Number(m.set.replace(/\D/g, '')) - 1;
+      const half = perSet[set]! / 2;
+      const placements = m.entrants.map((entrant) => ({
+        entrant,
+        place: entrant === 'tight' ? 1 : 2,
+        score: entrant === 'tight' ? half : -half,
+      }));
+      await org.act(room.room_id, {
+        seat: 'organizer',
+        action: {
+          type: 'result',
+          match: m.id,
+          room: `room_${m.id}`,
+          head: HEAD,
+          placements,
+          hands: 20,
+        } as never,
+      });
+    }
+    const page = await newPage(env);
+    await page.addInitScript(
+      (t) => localStorage.setItem('db8.session', JSON.stringify({ token: t })),
+      adminToken,
+    );
+    await page.setViewportSize({ width: 1366, height: 900 });
+    await page.goto(`${env.url}/rooms/${room.room_id}`);
+    const rates = page.getByTestId('arena-bb100');
+    await rates.waitFor();
+    // bb/100 per set: 100·60/(10·40) = 15, 5, 25 → mean +15.0; t(0.975, 2)·10/√3 = 24.8.
+    const tight = rates.locator('tbody tr', { hasText: 'tight' });
+    await expect.poll(() => tight.textContent()).toContain('+15.0');
+    expect(await tight.textContent()).toContain('-9.8 to +39.8');
+    await shot(page, 'arena-bb100-1366');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await shot(page, 'arena-bb100-390');
+    // The match link is the app's own: the page is not reloaded (a marker on window survives).
+    await page.evaluate(() => {
+      (window as unknown as { __stay?: number }).__stay = 1;
+    });
+    await page.getByTestId('arena-standings').locator('summary').click();
+    await page.locator(`a[href="/rooms/room_${due.matches[0]!.id}"]`).click();
+    await expect.poll(() => page.url()).toContain(`/rooms/room_${due.matches[0]!.id}`);
+    expect(await page.evaluate(() => (window as unknown as { __stay?: number }).__stay)).toBe(1);
+    await page.context().close();
+  });
 });
