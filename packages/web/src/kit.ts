@@ -5,6 +5,7 @@
 export { ActionForm } from './components/ActionForm.tsx';
 export { Badge, statusTone, type Tone } from './components/Badge.tsx';
 export { Countdown, formatRemaining, remainingMs } from './components/Countdown.tsx';
+export { CreateRoom } from './components/CreateRoom.tsx';
 export { errorAt, Field, SecondsInput } from './components/create/fields.tsx';
 export { EntryRow } from './components/EntryRow.tsx';
 export { LiveBadge } from './components/LiveBadge.tsx';
@@ -14,7 +15,7 @@ export { type ActionError, useRoomLive } from './lib/live.ts';
 export { Link, useNavigate, useParams, useSearchParams } from './lib/router.tsx';
 export { useSeatActions } from './lib/seat-actions.ts';
 export { getSession, useCredentials } from './lib/session.ts';
-export type { Ack, Room, RoomState } from './lib/types.ts';
+export type { Ack, Entry, Room, RoomState } from './lib/types.ts';
 export {
   type CreateFormProps,
   lazyPage,

@@ -1,7 +1,9 @@
-import { EntryRow, getSession, Link, useRoomLive } from '@db8/web/kit';
+import { type Entry, EntryRow, getSession, Link, useRoomLive } from '@db8/web/kit';
 import { useCallback, useEffect, useState } from 'react';
 import { AdminOnly } from './AdminTables.tsx';
+import { describePokerEntry } from './entry-words.ts';
 import { HandSummaries } from './HandSummaries.tsx';
+import { Kick } from './Kick.tsx';
 import { useTableLive } from './live.ts';
 import { PokerFelt } from './PokerFelt.tsx';
 import { TopUp } from './TopUp.tsx';
@@ -82,13 +84,14 @@ function AdminTableInner(props: { tableId: string }) {
       {table.state && table.state.status !== 'stopped' && (
         <TopUp tableId={tableId} state={table.state} startingStack={startingStack} />
       )}
+      {table.state && table.state.status !== 'stopped' && <Kick tableId={tableId} state={table.state} />}
       <section className="card" aria-labelledby="feed-h">
         <h2 id="feed-h">
           Live feed <span className="badge badge-info">{feed.status}</span>
         </h2>
         <ol className="entries feed" data-testid="live-log">
           {recentFeed.map((e) => (
-            <EntryRow key={e.seq} entry={e} />
+            <EntryRow key={e.seq} entry={e} protocol="poker" />
           ))}
         </ol>
       </section>
@@ -123,14 +126,16 @@ function AdminTableInner(props: { tableId: string }) {
               <thead>
                 <tr>
                   <th>seq</th>
-                  <th>entry</th>
+                  <th>what happened</th>
                 </tr>
               </thead>
               <tbody>
                 {events.map((e) => (
                   <tr key={e.seq} data-seq={e.seq}>
                     <td className="num">{e.seq}</td>
-                    <td className="mono">{JSON.stringify(e).slice(0, 220)}</td>
+                    <td>
+                      <EventWords event={e} />
+                    </td>
                   </tr>
                 ))}
               </tbody>
@@ -140,5 +145,16 @@ function AdminTableInner(props: { tableId: string }) {
       </section>
       <HandSummaries hands={table.hands} />
     </div>
+  );
+}
+
+/** An event in words, with its entry as JSON one click away (the raw record stays readable). */
+function EventWords(props: { event: AdminEvent }) {
+  const words = describePokerEntry(props.event as unknown as Entry);
+  return (
+    <details>
+      <summary>{words ?? <span className="muted">{String(props.event.kind ?? 'entry')}</span>}</summary>
+      <code className="mono small">{JSON.stringify(props.event)}</code>
+    </details>
   );
 }

@@ -1,19 +1,10 @@
-import { getSession, Link, useCredentials } from '@db8/web/kit';
-import { type FormEvent, useCallback, useEffect, useState } from 'react';
+import { CreateRoom, getSession, Link, useCredentials } from '@db8/web/kit';
+import { useCallback, useEffect, useState } from 'react';
 import type { TableSummary } from '../rules/index.ts';
 import { TableRows } from './TablesList.tsx';
 import { pokerApi } from './tables.ts';
 
-// Admin: every table with a stop button, and a form to open a new one (seed 002 §10.1).
-
-const FIELDS = [
-  ['seats', 'Seats', 6],
-  ['small_blind', 'Small blind', 5],
-  ['big_blind', 'Big blind', 10],
-  ['starting_stack', 'Starting stack', 1000],
-  ['action_timeout_ms', 'Action timeout (ms)', 8000],
-  ['hand_interval_ms', 'Between hands (ms)', 2000],
-] as const;
+// Admin: every table with a stop button, and the create-table form (seed 002 §10.1).
 
 export function AdminOnly(props: { children: React.ReactNode }) {
   useCredentials();
@@ -28,59 +19,6 @@ export function AdminOnly(props: { children: React.ReactNode }) {
       </section>
     );
   return <>{props.children}</>;
-}
-
-function CreateTable(props: { onCreated: () => void }) {
-  const [title, setTitle] = useState('');
-  const [values, setValues] = useState<Record<string, string>>(
-    Object.fromEntries(FIELDS.map(([k, , d]) => [k, String(d)])),
-  );
-  const [maxHands, setMaxHands] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setError(null);
-    try {
-      const body: Record<string, unknown> = Object.fromEntries(FIELDS.map(([k]) => [k, Number(values[k])]));
-      if (title.trim()) body.title = title.trim();
-      if (maxHands.trim()) body.max_hands = Number(maxHands);
-      await pokerApi.create(body);
-      setTitle('');
-      props.onCreated();
-    } catch (err) {
-      setError((err as Error).message);
-    }
-  };
-  return (
-    <form className="create-table" onSubmit={(e) => void submit(e)} aria-label="create a table">
-      <label>
-        Title
-        <input value={title} onChange={(e) => setTitle(e.target.value)} style={{ width: '12rem' }} />
-      </label>
-      {FIELDS.map(([k, label]) => (
-        <label key={k}>
-          {label}
-          <input
-            type="number"
-            name={k}
-            value={values[k]}
-            onChange={(e) => setValues((v) => ({ ...v, [k]: e.target.value }))}
-          />
-        </label>
-      ))}
-      <label>
-        Max hands
-        <input
-          type="number"
-          value={maxHands}
-          placeholder="no limit"
-          onChange={(e) => setMaxHands(e.target.value)}
-        />
-      </label>
-      <button type="submit">Create table</button>
-      {error && <p className="error small">{error}</p>}
-    </form>
-  );
 }
 
 export function AdminTables() {
@@ -145,10 +83,8 @@ function AdminTablesInner() {
           />
         )}
       </section>
-      <section className="card">
-        <h2>New table</h2>
-        <CreateTable onCreated={() => void load()} />
-      </section>
+      {/* The lobby's form (same fields, units, defaults and seat drivers), for poker only. */}
+      <CreateRoom protocol="poker" heading="New table" onCreated={() => void load()} />
     </div>
   );
 }

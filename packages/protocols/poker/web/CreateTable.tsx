@@ -2,9 +2,11 @@ import type { CreateFormProps } from '@db8/web/kit';
 import { errorAt, Field, SecondsInput } from '@db8/web/kit';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Controller, useForm } from 'react-hook-form';
-import { type TableConfigInput, TableConfigSchema } from '../rules/index.ts';
+import { DEFAULT_IDLE_STOP_MS, type TableConfigInput, TableConfigSchema } from '../rules/index.ts';
 
 // A new poker table: seats, blinds, starting stack and the clock, checked by the table's zod schema.
+// The one create-table form: the lobby and the admin tables page both render it (through the shell's
+// CreateRoom), with the REST API's defaults (an idle table stops after DEFAULT_IDLE_STOP_MS).
 
 const DEFAULTS: TableConfigInput = {
   seats: 6,
@@ -16,6 +18,7 @@ const DEFAULTS: TableConfigInput = {
   handIntervalMs: 1000,
   maxHands: null,
   minPlayers: 2,
+  idleStopMs: DEFAULT_IDLE_STOP_MS,
 };
 
 const orNull = (v: unknown) => (v === '' || v === null || v === undefined ? null : Number(v));
@@ -89,6 +92,25 @@ export function CreateTable(props: CreateFormProps) {
             hint="Empty: until stopped."
           >
             <input id="poker-hands" type="number" min={1} {...register('maxHands', { setValueAs: orNull })} />
+          </Field>
+          <Field
+            id="poker-idle"
+            label="stop once every seat has left, after (s)"
+            error={err('idleStopMs')}
+            hint="Empty: the table waits until stopped."
+          >
+            <Controller
+              control={control}
+              name="idleStopMs"
+              render={({ field }) => (
+                <SecondsInput
+                  id="poker-idle"
+                  value={field.value}
+                  onChange={(ms) => field.onChange(ms ?? null)}
+                  onBlur={field.onBlur}
+                />
+              )}
+            />
           </Field>
         </div>
         {root ? (

@@ -1,4 +1,5 @@
 import { lazyPage, type WebModule } from '@db8/web/kit';
+import { describePokerEntry } from './entry-words.ts';
 import './poker.css';
 
 const AdminAgents = lazyPage(() => import('./AdminAgents.tsx').then((m) => m.AdminAgents));
@@ -25,4 +26,5 @@ export const poker: WebModule = {
   ],
   CreateForm: CreateTable,
   drivers: true,
+  describeEntry: describePokerEntry,
 };

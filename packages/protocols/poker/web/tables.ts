@@ -62,6 +62,9 @@ export const pokerApi = {
       seat_id: seatId,
       amount,
     }),
+  /** Remove a seat from play (seed 002 §10.1): folded at its turn, never seated again. */
+  kick: (id: string, seatId: number) =>
+    post(z.object({ seq: z.number().int() }), `/v1/admin/tables/${enc(id)}/kick`, { seat_id: seatId }),
   agents: () => get(Agents, '/v1/admin/agents').then((r) => r.agents),
   events: (id: string, fromSeq: number, limit: number) =>
     get(Events, `/v1/admin/tables/${enc(id)}/events?fromSeq=${fromSeq}&limit=${limit}`),

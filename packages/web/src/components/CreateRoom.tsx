@@ -9,8 +9,13 @@ import { GeneratedForm } from './create/GeneratedForm.tsx';
 // Admin form: pick a protocol, fill its config (the protocol module's own form, or one generated
 // from its zod schema), choose who plays each seat, create the room and go to it.
 
-export function CreateRoom(props: { onCreated?: () => void }) {
-  const [protocol, setProtocol] = useState(installedProtocols()[0]?.name ?? '');
+export function CreateRoom(props: {
+  onCreated?: () => void;
+  /** One protocol only (a module's own admin page): no protocol picker, the same form and drivers. */
+  protocol?: string;
+  heading?: string;
+}) {
+  const [protocol, setProtocol] = useState(props.protocol ?? installedProtocols()[0]?.name ?? '');
   const navigate = useNavigate();
   const [title, setTitle] = useState('');
   const [drivers, setDrivers] = useState<DriverChoices>({});
@@ -75,17 +80,19 @@ export function CreateRoom(props: { onCreated?: () => void }) {
 
   return (
     <section className="card create-room" aria-labelledby="create-room-h">
-      <h2 id="create-room-h">New room</h2>
-      <div className="field">
-        <label htmlFor="cr-protocol">protocol</label>
-        <select id="cr-protocol" value={protocol} onChange={(e) => pick(e.target.value)}>
-          {installedProtocols().map((p) => (
-            <option key={p.name} value={p.name}>
-              {p.name} (v{p.version})
-            </option>
-          ))}
-        </select>
-      </div>
+      <h2 id="create-room-h">{props.heading ?? 'New room'}</h2>
+      {props.protocol ? null : (
+        <div className="field">
+          <label htmlFor="cr-protocol">protocol</label>
+          <select id="cr-protocol" value={protocol} onChange={(e) => pick(e.target.value)}>
+            {installedProtocols().map((p) => (
+              <option key={p.name} value={p.name}>
+                {p.name} (v{p.version})
+              </option>
+            ))}
+          </select>
+        </div>
+      )}
       {mod?.CreateForm ? (
         // In the module's scope, so its stylesheet reaches its own form.
         <ModuleScope module={mod}>

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import type { Revealed } from '../lib/reveals.ts';
 import type { Entry } from '../lib/types.ts';
 import { formatWhen, isInstant } from '../lib/when.ts';
+import { entryWords } from '../protocols/registry.ts';
 import { Badge } from './Badge.tsx';
 
 // One log entry, compact: seq, time, kind, actor, who may read it, and its payload or commitment.
@@ -82,8 +83,11 @@ export function EntryRow(props: {
   extra?: ReactNode;
   /** The entry the inspector is at: marked. */
   inspected?: boolean;
+  /** The room's protocol: its web module may put the entry in words (WebModule.describeEntry). */
+  protocol?: string | undefined;
 }) {
   const e = props.entry;
+  const words = entryWords(props.protocol, e);
   return (
     <li
       className={`entry kind-${e.kind}${props.inspected ? ' inspected' : ''}`}
@@ -99,6 +103,11 @@ export function EntryRow(props: {
       <span className="actor mono">{e.actor}</span>
       <Badge tone={e.vis.kind === 'public' ? 'muted' : 'warn'}>{visLabel(e)}</Badge>
       <div className="body">
+        {words ? (
+          <p className="words" data-testid="entry-words">
+            {words}
+          </p>
+        ) : null}
         <EntryBody entry={e} revealed={props.revealed} />
       </div>
       {props.extra ? <div className="extra">{props.extra}</div> : null}

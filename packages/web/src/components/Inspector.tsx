@@ -277,7 +277,11 @@ export function Inspector(props: { roomId: string; step: InspectStep; onStep: (s
           </fieldset>
           {entry ? (
             <ol className="entries inspected" aria-label="the entry that made this state">
-              <EntryRow entry={entry} revealed={reveals.get(entry.seq)} />
+              <EntryRow
+                entry={entry}
+                revealed={reveals.get(entry.seq)}
+                protocol={report.protocol ?? undefined}
+              />
             </ol>
           ) : null}
           <div className="lenses" role="tablist" aria-label="look as">

@@ -72,6 +72,8 @@ export function Journal(props: { roomId: string }) {
   const [key, setKey] = useState<ServerKeyInfo | null | 'pending'>('pending');
   /** The log's length (head seq + 1), so the summary can say which part of it this page checked. */
   const [total, setTotal] = useState<number | null>(null);
+  /** The room's protocol, so its web module can put entries in words. */
+  const [protocol, setProtocol] = useState<string | undefined>(undefined);
   const base = `/rooms/${encodeURIComponent(roomId)}/journal`;
   const [step, setStep] = useState<InspectStep>(() => seqParam(search));
 
@@ -86,7 +88,10 @@ export function Journal(props: { roomId: string }) {
           fetchServerKey(roomId).catch(() => null),
           api.getRoom(roomId).catch(() => null),
         ]);
-        if (room) setTotal(room.seq + 1);
+        if (room) {
+          setTotal(room.seq + 1);
+          setProtocol(room.protocol);
+        }
         const verifier = serverKey?.verifier ?? null;
         setKey(serverKey);
         if (cancelled) return;
@@ -174,6 +179,7 @@ export function Journal(props: { roomId: string }) {
                 key={e.seq}
                 entry={e}
                 revealed={reveals.get(e.seq)}
+                protocol={protocol}
                 inspected={e.seq === step}
                 extra={
                   <>

@@ -180,7 +180,7 @@ export function Room(props: { roomId: string }) {
           </h2>
           <ol className="entries" ref={logRef} aria-live="polite" data-testid="live-log">
             {live.entries.map((e) => (
-              <EntryRow key={e.seq} entry={e} revealed={reveals.get(e.seq)} />
+              <EntryRow key={e.seq} entry={e} revealed={reveals.get(e.seq)} protocol={mod?.protocol} />
             ))}
           </ol>
         </section>

@@ -1,5 +1,5 @@
 import { type ComponentType, lazy, type ReactNode, Suspense } from 'react';
-import type { Ack, Room } from '../lib/types.ts';
+import type { Ack, Entry, Room } from '../lib/types.ts';
 
 // What a protocol adds to the web app. The generic app (App.tsx, the room page, the lobby's create
 // form) iterates the registry and never names a protocol; a protocol with no module gets the generic
@@ -74,6 +74,11 @@ export interface WebModule {
   drivers?: boolean;
   /** Starting values for the generated create form (fields come from the protocol's config schema). */
   createPreset?: Record<string, unknown>;
+  /**
+   * One log entry in words ("seat 2 raises to 40"), shown above its payload wherever the log is
+   * listed (live log, journal, inspector); null for an entry the module has no words for.
+   */
+  describeEntry?: (entry: Entry) => string | null;
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { AnyProtocol } from '@db8/core';
+import type { Entry } from '../lib/types.ts';
 import type { WebModule } from './module.tsx';
 
 // The protocols this web app was composed with: the composition root (packages/app/web/main.tsx)
@@ -28,4 +29,16 @@ export function moduleFor(protocol: string | undefined): WebModule | undefined {
 /** Every installed protocol's pure rules: what generated create forms read their config schema from. */
 export function installedProtocols(): readonly AnyProtocol[] {
   return installed.protocols;
+}
+
+/** An entry in its protocol's words, or null (no module, no words for it, or the module threw). */
+export function entryWords(protocol: string | undefined, entry: Entry): string | null {
+  const describe = moduleFor(protocol)?.describeEntry;
+  if (!describe) return null;
+  try {
+    return describe(entry);
+  } catch {
+    // A payload the module did not expect (an older version's entry) still lists, as JSON.
+    return null;
+  }
 }

@@ -277,12 +277,20 @@ describe('admin pages', () => {
     acceptDialogs(page);
     await page.addInitScript((raw) => localStorage.setItem('db8.session', raw), adminSession);
 
-    // Create a table through the form; it appears in the list, then Stop ends it.
+    // Create a table through the form — the lobby's own (seconds, the REST defaults, seat drivers);
+    // it opens the table, appears in the list, then Stop ends it.
     await page.goto(`${env.url}/admin/tables`);
     await page.locator(`tr[data-table="${tableId}"]`).waitFor();
-    await page.getByLabel('Title').fill('Made in the browser');
-    await page.locator('input[name="seats"]').fill('4');
-    await page.getByRole('button', { name: 'Create table' }).click();
+    await expect(page.locator('#poker-idle').inputValue()).resolves.toBe('600');
+    await expect(page.locator('#poker-interval').inputValue()).resolves.toBe('1');
+    await page.getByLabel('room title (optional, shown in the lobby)').fill('Made in the browser');
+    await page.locator('#poker-seats').fill('4');
+    await page.getByRole('button', { name: 'Create room' }).click();
+    await page.waitForURL(/\/rooms\/[^/]+$/);
+    const madeId = decodeURIComponent(page.url().split('/rooms/')[1]!);
+    const config = (await client(env, adminToken).state(madeId)) as { view?: unknown };
+    expect(config.view).toBeDefined();
+    await page.goto(`${env.url}/admin/tables`);
     const made = page.locator('tr', { hasText: 'Made in the browser' });
     await made.waitFor();
     await expect(made.getByTestId('table-status').textContent()).resolves.toBe('waiting');
@@ -304,6 +312,17 @@ describe('admin pages', () => {
     expect(await rows.count()).toBeGreaterThan(10);
     await expect(rows.first().getAttribute('data-seq')).resolves.toBe('0');
     await page.locator('[data-testid="hand-summary"][data-hand="2"]').waitFor();
+    // Entries in words: the live log and the events table say what happened, not only JSON.
+    const words = page.locator('[data-testid="live-log"] [data-testid="entry-words"]');
+    await expect
+      .poll(() => words.allTextContents())
+      .toContain('the table is closed after 2 hands: its last hand was played');
+    const said = (await page.locator('[data-testid="events"]').textContent()) ?? '';
+    expect(said).toContain('the table opens');
+    expect(said).toMatch(/seat \d is taken/);
+    expect(said).toMatch(/seat \d sits in/);
+    expect(said).toMatch(/hand 1 is dealt \(deck committed [0-9a-f]{8}…\)/);
+    expect(said).toMatch(/seat \d (checks|calls)/);
     const [download] = await Promise.all([
       page.waitForEvent('download'),
       page.getByRole('button', { name: 'Download JSONL' }).click(),
@@ -329,6 +348,36 @@ describe('admin pages', () => {
       await expect(row.textContent()).resolves.toContain(`${tableId} seat ${b.seat}`);
     }
     await shot(page, 'poker-admin-agents');
+
+    // Kick: a seated agent is removed from a running table with the button; the log says so.
+    const kickTable = await createTable({
+      title: 'Kick',
+      seats: 2,
+      small_blind: 5,
+      big_blind: 10,
+      starting_stack: 1000,
+      min_players: 2,
+      action_timeout_ms: 60_000,
+    });
+    const kickBot = await startBot(kickTable.table_id, 'bot-kicked', 50);
+    await page.goto(`${env.url}/admin/tables/${kickTable.table_id}`);
+    await page.getByRole('button', { name: `Remove seat ${kickBot.seat}` }).click();
+    await page
+      .getByTestId('kick')
+      .getByRole('status')
+      .filter({ hasText: `seat ${kickBot.seat} removed` })
+      .waitFor();
+    await expect
+      .poll(() => page.locator('[data-testid="live-log"] [data-testid="entry-words"]').allTextContents())
+      .toContain(`the house removes seat ${kickBot.seat}`);
+    await shot(page, 'poker-admin-kick');
+    const stopped = await fetch(`${env.url}/v1/admin/tables/${kickTable.table_id}/stop`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${adminToken}` },
+      body: '{}',
+    });
+    expect(stopped.status).toBe(200);
+    await kickBot.closed;
 
     // Observers are refused the admin pages.
     const anon = await newPage(env);
