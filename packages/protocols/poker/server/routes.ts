@@ -9,6 +9,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import {
+  type AgentResults,
   CreateTableBodySchema,
   GameStatePayloadSchema,
   gameStateOf,
@@ -17,6 +18,8 @@ import {
   KickBodySchema,
   POKER_MIN_SUPPORTED_PROTOCOL_VERSION,
   POKER_PROTOCOL_VERSION,
+  type TablePlayer,
+  TablePlayerSchema,
   TableSummarySchema,
   type TableView,
   TopUpBodySchema,
@@ -30,7 +33,11 @@ import { pokerOutdated } from './wire.ts';
 
 const Params = z.object({ id: z.string().min(1).max(128) });
 const TablesResponse = z.object({ tables: z.array(TableSummarySchema) });
-const TableResponse = z.object({ table: TableSummarySchema, state: GameStatePayloadSchema });
+const TableResponse = z.object({
+  table: TableSummarySchema,
+  state: GameStatePayloadSchema,
+  players: z.array(TablePlayerSchema),
+});
 const EventsQuery = z.object({
   fromSeq: z.coerce.number().int().min(0).default(0),
   limit: z.coerce.number().int().min(1).max(1000).default(200),
@@ -54,6 +61,33 @@ export function pokerRoutes(root: FastifyInstance, { ctx, tables, presence }: Po
   let protocolJson: Record<string, unknown> | null = null;
 
   const outdated = (v: string) => pokerOutdated(v, skillDocUrl);
+
+  /** Each held player seat with its agent's registered name (names, never ids, on the felt). */
+  const playersOf = async (roomId: string): Promise<TablePlayer[]> => {
+    const seats = (await ctx.app.store.rooms.seats(roomId)).filter(
+      (s) => seatNumber(s.seat) !== null && s.principalId !== null,
+    );
+    return Promise.all(
+      seats.map(async (s) => ({
+        seat_id: seatNumber(s.seat)!,
+        name: (await ctx.app.store.principals.get(s.principalId!))?.displayName ?? null,
+      })),
+    );
+  };
+
+  /** An agent's hands and chips won over its seats at tables that have ended (stack − bought). */
+  const resultsOf = async (seats: ReadonlyArray<{ roomId: string; seat: string }>): Promise<AgentResults> => {
+    const out = { tables: 0, hands: 0, net: 0 };
+    for (const s of seats) {
+      const view = await tables.view(s.roomId, { kind: 'admin' });
+      const seat = view.seats[seatNumber(s.seat)!];
+      if (view.status !== 'stopped' || !seat) continue;
+      out.tables++;
+      out.hands += seat.handsPlayed;
+      out.net += seat.stack - seat.bought;
+    }
+    return out;
+  };
 
   const create = {
     schema: {
@@ -110,6 +144,9 @@ export function pokerRoutes(root: FastifyInstance, { ctx, tables, presence }: Po
       return {
         table: await tables.summary(room),
         state: gameStateOf(s.view as TableView, undefined, s.deadlineUnix),
+        // Who sits where is the admin's while the table runs (the platform's anonymous seats, as
+        // join entries are); everyone sees it once the table has ended (its close reveals it).
+        players: req.auth?.role === 'admin' || room.status === 'closed' ? await playersOf(room.id) : [],
       };
     },
   );
@@ -263,12 +300,14 @@ export function pokerRoutes(root: FastifyInstance, { ctx, tables, presence }: Po
             const open = await Promise.all(
               seats.map(async (s) => ((await tables.isTable(s.roomId)) ? s : null)),
             );
+            const held = open.flatMap((s) => (s ? [s] : []));
             return {
               agent_id: a.id,
               name: a.displayName,
               connected: (p?.connections ?? 0) > 0,
               last_seen_at: p ? new Date(p.lastSeen).toISOString() : null,
-              seats: open.flatMap((s) => (s ? [{ table_id: s.roomId, seat_id: seatNumber(s.seat) }] : [])),
+              seats: held.map((s) => ({ table_id: s.roomId, seat_id: seatNumber(s.seat) })),
+              results: await resultsOf(held),
             };
           }),
         ),

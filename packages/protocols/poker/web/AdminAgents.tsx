@@ -3,7 +3,8 @@ import { useEffect, useState } from 'react';
 import { AdminOnly } from './AdminTables.tsx';
 import { type AgentRow, pokerApi } from './tables.ts';
 
-// Admin: every agent, whether it is connected now, when it was last seen, and the seats it holds.
+// Admin: every agent, whether it is connected now, when it was last seen, the seats it holds, and
+// its results across the tables that have ended (hands played, chips won).
 
 export function AdminAgents() {
   return (
@@ -49,6 +50,9 @@ function AgentsInner() {
                 <th>Connected</th>
                 <th>Last seen</th>
                 <th>Seats</th>
+                <th title="over the tables that have ended">Ended tables</th>
+                <th>Hands</th>
+                <th>Net chips</th>
               </tr>
             </thead>
             <tbody>
@@ -73,6 +77,15 @@ function AgentsInner() {
                             seat {s.seat_id}{' '}
                           </span>
                         ))}
+                  </td>
+                  <td className="num" data-label="Ended tables">
+                    {a.results.tables}
+                  </td>
+                  <td className="num" data-label="Hands">
+                    {a.results.hands}
+                  </td>
+                  <td className="num" data-label="Net chips" data-testid="agent-net">
+                    {a.results.net > 0 ? `+${a.results.net}` : a.results.net}
                   </td>
                 </tr>
               ))}

@@ -49,12 +49,19 @@ function AdminTableInner(props: { tableId: string }) {
   };
   const recentFeed = feed.entries.slice(-40).reverse();
   const [startingStack, setStartingStack] = useState<number | null>(null);
+  const [names, setNames] = useState<ReadonlyMap<number, string>>(new Map());
+  // Read again when an agent sits down or leaves (an admin sees who sits where all along).
+  const taken = table.state?.seats.flatMap((s) => (s.status === 'empty' ? [] : [s.seat_id])).join(',') ?? '';
   useEffect(() => {
+    void taken;
     pokerApi
       .table(tableId)
-      .then((t) => setStartingStack(t.table.starting_stack))
+      .then((t) => {
+        setStartingStack(t.table.starting_stack);
+        setNames(new Map(t.players.flatMap((p) => (p.name ? [[p.seat_id, p.name] as const] : []))));
+      })
       .catch(() => undefined);
-  }, [tableId]);
+  }, [tableId, taken]);
   return (
     <div className="poker-page">
       <header className="card-head poker-head">
@@ -79,7 +86,12 @@ function AdminTableInner(props: { tableId: string }) {
       </header>
       {error && <p className="error small">{error}</p>}
       {table.state && (
-        <PokerFelt state={table.state} lastHand={table.hands.at(-1) ?? null} skewMs={table.skewMs} />
+        <PokerFelt
+          state={table.state}
+          lastHand={table.hands.at(-1) ?? null}
+          skewMs={table.skewMs}
+          names={names}
+        />
       )}
       {table.state && table.state.status !== 'stopped' && (
         <TopUp tableId={tableId} state={table.state} startingStack={startingStack} />

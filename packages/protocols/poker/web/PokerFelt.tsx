@@ -18,6 +18,8 @@ export function PokerFelt(props: {
   state: GameStatePayload;
   lastHand: HandCompletePayload | null;
   skewMs: number;
+  /** Agents' names by seat, where known. */
+  names?: ReadonlyMap<number, string>;
 }) {
   const { state: gs, lastHand, skewMs } = props;
   const n = gs.seats.length;
@@ -90,6 +92,11 @@ export function PokerFelt(props: {
             >
               <div className="seat-head">
                 <strong>Seat {s.seat_id}</strong>
+                {props.names?.get(s.seat_id) ? (
+                  <span className="seat-name" data-testid={`seat-name-${s.seat_id}`}>
+                    {props.names.get(s.seat_id)}
+                  </span>
+                ) : null}
                 {gs.button === s.seat_id && (
                   <span className="dealer" title="dealer button">
                     D

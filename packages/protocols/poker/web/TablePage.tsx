@@ -12,13 +12,21 @@ export function TablePage(props: { tableId: string }) {
   const { tableId } = props;
   const { state, hands, status, error, skewMs } = useTableLive(tableId);
   const [title, setTitle] = useState<string | null>(null);
+  const [names, setNames] = useState<ReadonlyMap<number, string>>(new Map());
   const [missing, setMissing] = useState<string | null>(null);
+  // The names are read again when an agent sits down or leaves, and when the table stops (an
+  // observer sees who sat where once it has ended; an admin all along).
+  const taken = `${state?.seats.flatMap((s) => (s.status === 'empty' ? [] : [s.seat_id])).join(',') ?? ''}:${state?.status === 'stopped'}`;
   useEffect(() => {
+    void taken;
     pokerApi
       .table(tableId)
-      .then((t) => setTitle(t.table.title ?? t.table.table_id))
+      .then((t) => {
+        setTitle(t.table.title ?? t.table.table_id);
+        setNames(new Map(t.players.flatMap((p) => (p.name ? [[p.seat_id, p.name] as const] : []))));
+      })
       .catch((e: Error) => setMissing(e.message));
-  }, [tableId]);
+  }, [tableId, taken]);
   if (missing && !state) {
     return (
       <section className="card narrow">
@@ -47,7 +55,7 @@ export function TablePage(props: { tableId: string }) {
       </header>
       {error && <p className="error small">{error}</p>}
       {state ? (
-        <PokerFelt state={state} lastHand={lastHand} skewMs={skewMs} />
+        <PokerFelt state={state} lastHand={lastHand} skewMs={skewMs} names={names} />
       ) : (
         <p className="muted">Connecting to the table…</p>
       )}

@@ -85,7 +85,8 @@ export function describePokerEntry(entry: Entry): string | null {
   // A tick deals, or acts for a seat whose time ran out, or stops an idle table: the note tells a deal.
   else if (entry.kind === 'tick')
     head = note ? null : "the table's clock acts (a seat's time ran out, or an idle table stops)";
-  else if (entry.kind === 'join') head = joinWords(entry.payload);
+  // A join is the admin's to read while the table runs: its payload is then sealed-but-visible.
+  else if (entry.kind === 'join') head = joinWords(entry.payload ?? entry.sealed?.payload);
   else if (entry.kind === 'close') head = closeWords(entry.payload);
   const words = [head, note].filter((w): w is string => w !== null);
   return words.length > 0 ? words.join('; ') : null;

@@ -1,11 +1,13 @@
 import { anonClient, personalClient } from '@db8/web/kit';
 import { z } from 'zod';
 import {
+  AgentResultsSchema,
   type CreateTableBody,
   GameStatePayloadSchema,
   type HandCompletePayload,
   HandSummarySchema,
   handCompleteOf,
+  TablePlayerSchema,
   TableSummarySchema,
 } from '../rules/index.ts';
 
@@ -14,7 +16,11 @@ import {
 // routes belong to this module, as they do to the server's poker module.
 
 const Tables = z.object({ tables: z.array(TableSummarySchema) });
-const TableWithState = z.object({ table: TableSummarySchema, state: GameStatePayloadSchema });
+const TableWithState = z.object({
+  table: TableSummarySchema,
+  state: GameStatePayloadSchema,
+  players: z.array(TablePlayerSchema),
+});
 const Stopped = z.object({ table: TableSummarySchema });
 
 export const AgentRowSchema = z.object({
@@ -23,6 +29,7 @@ export const AgentRowSchema = z.object({
   connected: z.boolean(),
   last_seen_at: z.string().nullable(),
   seats: z.array(z.object({ table_id: z.string(), seat_id: z.number().int().nullable() })),
+  results: AgentResultsSchema,
 });
 export type AgentRow = z.infer<typeof AgentRowSchema>;
 const Agents = z.object({ agents: z.array(AgentRowSchema) });

@@ -49,6 +49,14 @@ export type CreateTableBody = z.infer<typeof CreateTableBodySchema>;
 
 export const TableStatusSchema = z.enum(['waiting', 'running', 'ended']);
 
+/** Who holds a player seat, by the name the agent registered with (null: it gave none). */
+export const TablePlayerSchema = z.object({ seat_id: int, name: z.string().nullable() });
+export type TablePlayer = z.infer<typeof TablePlayerSchema>;
+
+/** An agent's record over the tables that have ended: its seats' hands and chips won (stack − bought). */
+export const AgentResultsSchema = z.object({ tables: int, hands: int, net: int });
+export type AgentResults = z.infer<typeof AgentResultsSchema>;
+
 export const TableSummarySchema = z.object({
   table_id: z.string(),
   title: z.string().nullable(),

@@ -189,6 +189,8 @@ describe('observer table view', () => {
     expect(deadline).toBeLessThan(Date.now() + 25_000);
     await expect(page.locator('[data-testid^="hole-"] .pcard.back').count()).resolves.toBe(6);
     await expect(felt.locator('.dealer').count()).resolves.toBe(1);
+    // Who sits where is the admin's while the table runs: an observer sees seat numbers only.
+    expect(await page.locator('[data-testid^="seat-name-"]').count()).toBe(0);
     await shot(page, 'poker-table-flop');
 
     // The first hand ends: its summary lists the board, the hands shown and the pot won.
@@ -264,6 +266,10 @@ describe('observer table view', () => {
     for (const s of beforeFirst) for (const c of holesOf(1)) expect(s.bodyText).not.toContain(cardGlyph(c)!);
     // The board rendered at some point with all five cards, and the pot with chips in it.
     expect(live.some((s) => s.tableCards.length === 5 && /Pot [1-9]\d*/.test(s.tableText))).toBe(true);
+    // Once the table has ended, the seats show the agents' names (read on load: no race with the close).
+    await page.reload();
+    for (const b of bots)
+      await expect(page.getByTestId(`seat-name-${b.seat}`).textContent()).resolves.toBe(b.name);
   }, 120_000);
 });
 
@@ -340,13 +346,19 @@ describe('admin pages', () => {
     expect(readFileSync(await phh.path(), 'utf8')).toContain('actions');
     await shot(page, 'poker-admin-table');
 
-    // Agents: the three bots, with their seats at the played table.
+    // Agents: the three bots, with their seats at the played table and their results across
+    // ended tables — one table, two hands each, chips that sum to zero.
     await page.goto(`${env.url}/admin/agents`);
+    let nets = 0;
     for (const b of bots) {
       const row = page.locator('tr', { hasText: b.name });
       await row.waitFor();
       await expect(row.textContent()).resolves.toContain(`${tableId} seat ${b.seat}`);
+      await expect(row.locator('[data-label="Ended tables"]').textContent()).resolves.toBe('1');
+      await expect(row.locator('[data-label="Hands"]').textContent()).resolves.toBe('2');
+      nets += Number(await row.getByTestId('agent-net').textContent());
     }
+    expect(nets).toBe(0);
     await shot(page, 'poker-admin-agents');
 
     // Kick: a seated agent is removed from a running table with the button; the log says so.
@@ -370,6 +382,8 @@ describe('admin pages', () => {
     await expect
       .poll(() => page.locator('[data-testid="live-log"] [data-testid="entry-words"]').allTextContents())
       .toContain(`the house removes seat ${kickBot.seat}`);
+    // The admin sees who sits at a running table.
+    await expect(page.getByTestId(`seat-name-${kickBot.seat}`).textContent()).resolves.toBe('bot-kicked');
     await shot(page, 'poker-admin-kick');
     const stopped = await fetch(`${env.url}/v1/admin/tables/${kickTable.table_id}/stop`, {
       method: 'POST',
