@@ -57,7 +57,9 @@ export function sseEventRoutes(
           : null);
       const room = await ctx.runtime.getRoom(roomId);
       const viewer = await viewerIn(ctx, auth, roomId);
-      if (room.status === 'closed') return reply.code(204).send();
+      // `connection: close`: nothing more comes from this client (an EventSource stops here), and an
+      // idle kept-alive socket would only race the keep-alive timeout on its next use.
+      if (room.status === 'closed') return reply.code(204).header('connection', 'close').send();
 
       reply.hijack();
       const res = reply.raw;
