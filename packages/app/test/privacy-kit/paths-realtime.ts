@@ -106,7 +106,7 @@ async function sseEvents(t: ProbeTarget): Promise<Delivery> {
     }
     ac.abort();
     if (!/^event: presence$/m.test(text)) throw new Error(`${path} ended before its presence event`);
-    return { path, status: 200, text };
+    return { path, status: 200, text, fromView: true };
   } catch (err) {
     if (ac.signal.aborted && (err as Error).name === 'AbortError')
       throw new Error(`${path} as ${t.viewer.name}: no presence event within ${WAIT_MS} ms`);
