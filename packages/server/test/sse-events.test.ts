@@ -24,10 +24,15 @@ async function readAll(res: Response, onEvent: (event: string, data: unknown) =>
   const reader = res.body!.getReader();
   const decoder = new TextDecoder();
   let pending = '';
-  const limit = setTimeout(() => void reader.cancel(new Error('the stream did not end')), PATIENCE_MS);
+  let hung = false;
+  const limit = setTimeout(() => {
+    hung = true;
+    void reader.cancel();
+  }, PATIENCE_MS);
   try {
     for (;;) {
       const { value, done } = await reader.read();
+      if (hung) throw new Error(`the stream did not end within ${PATIENCE_MS} ms`);
       if (done) return;
       pending += decoder.decode(value, { stream: true });
       for (let i = pending.indexOf('\n\n'); i !== -1; i = pending.indexOf('\n\n')) {
