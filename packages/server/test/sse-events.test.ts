@@ -80,6 +80,5 @@ describe('SSE /events?room_id=', () => {
       expect(r.status).toBe(200);
       ac.abort();
     }
-    expect(h.app.realtime.size.feeds).toBeGreaterThanOrEqual(0);
   });
 });
