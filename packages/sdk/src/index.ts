@@ -32,6 +32,7 @@ export {
   RoomSocket,
   type RoomSocketOptions,
   type Subscribed,
+  type TypedRoomEvent,
   type Welcome,
 } from './socket/rooms.ts';
 export { toWsUrl, type WebSocketCtor, type WebSocketLike } from './socket/websocket.ts';

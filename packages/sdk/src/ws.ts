@@ -131,10 +131,18 @@ export class Db8Socket {
     this.conn.sendRaw(text);
   }
 
-  /** `state: false` follows entries only (no `state` pushes). */
-  async subscribe(roomId: string, opts: { since?: number; token?: string; state?: boolean } = {}) {
+  /** `state: false` follows entries only (no `state` pushes); `events: true` adds typed room events. */
+  async subscribe(
+    roomId: string,
+    opts: { since?: number; token?: string; state?: boolean; events?: boolean } = {},
+  ) {
     const m = await this.request('subscribe', { room_id: roomId, ...opts });
     return (m as ServerMessageOf<'subscribed'>).payload;
+  }
+
+  /** This socket's seat is editing a draft (no reply; the server drops signals under a second apart). */
+  typing(roomId: string): void {
+    this.conn.sendRaw(JSON.stringify({ type: 'typing', payload: { room_id: roomId } }));
   }
 
   async unsubscribe(roomId: string): Promise<void> {

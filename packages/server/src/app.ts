@@ -26,7 +26,11 @@ import { mcpRoutes } from './mcp/index.ts';
 import { mcpOriginGuard } from './mcp/requests.ts';
 import { createModuleRegistry } from './modules.ts';
 import { RealtimeHub } from './realtime/hub.ts';
+import { PresenceRegistry } from './realtime/presence.ts';
+import type { RoomEventsHub } from './realtime/room-events.ts';
 import { sseRoutes } from './realtime/sse.ts';
+import { sseEventRoutes } from './realtime/sse-events.ts';
+import { RoomTicker } from './realtime/ticker.ts';
 import { wsRoutes } from './realtime/ws.ts';
 import { adminRoomRoutes } from './routes/admin-rooms.ts';
 import { authRoutes } from './routes/auth.ts';
@@ -272,16 +276,28 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   );
   // Server-side watchers (a module's routes) ride the same channels as sockets.
   app.decorate('realtime', hub);
+  // Typed room events (a module's `events`, presence, typing): ephemeral, per node.
+  const events: RoomEventsHub = {
+    presence: new PresenceRegistry({ clock }),
+    ticker: new RoomTicker(),
+    producerFor: (protocol) => ctx.modules.get(protocol)?.events,
+  };
   // One connection implementation for /v1/ws and every module's wire codec, each at its own path.
   wsRoutes(
     app,
     ctx,
     hub,
     [...ctx.modules.values()].flatMap((m) => (m.wire ? [m.wire] : [])),
+    events,
   );
   sseRoutes(app, ctx, hub);
+  sseEventRoutes(app, ctx, hub, events);
   mcpRoutes(app, ctx);
-  app.addHook('preClose', async () => hub.close());
+  app.addHook('preClose', async () => {
+    hub.close();
+    events.ticker.close();
+    events.presence.close();
+  });
 
   if (web) {
     await app.register(fastifyStatic, {

@@ -105,7 +105,7 @@ function checkBundle(truth: Truth, text: string, admin: boolean): string[] {
 
 /**
  * Checks one delivery to `v`: no secret `v` may not see in anything it was served; every sealed
- * payload served is one `v` may read; every entry is exactly `redactEntry(stored, class asked
+ * payload served is one `v` may read; events made from views hold no hash the view hides; every entry is exactly `redactEntry(stored, class asked
  * for)`; every view is exactly `protocol.view(state, v)`; every bundle verifies and refolds.
  */
 export function checkDelivery(
@@ -119,6 +119,12 @@ export function checkDelivery(
   for (const s of forbiddenFor(truth, v, view.text)) {
     const form = s.forms.find((f) => !d.echo?.includes(f) && occurs(d.text, f));
     if (form !== undefined) leaks.push(`${s.label} (${form})`);
+  }
+  // Events made from the viewer's views (SSE /events) say nothing the view does not: every hash in
+  // them (a submission's canonical_sha256, a chain head) is one the view shows this viewer.
+  if (d.fromView) {
+    for (const h of new Set(d.text.match(/\b[0-9a-f]{64}\b/g) ?? []))
+      if (!view.text.includes(h)) leaks.push(`a hash its view does not show (${h.slice(0, 16)}…)`);
   }
   for (const raw of d.entries?.list ?? []) {
     const e = raw as StoredEntry;

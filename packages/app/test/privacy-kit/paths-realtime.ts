@@ -2,7 +2,8 @@ import { PATIENCE_MS } from '../../../../test/patience.ts';
 import { type Delivery, enc, type ProbeTarget, type ReadPath } from './probe.ts';
 
 /**
- * The realtime read paths over real sockets: SSE `/v1/rooms/:id/events` from the start, db8's
+ * The realtime read paths over real sockets: SSE `/v1/rooms/:id/events` from the start, SSE
+ * `/events?room_id=` (typed events) at connect, db8's
  * WebSocket `/v1/ws` subscribed from the start, and poker's seed-002 table socket in both formats.
  * Each read stops once the room's head entry and a state have come (the room does not move while
  * the kit reads it); a stream that never gets there fails the probe.
@@ -74,6 +75,41 @@ async function sse(t: ProbeTarget): Promise<Delivery> {
   } catch (err) {
     if (ac.signal.aborted && (err as Error).name === 'AbortError')
       throw new Error(`${path} as ${t.viewer.name}: no head entry and state within ${WAIT_MS} ms`);
+    throw err;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * SSE `/events?room_id=`: the typed room events (debate's phase, submission and vote as this viewer
+ * may see them; presence). Read up to the presence event, which follows the events of the first
+ * state; a closed room answers 204 with nothing. Searched as text for every secret of the viewer.
+ */
+async function sseEvents(t: ProbeTarget): Promise<Delivery> {
+  const path = 'GET /events?room_id=';
+  const ac = new AbortController();
+  const timer = setTimeout(() => ac.abort(), WAIT_MS);
+  try {
+    const res = await fetch(`${t.base}/events?room_id=${enc(t.roomId)}`, {
+      headers: auth(t),
+      signal: ac.signal,
+    });
+    if (res.status !== 200) return { path, status: res.status, text: await res.text() };
+    let text = '';
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    while (!/^event: presence$/m.test(text)) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value, { stream: true });
+    }
+    ac.abort();
+    if (!/^event: presence$/m.test(text)) throw new Error(`${path} ended before its presence event`);
+    return { path, status: 200, text, fromView: true };
+  } catch (err) {
+    if (ac.signal.aborted && (err as Error).name === 'AbortError')
+      throw new Error(`${path} as ${t.viewer.name}: no presence event within ${WAIT_MS} ms`);
     throw err;
   } finally {
     clearTimeout(timer);
@@ -180,6 +216,7 @@ async function pokerWs(t: ProbeTarget, format: 'full' | 'compact'): Promise<Deli
 
 export const realtimePaths: readonly ReadPath[] = [
   { covers: ['GET /v1/rooms/:id/events'], probe: async (t) => [await sse(t)] },
+  { covers: ['GET /events'], probe: async (t) => [await sseEvents(t)] },
   { covers: ['GET /v1/ws'], probe: async (t) => [await db8Ws(t)] },
   {
     covers: ['GET /v1/poker/ws'],

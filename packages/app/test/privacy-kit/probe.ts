@@ -16,6 +16,8 @@ export interface Delivery {
   views?: readonly unknown[];
   /** A journal bundle served: it must verify offline and refold to the room's state. */
   bundle?: string;
+  /** Made from the viewer's views (typed events): every hash in `text` must be in its view. */
+  fromView?: boolean;
   /** What the request itself named (an identity looked up): echoing it back tells nothing. */
   echo?: readonly string[];
 }

@@ -43,7 +43,14 @@ export function privacyKitSuite(shard: number, shards: number): void {
       store: await sharedStore(),
       mountModules: true,
       env: {},
-      config: { logLevel: 'silent', rateLimit: { max: 1_000_000, windowMs: 60_000 } },
+      // Idle kept-alive sockets stay open for the whole run: fetch reuses them while the busy loop
+      // (server and kit share one process) may let the server's 5 s idle close cross that reuse,
+      // which resets the next probe's connection (ECONNRESET) instead of testing anything.
+      config: {
+        logLevel: 'silent',
+        rateLimit: { max: 1_000_000, windowMs: 60_000 },
+        keepAliveTimeoutMs: 600_000,
+      },
     });
     base = await listen(h);
     admin = await adminToken(h);

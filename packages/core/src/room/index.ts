@@ -5,4 +5,5 @@ export * from './freeze.ts';
 export * from './frontier.ts';
 export * from './journal.ts';
 export * from './local.ts';
+export * from './presence.ts';
 export * from './refold.ts';

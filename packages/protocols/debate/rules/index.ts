@@ -4,6 +4,7 @@ export { debateCast } from './cast.ts';
 export { type ChainCheck, type ChainRound, checkRoundChain } from './chain.ts';
 export * from './config.ts';
 export { expDet, pow10Det } from './elo-math.ts';
+export * from './events.ts';
 export * from './legal.ts';
 export { debate, setupDebate } from './protocol.ts';
 export { checkProvenance, SSHSIG_NAMESPACE } from './provenance.ts';

@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import type { ModuleRuntime, ProtocolModule, Store } from '@db8/server/kit';
 import { migrationsIn } from '@db8/server/kit';
 import type { FastifyInstance } from 'fastify';
-import { debate } from '../rules/index.ts';
+import { type DebateView, debate, debateEvents, debateTimer } from '../rules/index.ts';
 import { debateAgent } from './agent.ts';
 import { deadLetterRoutes, type SubmitLimit, submissionWatch, submitLimitFromEnv } from './dead-letters.ts';
 import { identityBinding, roomCaKeysOf, withRoomCa } from './hooks.ts';
@@ -90,6 +90,11 @@ export const debateModule: ProtocolModule = {
   agent: debateAgent,
   scripted: () => debateScript,
   skillDoc: debateSkillDoc,
+  // Seed 000's typed events, from each viewer's own views (the runtime builds them with debate.view).
+  events: {
+    changes: (roomId, prev, next) => debateEvents(roomId, prev as DebateView | null, next as DebateView),
+    timer: (roomId, view) => debateTimer(roomId, view as DebateView),
+  },
   routes: async (app, ctx) => {
     await registerDebate(app, {
       runtime: ctx.runtime,

@@ -33,7 +33,8 @@ const GENERIC = new Set(['bind_identity']);
 export function DebateRoom(props: { roomId: string; room: Room | null }) {
   useCredentials();
   const { roomId } = props;
-  const live = useRoomLive(roomId, tokenFor(roomId));
+  // Typed events too: presence and who's typing (docs/debate.md, "Realtime events").
+  const live = useRoomLive(roomId, tokenFor(roomId), { events: true });
   const [room, setRoom] = useState<Room | null>(props.room);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: seats change as the log grows.
@@ -150,6 +151,7 @@ export function DebateRoom(props: { roomId: string; room: Room | null }) {
               registeredKeys={myKeys}
               row={myRow}
               send={send}
+              onTyping={live.typing}
             />
           ) : null}
           {seat && role === 'fact_checker' ? <VerdictDesk view={view} legal={legal} send={send} /> : null}
@@ -162,7 +164,7 @@ export function DebateRoom(props: { roomId: string; room: Room | null }) {
           {seat && generic.length > 0 ? (
             <ActionForm seat={seat} legal={generic} turnToken={null} send={send} />
           ) : null}
-          <Participants view={view} mySeat={seat} names={names} />
+          <Participants view={view} mySeat={seat} names={names} presence={live.presence} />
         </aside>
       </div>
     </div>

@@ -41,6 +41,8 @@ export function DraftEditor(props: {
   registeredKeys: readonly string[];
   row: SubmissionRow | undefined;
   send: (action: unknown) => Promise<Ack>;
+  /** Called on each edit: the room's "who's typing" signal (throttled by the caller). */
+  onTyping?: () => void;
 }) {
   const { submit, row } = props;
   const enabled = submit !== undefined;
@@ -75,6 +77,7 @@ export function DraftEditor(props: {
   const show = (path: string) => (tried || touched.has(path) ? problems[path] : undefined);
 
   const update = (path: string, fn: (f: DraftForm) => DraftForm) => {
+    props.onTyping?.();
     setForm((f) => fn(structuredClone(f)));
     setTouched((t) => (t.has(path) ? t : new Set(t).add(path)));
   };

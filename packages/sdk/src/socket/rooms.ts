@@ -18,6 +18,8 @@ import { queueIterator } from './queue.ts';
 export type Welcome = ServerMessageOf<'welcome'>['payload'];
 export type Subscribed = ServerMessageOf<'subscribed'>['payload'];
 export type RoomEvent = { event: 'entry'; entry: EntryWire } | { event: 'state'; state: State };
+/** A typed room event (`subscribe` with `events: true`): a protocol's schema (e.g. debate's) types it. */
+export type TypedRoomEvent = ServerMessageOf<'event'>['payload'];
 
 export interface RoomSocketOptions extends LiveOptions {
   /** `ws(s)://host/v1/ws`. */
@@ -67,7 +69,7 @@ export function db8Dialect(o: RoomSocketOptions): Dialect<ServerMessage, Welcome
 export class RoomSocket {
   readonly live: LiveSocket<ServerMessage, Welcome>;
   /** Subscribed rooms and their per-room token, re-subscribed after every reconnect. */
-  private readonly rooms = new Map<string, { token?: string; state?: false }>();
+  private readonly rooms = new Map<string, { token?: string; state?: false; events?: true }>();
 
   constructor(o: RoomSocketOptions) {
     this.live = new LiveSocket(db8Dialect(o), o);
@@ -105,11 +107,12 @@ export class RoomSocket {
    */
   async subscribe(
     roomId: string,
-    opts: { since?: number; token?: string; state?: boolean } = {},
+    opts: { since?: number; token?: string; state?: boolean; events?: boolean } = {},
   ): Promise<Subscribed> {
     this.rooms.set(roomId, {
       ...(opts.token ? { token: opts.token } : {}),
       ...(opts.state === false ? { state: false as const } : {}),
+      ...(opts.events ? { events: true as const } : {}),
     });
     if (opts.since !== undefined) this.live.setCursor(entryStream(roomId), opts.since);
     else this.live.forget(entryStream(roomId));
@@ -130,12 +133,13 @@ export class RoomSocket {
 
   private async subscribeOn(c: Connection<ServerMessage>, roomId: string): Promise<Subscribed> {
     const since = this.live.cursor(entryStream(roomId));
-    const { token, state } = this.rooms.get(roomId) ?? {};
+    const { token, state, events } = this.rooms.get(roomId) ?? {};
     const m = await c.request('subscribe', {
       room_id: roomId,
       ...(since !== undefined ? { since } : {}),
       ...(token ? { token } : {}),
       ...(state === false ? { state } : {}),
+      ...(events ? { events } : {}),
     });
     const p = (m as ServerMessageOf<'subscribed'>).payload;
     if (this.live.cursor(entryStream(roomId)) === undefined)
@@ -192,6 +196,19 @@ export class RoomSocket {
       if (m.type === 'entry') fn(m.room_id!, { event: 'entry', entry: m.payload.entry });
       else if (m.type === 'state') fn(m.room_id!, { event: 'state', state: m.payload });
     });
+  }
+
+  /** Typed room events of rooms subscribed with `events: true` (not replayed after a reconnect). */
+  onEvent(fn: (roomId: string, ev: TypedRoomEvent) => void): () => void {
+    return this.live.on('notice', (m) => {
+      if (m.type === 'event' && m.room_id) fn(m.room_id, m.payload);
+    });
+  }
+
+  /** Say this socket's seat is editing a draft (no reply; the server drops signals under a second apart). */
+  typing(roomId: string): void {
+    if (this.live.status === 'live')
+      this.live.connection?.sendRaw(JSON.stringify({ type: 'typing', payload: { room_id: roomId } }));
   }
 
   /**

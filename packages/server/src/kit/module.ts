@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import type { SeatAgent } from '../drivers/agent.ts';
 import type { Drivers } from '../drivers/spec.ts';
 import type { RestCaller, RestResult } from '../mcp/rest.ts';
+import type { RoomEventProducer } from '../realtime/room-events.ts';
 import type { AppContext } from '../routes/context.ts';
 import type { JoinEffect, JoinInput } from '../runtime/types.ts';
 import type { SqlDriver } from '../store/driver.ts';
@@ -57,6 +58,11 @@ export interface ProtocolModule {
   routes?(app: FastifyInstance, ctx: ModuleContext): Promise<void> | void;
   /** Markdown for agents: how to play this protocol (served per protocol and linked from /skill.md). */
   skillDoc?(ctx: { publicUrl: string }): string;
+  /**
+   * Its typed realtime events (debate: seed 000's phase, timer, submission, vote), sent over SSE
+   * `/events?room_id=` and WebSocket subscriptions with `events: true`, from each viewer's views.
+   */
+  events?: RoomEventProducer;
   /** A wire codec on the generic realtime connection (poker's seed-002 frames). */
   wire?: WireCodec;
   /**

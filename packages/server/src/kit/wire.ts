@@ -44,6 +44,8 @@ export interface WireSession {
    * class, so cache encodings on them (`frame.encode(key, …)`) rather than per connection.
    */
   entry(f: Frame): ReadonlyArray<string | Buffer>;
+  /** A typed room event (absent: the codec sends none). */
+  event?(roomId: string, seq: number, ev: unknown, now: number): string;
   state(f: Frame): ReadonlyArray<string | Buffer>;
   /** Each client message, before rate limiting (presence). */
   received?(): void;
@@ -64,7 +66,18 @@ export interface WireOpened {
 export type WireCommand =
   | { type: 'ping'; id?: string }
   | { type: 'hello'; id?: string; version: string; token?: string }
-  | { type: 'subscribe'; id?: string; roomId: string; since?: number; token?: string; state?: boolean }
+  | {
+      type: 'subscribe';
+      id?: string;
+      roomId: string;
+      since?: number;
+      token?: string;
+      state?: boolean;
+      /** Also send the room's typed events (realtime/room-events.ts); only codecs with `event`. */
+      events?: boolean;
+    }
+  /** The subscribed seat is editing a draft (presence's typing signal; no reply unless refused). */
+  | { type: 'typing'; id?: string; roomId: string }
   | { type: 'unsubscribe'; id?: string; roomId: string }
   | WireAction;
 

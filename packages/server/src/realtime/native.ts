@@ -52,7 +52,10 @@ class NativeSession implements WireSession {
           ...(m.payload.since !== undefined ? { since: m.payload.since } : {}),
           ...(m.payload.token !== undefined ? { token: m.payload.token } : {}),
           ...(m.payload.state !== undefined ? { state: m.payload.state } : {}),
+          ...(m.payload.events !== undefined ? { events: m.payload.events } : {}),
         };
+      case 'typing':
+        return { type: 'typing', ...id, roomId: m.payload.room_id };
       case 'unsubscribe':
         return { type: 'unsubscribe', ...id, roomId: m.payload.room_id };
       case 'action': {
@@ -125,5 +128,9 @@ class NativeSession implements WireSession {
 
   state(f: Frame) {
     return [f.ws];
+  }
+
+  event(roomId: string, seq: number, ev: unknown, now: number) {
+    return envelope('event', roomId, seq, ev, now);
   }
 }

@@ -9,9 +9,9 @@ import { actorFor, viewerIn } from '../routes/access.ts';
 import type { AppContext } from '../routes/context.ts';
 import { parseClientJson } from '../routes/strict-json.ts';
 import type { Subscription } from './feed.ts';
-import type { Frame } from './frame.ts';
 import type { RealtimeHub } from './hub.ts';
 import { nativeWire } from './native.ts';
+import { type RoomEventsHub, socketRoomEvents } from './room-events.ts';
 
 /** The slice of a `ws` WebSocket we use. */
 interface Socket {
@@ -46,7 +46,10 @@ class Connection {
   private helloFirst = true;
   /** The room followed from the start (a codec's `follow`): replies without a room are about it. */
   private home: string | null = null;
-  private readonly feeds = new Map<string, { auth: AuthContext | null; sub: Subscription }>();
+  private readonly feeds = new Map<
+    string,
+    { auth: AuthContext | null; sub: Subscription; seat: string | null; extras: { close(): void } }
+  >();
   /** Per room, the turn token the last state frame offered this connection's seat (unused yet). */
   private readonly turns = new Map<string, string>();
   private chain: Promise<void> = Promise.resolve();
@@ -67,6 +70,7 @@ class Connection {
     codec: WireCodec,
     private readonly ws: Socket,
     req: FastifyRequest,
+    private readonly events?: RoomEventsHub,
   ) {
     this.log = req.log;
     this.session = codec.session(ctx);
@@ -308,9 +312,9 @@ class Connection {
     }
     try {
       if (cmd.type === 'subscribe') await this.subscribe(cmd);
+      else if (cmd.type === 'typing') this.typing(cmd);
       else if (cmd.type === 'unsubscribe') {
-        this.feeds.get(cmd.roomId)?.sub.close();
-        this.feeds.delete(cmd.roomId);
+        this.drop(cmd.roomId);
         this.reply({
           type: 'unsubscribed',
           ...(cmd.id !== undefined ? { id: cmd.id } : {}),
@@ -323,35 +327,42 @@ class Connection {
   }
 
   private async subscribe(cmd: Extract<WireCommand, { type: 'subscribe' }>): Promise<void> {
-    const { roomId, since, token, state: wantsState = true } = cmd;
+    const { roomId, since, token, state: wantsState = true, events = false } = cmd;
     const auth = token ? await this.bearer(token) : this.auth;
     if (!this.feeds.has(roomId) && this.feeds.size >= MAX_SUBSCRIPTIONS) {
       throw new ApiError(400, 'TOO_MANY_SUBSCRIPTIONS', `at most ${MAX_SUBSCRIPTIONS} rooms per connection`);
     }
     const room = await this.ctx.runtime.getRoom(roomId);
     const viewer = await viewerIn(this.ctx, auth, roomId);
-    this.feeds.get(roomId)?.sub.close();
+    this.drop(roomId);
     // A client cannot have seen past the head: clamp, so a stale `since` never hides entries.
     const from = Math.min(since ?? room.seq, room.seq);
+    const session = this.session;
+    const extras = socketRoomEvents(this.events, {
+      roomId,
+      protocol: room.protocol,
+      viewer,
+      events: events && session.event !== undefined,
+      send: (ev, seq) => this.send(session.event!(roomId, seq, ev, this.ctx.clock())),
+      forward: wantsState
+        ? (f) => {
+            const turn = (f.body as { turn_token?: string | null }).turn_token;
+            if (turn) this.turns.set(roomId, turn);
+            else this.turns.delete(roomId);
+            this.sendAll(this.session.state(f));
+          }
+        : null,
+    });
     const sub = this.hub.subscribe(roomId, viewer, from, {
       entry: (f) => this.sendAll(this.session.entry(f)),
-      ...(wantsState
-        ? {
-            state: (f: Frame) => {
-              const turn = (f.body as { turn_token?: string | null }).turn_token;
-              if (turn) this.turns.set(roomId, turn);
-              else this.turns.delete(roomId);
-              this.sendAll(this.session.state(f));
-            },
-          }
-        : {}),
+      ...(extras.state ? { state: extras.state } : {}),
       fail: (err) => {
         this.sendError(roomId, undefined, err);
-        if (this.feeds.get(roomId)?.sub === sub) this.feeds.delete(roomId);
+        if (this.feeds.get(roomId)?.sub === sub) this.drop(roomId);
       },
       batch: (fn) => this.corked(fn),
     });
-    this.feeds.set(roomId, { auth, sub });
+    this.feeds.set(roomId, { auth, sub, seat: viewer.kind === 'seat' ? viewer.seat : null, extras });
     this.reply({
       type: 'subscribed',
       ...(cmd.id !== undefined ? { id: cmd.id } : {}),
@@ -360,6 +371,23 @@ class Connection {
       headSeq: room.seq,
     });
     void sub.start();
+  }
+
+  /** Stop following `roomId` (its feed, presence and events). */
+  private drop(roomId: string): void {
+    const f = this.feeds.get(roomId);
+    if (!f) return;
+    f.sub.close();
+    f.extras.close();
+    this.feeds.delete(roomId);
+  }
+
+  /** A typing signal: only a seat this socket follows the room as; too-frequent ones are dropped. */
+  private typing(cmd: Extract<WireCommand, { type: 'typing' }>): void {
+    const seat = this.feeds.get(cmd.roomId)?.seat;
+    if (!seat || !this.events)
+      throw new ApiError(403, 'NOT_A_SEAT', 'subscribe to the room as one of its seats to signal typing');
+    this.events.presence.typing(cmd.roomId, seat);
   }
 
   private async act(cmd: WireAction): Promise<void> {
@@ -416,8 +444,7 @@ class Connection {
     this.closed = true;
     clearInterval(this.heartbeat);
     clearTimeout(this.helloTimer);
-    for (const { sub } of this.feeds.values()) sub.close();
-    this.feeds.clear();
+    for (const roomId of [...this.feeds.keys()]) this.drop(roomId);
     if (first) this.session.closed?.();
   }
 }
@@ -431,6 +458,7 @@ export function wsRoutes(
   ctx: AppContext,
   hub: RealtimeHub,
   codecs: readonly WireCodec[] = [],
+  events?: RoomEventsHub,
 ): void {
   for (const codec of [nativeWire, ...codecs]) {
     app.route({
@@ -444,7 +472,7 @@ export function wsRoutes(
           .header('upgrade', 'websocket')
           .send({ error: { code: 'UPGRADE_REQUIRED', message: 'connect with a WebSocket client' } }),
       wsHandler: (socket, req) => {
-        new Connection(ctx, hub, codec, socket as unknown as Socket, req);
+        new Connection(ctx, hub, codec, socket as unknown as Socket, req, events);
       },
     });
   }

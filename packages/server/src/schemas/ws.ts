@@ -1,3 +1,4 @@
+import { RoomEventSchema } from '@db8/core';
 import { z } from 'zod';
 import { ProtocolVersionSchema, RoomIdSchema, SeatIdSchema } from './common.ts';
 import { AckSchema, EntryWireSchema, StateSchema } from './rest.ts';
@@ -35,7 +36,19 @@ export const SubscribeSchema = z.object({
      * log themselves or only record it. Default true.
      */
     state: z.boolean().optional(),
+    /**
+     * `true`: also send the room's typed events as `event` messages (seed 000: phase, timer,
+     * submission, vote for debate; presence and typing for any room). Default false.
+     */
+    events: z.boolean().optional(),
   }),
+});
+
+/** The subscribed seat is editing a draft: at most one a second counts; it lasts a few seconds. */
+export const TypingSchema = z.object({
+  type: z.literal('typing'),
+  id: ReqId,
+  payload: z.object({ room_id: RoomIdSchema }),
 });
 
 export const UnsubscribeSchema = z.object({
@@ -69,6 +82,7 @@ export const ClientMessageSchema = z.discriminatedUnion('type', [
   UnsubscribeSchema,
   ActionMessageSchema,
   PingSchema,
+  TypingSchema,
 ]);
 export type ClientMessage = z.infer<typeof ClientMessageSchema>;
 export type ClientMessageType = ClientMessage['type'];
@@ -116,6 +130,8 @@ export const EntryMessageSchema = envelope('entry', z.object({ entry: EntryWireS
 export const AckMessageSchema = envelope('ack', AckSchema);
 export const ErrorMessageSchema = envelope('error', ErrorPayloadSchema);
 export const PongMessageSchema = envelope('pong', z.object({}).loose());
+/** A typed room event (the same object SSE `/events` sends; a protocol's schema types the rest). */
+export const EventMessageSchema = envelope('event', RoomEventSchema);
 
 export const ServerMessageSchema = z.discriminatedUnion('type', [
   WelcomeMessageSchema,
@@ -126,6 +142,7 @@ export const ServerMessageSchema = z.discriminatedUnion('type', [
   AckMessageSchema,
   ErrorMessageSchema,
   PongMessageSchema,
+  EventMessageSchema,
 ]);
 export type ServerMessage = z.infer<typeof ServerMessageSchema>;
 export type ServerMessageType = ServerMessage['type'];

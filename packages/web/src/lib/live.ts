@@ -1,4 +1,5 @@
-import { type ActionBody, RoomSocket } from '@db8/sdk';
+import type { PresenceEvent } from '@db8/core';
+import { type ActionBody, RoomSocket, type TypedRoomEvent } from '@db8/sdk';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, CLIENT_PROTOCOL_VERSION } from './api.ts';
 import type { Ack, Entry, RoomState } from './types.ts';
@@ -20,7 +21,23 @@ export function wsUrl(): string {
   return `${proto}//${location.host}/v1/ws`;
 }
 
-export function useRoomLive(roomId: string, token: string | null) {
+/** Least time between two typing signals sent (the server drops closer ones anyway). */
+const TYPING_EVERY_MS = 1500;
+
+/**
+ * `events: true` also follows the room's typed events: `presence` (who is connected, who is
+ * typing) is kept here, and every event goes to `onEvent`.
+ */
+export function useRoomLive(
+  roomId: string,
+  token: string | null,
+  opts: { events?: boolean; onEvent?: (ev: TypedRoomEvent) => void } = {},
+) {
+  const withEvents = opts.events === true;
+  const [presence, setPresence] = useState<PresenceEvent | null>(null);
+  const onEventRef = useRef(opts.onEvent);
+  onEventRef.current = opts.onEvent;
+  const lastTyping = useRef(0);
   const [entries, setEntries] = useState<Entry[]>([]);
   const [state, setState] = useState<RoomState | null>(null);
   const [status, setStatus] = useState<LiveStatus>('connecting');
@@ -47,6 +64,7 @@ export function useRoomLive(roomId: string, token: string | null) {
     stateSeq.current = -1;
     setEntries([]);
     setState(null);
+    setPresence(null);
     setStatus('connecting');
     void refreshState();
     const sock = RoomSocket.open({ url: wsUrl(), token, clientProtocolVersion: CLIENT_PROTOCOL_VERSION });
@@ -60,6 +78,11 @@ export function useRoomLive(roomId: string, token: string | null) {
       sock.live.on('welcome', (w) => setSkewMs(w.server_time_ms - Date.now())),
       sock.live.on('error', (e) => setError(`${e.code}: ${e.message}`)),
       sock.onRoomError((e) => setError(`${e.code}: ${e.message}`)),
+      sock.onEvent((id, ev) => {
+        if (id !== roomId) return;
+        if (ev.t === 'presence') setPresence(ev as PresenceEvent);
+        onEventRef.current?.(ev);
+      }),
       sock.on((id, ev) => {
         if (id !== roomId) return;
         if (ev.event === 'entry') {
@@ -80,7 +103,7 @@ export function useRoomLive(roomId: string, token: string | null) {
       }),
     ];
     sock
-      .subscribe(roomId, { since: -1 })
+      .subscribe(roomId, { since: -1, ...(withEvents ? { events: true } : {}) })
       .then(() => setError(null))
       .catch((e: Error & { code?: string }) => setError(e.code ? `${e.code}: ${e.message}` : e.message));
     return () => {
@@ -89,7 +112,15 @@ export function useRoomLive(roomId: string, token: string | null) {
       if (sockRef.current === sock) sockRef.current = null;
       sock.close();
     };
-  }, [roomId, token, refreshState]);
+  }, [roomId, token, refreshState, withEvents]);
+
+  /** This seat is editing a draft: a typing signal, at most one per TYPING_EVERY_MS. */
+  const typing = useCallback(() => {
+    const now = Date.now();
+    if (now - lastTyping.current < TYPING_EVERY_MS) return;
+    lastTyping.current = now;
+    sockRef.current?.typing(roomId);
+  }, [roomId]);
 
   const act = useCallback(
     (seat: string, action: unknown, turnToken?: string | null): Promise<Ack> => {
@@ -107,5 +138,5 @@ export function useRoomLive(roomId: string, token: string | null) {
     [roomId],
   );
 
-  return { entries, state, status, error, skewMs, act, refreshState };
+  return { entries, state, status, error, skewMs, act, refreshState, presence, typing };
 }
