@@ -9,7 +9,7 @@ import { identityBinding, roomCaKeysOf, withRoomCa } from './hooks.ts';
 import { DebateJournalGit } from './journal-git.ts';
 import { DebateRatings, type IdentityLookup } from './ratings.ts';
 import { policyFromEnv } from './research/address.ts';
-import type { ResearchCache } from './research/cache.ts';
+import { bindResearchTool, type ResearchTool } from './research/agent-tool.ts';
 import { type ResearchOptions, researchLimitFromEnv, researchRoutes } from './research/routes.ts';
 import { ratingRoutes } from './routes.ts';
 import { debateScript } from './scripted.ts';
@@ -46,7 +46,7 @@ export interface DebatePlugin {
   /** The git journal writer, when a repository was given. */
   journal: DebateJournalGit | null;
   /** The rooms' research cache (docs/debate.md, "Research"). */
-  research: ResearchCache;
+  research: ResearchTool;
 }
 
 /**
@@ -96,6 +96,7 @@ export async function registerDebate(
         app.log.warn({ err, roomId }, 'debate: git journal'),
       )
     : null;
+  const unbind = bindResearchTool(research);
   const stop = app.db8.bus.subscribe('*', (e) => {
     if (e.kind === 'close') ratings.invalidate();
     // A round is published by an entry that reveals its submissions.
@@ -104,6 +105,7 @@ export async function registerDebate(
   app.addHook('preClose', async () => {
     stop();
     unwatch();
+    unbind();
     await journal?.flush();
   });
   return { ratings, journal, research };

@@ -66,6 +66,15 @@ export class ResearchCache {
     return rows.map(entry);
   }
 
+  /** The room's entries with their text (for model seats' prompts). */
+  async entries(roomId: string, limit = 20): Promise<ResearchEntry[]> {
+    const rows = await this.db.query<Row>(
+      `SELECT ${COLUMNS}, text FROM debate_research_cache WHERE room_id = $1 ORDER BY fetched_at, url LIMIT $2`,
+      [roomId, limit],
+    );
+    return rows.map(entry);
+  }
+
   /**
    * Fetches `url` for `seat` unless the room has it: `cached` says which. `beforeFetch` runs only
    * when a fetch is needed (the rate limit: cache hits cost nothing). Throws ResearchError.

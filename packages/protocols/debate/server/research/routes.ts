@@ -13,6 +13,7 @@ import {
   ResearchRequestSchema,
 } from '../../rules/index.ts';
 import type { AddressPolicy } from './address.ts';
+import type { ResearchTool } from './agent-tool.ts';
 import { ResearchCache } from './cache.ts';
 import { DEFAULT_LIMITS, type FetchLimits, ResearchError } from './fetch.ts';
 
@@ -62,7 +63,7 @@ export function researchRoutes(
   db: SqlDriver,
   clock: () => number,
   opts: ResearchOptions,
-): ResearchCache {
+): ResearchTool {
   const app = root.withTypeProvider<ZodTypeProvider>();
   const cache = new ResearchCache(db, opts.policy, opts.limits ?? DEFAULT_LIMITS, clock);
   const rate = opts.rate ?? DEFAULT_RESEARCH_LIMIT;
@@ -83,6 +84,33 @@ export function researchRoutes(
       throw new ApiError(403, 'FORBIDDEN', "the research cache is the room's participants' until it closes");
   }
 
+  /** One fetch as `seat`: its role and the phase allow it, its bucket has room (cache hits are free). */
+  async function researchAs(id: string, seat: string, url: string, principal: string | null) {
+    const st = await runtime.stateFor(id, { kind: 'seat', seat });
+    const view = st.view as DebateView;
+    const phases = FETCHERS[view.you.role];
+    if (!phases?.has(view.phase))
+      throw new ApiError(
+        409,
+        'WRONG_PHASE',
+        `a ${view.you.role} cannot use the research tool in ${view.phase} (debaters: research, submit, final_submit; the fact-checker: verify, final_verify)`,
+      );
+    const take = () => {
+      const wait = bucket.take(`${id}\u0000${seat}`);
+      if (wait !== null)
+        throw new ApiError(429, 'RATE_LIMITED', `too many research fetches, retry in ${wait} ms`, {
+          retry_after_ms: wait,
+        });
+    };
+    try {
+      const got = await cache.fetch(id, url, { seat, principal }, take);
+      return { ...got.entry, cached: got.cached };
+    } catch (err) {
+      if (err instanceof ResearchError) throw new ApiError(err.status, err.code, err.message, err.details);
+      throw err;
+    }
+  }
+
   app.post(
     '/v1/debate/rooms/:id/research',
     {
@@ -100,34 +128,7 @@ export function researchRoutes(
       const viewer = await viewerIn(root.db8, req.auth, id);
       if (viewer.kind !== 'seat')
         throw new ApiError(403, 'FORBIDDEN', 'the research tool is for seat holders of this room');
-      const st = await runtime.stateFor(id, viewer);
-      const view = st.view as DebateView;
-      const phases = FETCHERS[view.you.role];
-      if (!phases?.has(view.phase))
-        throw new ApiError(
-          409,
-          'WRONG_PHASE',
-          `a ${view.you.role} cannot use the research tool in ${view.phase} (debaters: research, submit, final_submit; the fact-checker: verify, final_verify)`,
-        );
-      const take = () => {
-        const wait = bucket.take(`${id}\u0000${viewer.seat}`);
-        if (wait !== null)
-          throw new ApiError(429, 'RATE_LIMITED', `too many research fetches, retry in ${wait} ms`, {
-            retry_after_ms: wait,
-          });
-      };
-      try {
-        const got = await cache.fetch(
-          id,
-          req.body.url,
-          { seat: viewer.seat, principal: req.auth?.principal ?? null },
-          take,
-        );
-        return { ...got.entry, cached: got.cached };
-      } catch (err) {
-        if (err instanceof ResearchError) throw new ApiError(err.status, err.code, err.message, err.details);
-        throw err;
-      }
+      return researchAs(id, viewer.seat, req.body.url, req.auth?.principal ?? null);
     },
   );
 
@@ -178,5 +179,8 @@ export function researchRoutes(
     },
   );
 
-  return cache;
+  return {
+    fetch: (roomId, seat, url) => researchAs(roomId, seat, url, null),
+    entries: (roomId) => cache.entries(roomId),
+  };
 }
