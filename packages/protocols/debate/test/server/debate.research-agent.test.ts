@@ -12,7 +12,9 @@ import { html, type PageServer, pageServer } from './research-server.ts';
 let pages: PageServer;
 beforeAll(async () => {
   pages = await pageServer({
-    '/article': html('<title>Car-free cities</title><p>Oslo removed most parking spaces from its centre.</p>'),
+    '/article': html(
+      '<title>Car-free cities</title><p>Oslo removed most parking spaces from its centre.</p>',
+    ),
   });
 });
 afterAll(() => pages.close());
@@ -54,7 +56,9 @@ async function decisionsOf(roomId: string, seat: string, token: string) {
 
 describe('debate research: model seats', () => {
   it('fetches in the research phase and drafts with the cached pages in the prompt', async () => {
-    s = await debateServer({ research: { policy: { allowPrivate: false, allowHosts: new Set(['localhost']) } } });
+    s = await debateServer({
+      research: { policy: { allowPrivate: false, allowHosts: new Set(['localhost']) } },
+    });
     const room = await s.createDebate({ timings: { ...TIMINGS, research_ms: 10_000 } });
     const seats = await s.seatEveryone(room.room_id);
     const url = pages.url('/article');
@@ -73,9 +77,9 @@ describe('debate research: model seats', () => {
     expect(out.error).toBeNull();
     expect(pages.hits.get('/article')).toBe(1);
     const cache = await s.call('GET', `/v1/debate/rooms/${room.room_id}/research`, { token: s.admin });
-    expect(cache.body.entries.map((e: { url: string; fetched_by: string }) => [e.url, e.fetched_by])).toEqual([
-      [url, 'anon_1'],
-    ]);
+    expect(cache.body.entries.map((e: { url: string; fetched_by: string }) => [e.url, e.fetched_by])).toEqual(
+      [[url, 'anon_1']],
+    );
 
     // The submit window: anon_2's draft prompt carries the page anon_1 fetched.
     const st = await s.call('GET', `/v1/rooms/${room.room_id}/state`, { token: s.admin });
