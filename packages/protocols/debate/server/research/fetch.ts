@@ -57,7 +57,11 @@ export interface Fetched {
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 function refuse(range: string, host: string, address: string): ResearchError {
-  return new ResearchError('PRIVATE_ADDRESS', 422, `${host} resolves to a ${range} address (${address})`, {
+  const what =
+    host === address
+      ? `${host} is a ${range} address`
+      : `${host} resolves to a ${range} address (${address})`;
+  return new ResearchError('PRIVATE_ADDRESS', 422, `${what}: only public addresses are fetched`, {
     host,
     address,
     range,
