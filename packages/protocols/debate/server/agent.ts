@@ -7,7 +7,7 @@ import {
   type LegalAction,
   RubricCardSchema,
 } from '../rules/index.ts';
-import { researchBrief, researchDecision } from './research/agent-decisions.ts';
+import { citationChecksBrief, researchBrief, researchDecision } from './research/agent-decisions.ts';
 
 /**
  * Debate seats played by a model: debaters write submissions (and vote), the fact-checker gives
@@ -97,7 +97,7 @@ export const debateAgent: SeatAgent = (ctx) => {
           .min(1)
           .max(5),
       });
-      out.push(
+      const verdict = (brief: string) =>
         modelDecision(
           `verdict:${l.author}:${l.canonical_sha256}`,
           ctx.seat,
@@ -106,7 +106,7 @@ export const debateAgent: SeatAgent = (ctx) => {
             schema,
             description: 'One verdict per claim of this submission.',
             system: withPersona(SYSTEM.fact_checker, ctx.persona),
-            prompt: `${topic}\nSubmission of ${l.author} (claims ${l.claim_ids.join(', ')}):\n${clip(sub ?? {})}`,
+            prompt: `${topic}\nSubmission of ${l.author} (claims ${l.claim_ids.join(', ')}):\n${clip(sub ?? {})}${brief}`,
           },
           (v) => ({
             type: 'verdict',
@@ -114,8 +114,13 @@ export const debateAgent: SeatAgent = (ctx) => {
             canonical_sha256: l.canonical_sha256,
             claims: v.claims,
           }),
-        ),
-      );
+        );
+      const citations = sub?.payload?.citations ?? [];
+      out.push({
+        key: `verdict:${l.author}:${l.canonical_sha256}`,
+        run: async (provider, signal) =>
+          verdict(await citationChecksBrief(ctx.roomId, citations)).run(provider, signal),
+      });
     } else if (l.type === 'score' && view.phase === 'final_vote' && !view.judging.scored.includes(ctx.seat)) {
       const debaters = l.debaters as [string, ...string[]];
       const schema = z

@@ -1,5 +1,6 @@
 import type { Decision } from '@db8/server/kit';
 import { z } from 'zod';
+import { quoteInSnapshot } from '../../rules/index.ts';
 import { researchTool } from './agent-tool.ts';
 
 /**
@@ -61,4 +62,28 @@ export async function researchBrief(roomId: string): Promise<string> {
       `- ${p.url} (${p.title ?? 'untitled'}; sha256 ${p.sha256.slice(0, 16)}…):\n${(p.text ?? '').slice(0, EXCERPT)}`,
   );
   return `\nThe room's research cache (pages fetched by the debaters). Cite them as {url, title, quote}; a quote must be words copied exactly from the page, which the fact-checker checks against this snapshot:\n${blocks.join('\n')}`;
+}
+
+/**
+ * For a model fact-checker: each quoted citation of a submission checked against the room's cached
+ * snapshot, as a prompt block ('' when nothing is quoted or no tool is bound).
+ */
+export async function citationChecksBrief(
+  roomId: string,
+  citations: readonly { url: string; quote?: string | undefined }[],
+): Promise<string> {
+  const tool = researchTool();
+  const quoted = citations.filter((c) => c.quote);
+  if (!tool || quoted.length === 0) return '';
+  const pages = new Map((await tool.entries(roomId).catch(() => [])).map((p) => [p.url, p]));
+  const lines = quoted.map((c) => {
+    const page = pages.get(c.url);
+    const result = !page
+      ? 'not cached (nobody fetched the page)'
+      : quoteInSnapshot(page.text ?? '', c.quote ?? '')
+        ? `found in snapshot sha256 ${page.sha256.slice(0, 16)}…`
+        : `NOT found in snapshot sha256 ${page.sha256.slice(0, 16)}…`;
+    return `- ${c.url} "${c.quote}": ${result}`;
+  });
+  return `\nQuoted citations checked against the room's research cache:\n${lines.join('\n')}`;
 }

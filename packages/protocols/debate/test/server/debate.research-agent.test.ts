@@ -104,5 +104,26 @@ describe('debate research: model seats', () => {
     expect(prompt).toContain(cache.body.entries[0].sha256.slice(0, 16));
     expect((drafted.action as { citations: unknown[] }).citations).toEqual(body.citations);
     expect(pages.hits.get('/article')).toBe(1);
+
+    // Verify: the model fact-checker's prompt says whether each quote is in the snapshot.
+    const sent = await s.call('POST', `/v1/rooms/${room.room_id}/actions`, {
+      token: seats.get('anon_2')!.token,
+      body: { seat: 'anon_2', action: drafted.action },
+    });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+    const st2 = await s.call('GET', `/v1/rooms/${room.room_id}/state`, { token: s.admin });
+    s.clock.now = st2.body.deadline_ms;
+    await s.runtime.tick(room.room_id, s.clock.now);
+    const fc = await decisionsOf(room.room_id, 'fact_checker', seats.get('fact_checker')!.token);
+    expect(fc.view.phase).toBe('verify');
+    const verdict = fc.decisions.find((d) => d.key.startsWith('verdict:anon_2:'));
+    expect(verdict).toBeDefined();
+    const checker = fakeProvider({
+      debate_verdicts: { claims: [{ claim_id: 'c1', verdict: 'true', reason: 'in the cached page' }] },
+    });
+    await verdict!.run(checker.provider, new AbortController().signal);
+    expect(checker.requests[0]!.prompt).toContain(
+      `${url} "Oslo removed most parking spaces": found in snapshot sha256 ${cache.body.entries[0].sha256.slice(0, 16)}`,
+    );
   });
 });
