@@ -32,6 +32,10 @@ export const EXCLUDED: Readonly<Record<string, string>> = {
   'POST /v1/rooms/:id/invites': 'creates an invite (admin): answers the invite token',
   'POST /v1/rooms/:id/join': "takes a seat: answers the caller's seat and session token",
   'POST /v1/rooms/:id/actions': WRITE,
+  'POST /v1/debate/rooms/:id/research':
+    "the research tool (a seat holder): answers the fetched page's cache entry, which GET /v1/debate/rooms/:id/research shows the same readers",
+  'POST /v1/debate/rooms/:id/research/check':
+    'checks a quote the caller sends against a cached snapshot (participants; anyone once closed): answers found or not and the hash GET …/research shows',
   'POST /v1/rooms/:id/certs': "certifies the caller's SSH key for its own seat",
   'POST /v1/tables': 'creates a poker table (admin): answers its public summary',
   'POST /v1/admin/tables': 'creates a poker table (admin): answers its public summary',

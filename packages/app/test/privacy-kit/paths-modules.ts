@@ -94,6 +94,8 @@ export const modulePaths: readonly ReadPath[] = [
   one('question', () => '/v1/swarm/model-calls', '/v1/swarm/model-calls'),
   // debate (refused submissions, sealed to their author and admins, listed for the moderator)
   one('debate', (t) => `/v1/debate/rooms/${enc(t.roomId)}/dead-letters`, '/v1/debate/rooms/:id/dead-letters'),
+  // debate (the research cache: the room's participants', everyone's once the room closes)
+  one('debate', (t) => `/v1/debate/rooms/${enc(t.roomId)}/research`, '/v1/debate/rooms/:id/research'),
   // debate (ratings of closed debates, and the names behind identities)
   {
     covers: ['GET /v1/ratings', 'GET /v1/ratings/:identity', 'GET /v1/identities'],

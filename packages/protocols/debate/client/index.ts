@@ -4,8 +4,10 @@ import {
   RatingHistoryResponseSchema,
   RatingsResponseSchema,
 } from '../rules/ratings-wire.ts';
+import { CitationCheckSchema, ResearchFetchResponseSchema, ResearchListSchema } from '../rules/research.ts';
 
-// Debate helpers over a Db8Client: the ratings API and the names behind the identities it lists.
+// Debate helpers over a Db8Client: the ratings API, the names behind the identities it lists, and
+// the research tool.
 
 /** Debate Elo leaderboards (global and per tag); `scripted`: also rate agents registered as scripted. */
 export function debateRatings(
@@ -34,4 +36,21 @@ export function debateRating(client: Db8Client, identity: string, q: { scripted?
 export function identityNames(client: Db8Client, ids: readonly string[]) {
   const qs = new URLSearchParams({ ids: ids.join(',') });
   return client.request(IdentitiesResponseSchema, 'GET', `/v1/identities?${qs}`);
+}
+
+const researchPath = (roomId: string) => `/v1/debate/rooms/${encodeURIComponent(roomId)}/research`;
+
+/** The research tool: fetch a page into the room's cache (docs/debate.md, "Research"). */
+export function researchFetch(client: Db8Client, roomId: string, url: string) {
+  return client.request(ResearchFetchResponseSchema, 'POST', researchPath(roomId), { url });
+}
+
+/** The room's research cache (no text). */
+export function researchList(client: Db8Client, roomId: string) {
+  return client.request(ResearchListSchema, 'GET', researchPath(roomId));
+}
+
+/** Is `quote` in the room's cached snapshot of `url`? */
+export function researchCheck(client: Db8Client, roomId: string, body: { url: string; quote: string }) {
+  return client.request(CitationCheckSchema, 'POST', `${researchPath(roomId)}/check`, body);
 }

@@ -9,6 +9,7 @@ export * from './legal.ts';
 export { debate, setupDebate } from './protocol.ts';
 export { checkProvenance, SSHSIG_NAMESPACE } from './provenance.ts';
 export * from './ratings.ts';
+export * from './research.ts';
 export { computeResults } from './results.ts';
 export { deadlineUnix, extendChain, roomRefOf, roundIdOf, verificationOutcome, ZERO_CHAIN } from './rules.ts';
 export * from './scoring.ts';

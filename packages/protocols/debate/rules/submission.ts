@@ -31,6 +31,11 @@ export const CitationSchema = z
   .object({
     url: z.url({ protocol: /^https?$/ }).max(2000),
     title: z.string().max(300).optional(),
+    /**
+     * The words quoted from the source: a fact-checker can check them against the room's cached
+     * snapshot of `url` (docs/debate.md, "Research").
+     */
+    quote: z.string().min(1).max(1000).optional(),
   })
   .strict();
 export type Citation = z.infer<typeof CitationSchema>;
@@ -94,7 +99,13 @@ export const DraftActionSchema = z
     content: z.string().max(4000),
     claims: z.array(ClaimSchema.partial()).max(5).default([]),
     citations: z
-      .array(z.object({ url: z.string().max(2000), title: z.string().max(300).optional() }))
+      .array(
+        z.object({
+          url: z.string().max(2000),
+          title: z.string().max(300).optional(),
+          quote: z.string().max(1000).optional(),
+        }),
+      )
       .max(50)
       .default([]),
   })

@@ -7,6 +7,7 @@ import {
   type LegalAction,
   RubricCardSchema,
 } from '../rules/index.ts';
+import { citationChecksBrief, researchBrief, researchDecision } from './research/agent-decisions.ts';
 
 /**
  * Debate seats played by a model: debaters write submissions (and vote), the fact-checker gives
@@ -45,6 +46,13 @@ export const debateAgent: SeatAgent = (ctx) => {
   const out: Decision[] = [];
   const round = view.rounds[view.round - 1];
   const topic = `Motion: "${view.config.topic}"`;
+  if (view.phase === 'research' && view.you.role === 'debater')
+    out.push(
+      researchDecision(`research:${view.round}`, ctx, {
+        system: withPersona(SYSTEM.debater, ctx.persona),
+        prompt: `${topic}\nYou are ${ctx.seat}; round ${view.round} opens for submissions after this phase.\nEarlier rounds:\n${clip(transcript(view), 6000)}`,
+      }),
+    );
   for (const l of legal) {
     if (l.type === 'submit') {
       const mine = round?.submissions.find((s) => s.author === ctx.seat);
@@ -53,7 +61,7 @@ export const debateAgent: SeatAgent = (ctx) => {
         claims: BodySchema.shape.claims.max(Math.max(1, l.claims_max)),
         content: BodySchema.shape.content.max(l.content_max),
       });
-      out.push(
+      const submit = (brief: string) =>
         modelDecision(
           `submit:${l.round_id}`,
           ctx.seat,
@@ -62,7 +70,7 @@ export const debateAgent: SeatAgent = (ctx) => {
             schema,
             description: 'Your submission for this round of the debate.',
             system: withPersona(SYSTEM.debater, ctx.persona),
-            prompt: `${topic}\nYou are ${ctx.seat}; this is the ${l.phase} (round ${view.round}). At most ${l.content_max} characters of content, ${l.claims_max} claims, at least ${Math.max(2, l.citations_min)} citations (http/https URLs).\nEarlier rounds:\n${clip(transcript(view))}`,
+            prompt: `${topic}\nYou are ${ctx.seat}; this is the ${l.phase} (round ${view.round}). At most ${l.content_max} characters of content, ${l.claims_max} claims, at least ${Math.max(2, l.citations_min)} citations (http/https URLs).\nEarlier rounds:\n${clip(transcript(view))}${brief}`,
           },
           (v) => ({
             type: 'submit',
@@ -74,8 +82,13 @@ export const debateAgent: SeatAgent = (ctx) => {
             ...v,
             client_nonce: `drv:${l.round_id}:${ctx.seat}:v1`,
           }),
-        ),
-      );
+        );
+      // The room's research cache is read when the decision runs (it is not part of the view).
+      const key = `submit:${l.round_id}`;
+      out.push({
+        key,
+        run: async (provider, signal) => submit(await researchBrief(ctx.roomId)).run(provider, signal),
+      });
     } else if (l.type === 'verdict') {
       const sub = round?.submissions.find((s) => s.author === l.author);
       const schema = VerdictsSchema.extend({
@@ -84,7 +97,7 @@ export const debateAgent: SeatAgent = (ctx) => {
           .min(1)
           .max(5),
       });
-      out.push(
+      const verdict = (brief: string) =>
         modelDecision(
           `verdict:${l.author}:${l.canonical_sha256}`,
           ctx.seat,
@@ -93,7 +106,7 @@ export const debateAgent: SeatAgent = (ctx) => {
             schema,
             description: 'One verdict per claim of this submission.',
             system: withPersona(SYSTEM.fact_checker, ctx.persona),
-            prompt: `${topic}\nSubmission of ${l.author} (claims ${l.claim_ids.join(', ')}):\n${clip(sub ?? {})}`,
+            prompt: `${topic}\nSubmission of ${l.author} (claims ${l.claim_ids.join(', ')}):\n${clip(sub ?? {})}${brief}`,
           },
           (v) => ({
             type: 'verdict',
@@ -101,8 +114,13 @@ export const debateAgent: SeatAgent = (ctx) => {
             canonical_sha256: l.canonical_sha256,
             claims: v.claims,
           }),
-        ),
-      );
+        );
+      const citations = sub?.payload?.citations ?? [];
+      out.push({
+        key: `verdict:${l.author}:${l.canonical_sha256}`,
+        run: async (provider, signal) =>
+          verdict(await citationChecksBrief(ctx.roomId, citations)).run(provider, signal),
+      });
     } else if (l.type === 'score' && view.phase === 'final_vote' && !view.judging.scored.includes(ctx.seat)) {
       const debaters = l.debaters as [string, ...string[]];
       const schema = z

@@ -8,6 +8,9 @@ import { deadLetterRoutes, type SubmitLimit, submissionWatch, submitLimitFromEnv
 import { identityBinding, roomCaKeysOf, withRoomCa } from './hooks.ts';
 import { DebateJournalGit } from './journal-git.ts';
 import { DebateRatings, type IdentityLookup } from './ratings.ts';
+import { policyFromEnv } from './research/address.ts';
+import { bindResearchTool, type ResearchTool } from './research/agent-tool.ts';
+import { type ResearchOptions, researchLimitFromEnv, researchRoutes } from './research/routes.ts';
 import { ratingRoutes } from './routes.ts';
 import { debateScript } from './scripted.ts';
 import { debateSkillDoc } from './skill.ts';
@@ -16,6 +19,15 @@ export { DEAD_LETTER_CODES, type SubmitLimit, submitLimitFromEnv } from './dead-
 export { identityBinding, withRoomCa } from './hooks.ts';
 export { DebateJournalGit, JOURNAL_NAMESPACE, journalRef } from './journal-git.ts';
 export { DebateRatings, type IdentityLookup, type RatingsSnapshot } from './ratings.ts';
+export { type AddressPolicy, policyFromEnv, STRICT_POLICY } from './research/address.ts';
+export {
+  ALLOWED_TYPES,
+  DEFAULT_LIMITS,
+  type FetchLimits,
+  ResearchError,
+  safeFetch,
+} from './research/fetch.ts';
+export { type ResearchLimit, type ResearchOptions, researchLimitFromEnv } from './research/routes.ts';
 
 /**
  * A principal as the ratings show it: agents and people only (an admin's id is not published), and
@@ -33,6 +45,8 @@ export interface DebatePlugin {
   ratings: DebateRatings;
   /** The git journal writer, when a repository was given. */
   journal: DebateJournalGit | null;
+  /** The rooms' research cache (docs/debate.md, "Research"). */
+  research: ResearchTool;
 }
 
 /**
@@ -52,6 +66,11 @@ export async function registerDebate(
     submitLimit?: SubmitLimit;
     /** Names and scripted flags of principals (default: the app's store). */
     lookup?: IdentityLookup;
+    /**
+     * The research tool's address policy, limits and per-seat rate (default: strict, from
+     * $DB8_RESEARCH_ALLOW_PRIVATE, $DB8_RESEARCH_ALLOW_HOSTS and $DB8_RESEARCH_LIMIT).
+     */
+    research?: ResearchOptions;
   },
 ): Promise<DebatePlugin> {
   const ratings = new DebateRatings(opts.runtime, Date.now, opts.lookup ?? principalLookup(app.db8.store));
@@ -59,6 +78,16 @@ export async function registerDebate(
   // Needs debate's own table (debateModule.migrations, applied by mountModules).
   const db = app.db8.store.db;
   deadLetterRoutes(app, opts.runtime, db);
+  const research = researchRoutes(
+    app,
+    opts.runtime,
+    db,
+    app.db8.clock,
+    opts.research ?? {
+      policy: policyFromEnv(process.env),
+      rate: researchLimitFromEnv(process.env.DB8_RESEARCH_LIMIT),
+    },
+  );
   const limit = opts.submitLimit ?? submitLimitFromEnv(process.env.DB8_DEBATE_SUBMIT_LIMIT);
   const unwatch = opts.runtime.watchActs(submissionWatch(db, limit, app.db8.clock));
   const repo = opts.journalGit ?? (process.env.DB8_JOURNAL_GIT || undefined);
@@ -67,6 +96,7 @@ export async function registerDebate(
         app.log.warn({ err, roomId }, 'debate: git journal'),
       )
     : null;
+  const unbind = bindResearchTool(research);
   const stop = app.db8.bus.subscribe('*', (e) => {
     if (e.kind === 'close') ratings.invalidate();
     // A round is published by an entry that reveals its submissions.
@@ -75,9 +105,10 @@ export async function registerDebate(
   app.addHook('preClose', async () => {
     stop();
     unwatch();
+    unbind();
     await journal?.flush();
   });
-  return { ratings, journal };
+  return { ratings, journal, research };
 }
 
 /** Seed 000's structured debate. */
@@ -100,6 +131,7 @@ export const debateModule: ProtocolModule = {
       runtime: ctx.runtime,
       ...(ctx.env.DB8_JOURNAL_GIT ? { journalGit: ctx.env.DB8_JOURNAL_GIT } : {}),
       submitLimit: submitLimitFromEnv(ctx.env.DB8_DEBATE_SUBMIT_LIMIT),
+      research: { policy: policyFromEnv(ctx.env), rate: researchLimitFromEnv(ctx.env.DB8_RESEARCH_LIMIT) },
     });
   },
 };

@@ -80,6 +80,15 @@ them with \`ssh-keygen -Y sign -n db8\` using a key the room trusts (a certifica
 \`POST /v1/rooms/<room_id>/certs\`, or a key sent with \`register_key\`) and add
 \`"signature_kind":"ssh","signature_b64":"<base64 of the armored signature>"\`.
 
+## Research
+In the research phase (and while submitting) fetch sources through the server:
+\`POST ${base}/v1/debate/rooms/<room_id>/research {"url":"https://…"}\` (your session token) →
+\`{url, sha256, title, text, cached, …}\`. Pages go into the room's shared cache (\`GET …/research\`;
+\`?url=\` for one page's text); a URL already cached is answered from it. Public http/https pages only
+(HTML, text, JSON; up to 2 MB): private addresses are refused (\`PRIVATE_ADDRESS\`). Cite a page with
+a \`quote\` copied word for word — \`{"url","title","quote"}\` — and the fact-checker can check it against
+the snapshot (\`POST …/research/check {url, quote}\` → \`found\` / \`not_found\` / \`not_cached\`).
+
 ## When a submission is refused
 The answer is \`{"error":{code,message,details}}\` and nothing is written. \`ROUND_MISMATCH\` (details
 name the open round), \`PHASE_CLOSED\` / \`WRONG_PHASE\` (too late: wait for the next round),

@@ -16,6 +16,7 @@ import { isOverPhase, legalOf, readDebate } from './model.ts';
 import { useIdentityNames } from './names.tsx';
 import { Participants } from './Participants.tsx';
 import { PhaseBar } from './PhaseBar.tsx';
+import { ResearchPanel } from './ResearchPanel.tsx';
 import { Results } from './Results.tsx';
 import { ScoreForm, StanceForm } from './ScoreForms.tsx';
 import { SeatCard } from './SeatCard.tsx';
@@ -125,7 +126,7 @@ export function DebateRoom(props: { roomId: string; room: Room | null }) {
       />
       {view.results ? <Results view={view} roomId={roomId} /> : null}
       <div className="debate-grid">
-        <Transcript view={view} mySeat={seat} names={names} />
+        <Transcript view={view} mySeat={seat} names={names} roomId={roomId} />
         <aside className="drawer" aria-label="your desk">
           <SeatCard room={room} roomId={roomId} role={role} onJoined={() => void live.refreshState()} />
           {seat && role === 'debater' ? (
@@ -139,6 +140,7 @@ export function DebateRoom(props: { roomId: string; room: Room | null }) {
           {seat ? (
             <FinalVote view={view} seat={seat} candidates={finalVote?.candidates ?? null} send={send} />
           ) : null}
+          {seat && view.phase === 'research' ? <ResearchPanel roomId={roomId} view={view} /> : null}
           {seat && role === 'debater' && !isOverPhase(view.phase) ? (
             <DraftEditor
               roomId={roomId}
@@ -153,6 +155,9 @@ export function DebateRoom(props: { roomId: string; room: Room | null }) {
               send={send}
               onTyping={live.typing}
             />
+          ) : null}
+          {seat && view.phase !== 'research' && !isOverPhase(view.phase) ? (
+            <ResearchPanel roomId={roomId} view={view} />
           ) : null}
           {seat && role === 'fact_checker' ? <VerdictDesk view={view} legal={legal} send={send} /> : null}
           {seat && scoreLegal ? <ScoreForm view={view} seat={seat} legal={scoreLegal} send={send} /> : null}

@@ -345,6 +345,18 @@ export function DraftEditor(props: {
               >
                 ×
               </button>
+              <input
+                className="citation-quote-edit"
+                aria-label={`citation ${i + 1} quote`}
+                placeholder="quote, word for word (optional; checked against the research cache)"
+                value={c.quote}
+                onChange={(e) =>
+                  update(`citations.${i}.quote`, (f) => {
+                    f.citations[i]!.quote = e.target.value;
+                    return f;
+                  })
+                }
+              />
               {err(`citations.${i}.url`)}
             </div>
           ))}
@@ -352,7 +364,10 @@ export function DraftEditor(props: {
             type="button"
             className="chip"
             onClick={() =>
-              update('citations', (f) => ({ ...f, citations: [...f.citations, { url: '', title: '' }] }))
+              update('citations', (f) => ({
+                ...f,
+                citations: [...f.citations, { url: '', title: '', quote: '' }],
+              }))
             }
           >
             + citation

@@ -1,4 +1,5 @@
 import { Badge, type Tone } from '@db8/web/kit';
+import { CitationCheck } from './CitationCheck.tsx';
 import type { RoundView, SubmissionRow } from './model.ts';
 
 // One debater's turn in a round, as a chat message. Before the reveal only its author (and the
@@ -32,7 +33,14 @@ function hostOf(url: string): string {
   }
 }
 
-export function SubmissionCard(props: { row: SubmissionRow; round: RoundView; name: string; mine: boolean }) {
+export function SubmissionCard(props: {
+  row: SubmissionRow;
+  round: RoundView;
+  name: string;
+  mine: boolean;
+  /** Set to check quoted citations against the room's research cache. */
+  roomId?: string;
+}) {
   const { row, round, mine } = props;
   const published = round.published_at !== null;
   const p = row.payload;
@@ -145,6 +153,12 @@ export function SubmissionCard(props: { row: SubmissionRow; round: RoundView; na
               {c.title || hostOf(c.url)}
             </a>{' '}
             <span className="muted">{hostOf(c.url)}</span>
+            {c.quote ? (
+              <>
+                <q className="citation-quote">{c.quote}</q>{' '}
+                {props.roomId ? <CitationCheck roomId={props.roomId} url={c.url} quote={c.quote} /> : null}
+              </>
+            ) : null}
           </li>
         ))}
       </ul>

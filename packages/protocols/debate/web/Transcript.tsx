@@ -50,7 +50,12 @@ function ContinueVote(props: { round: RoundView }) {
   );
 }
 
-export function Transcript(props: { view: DebateView; mySeat: string | null; names?: Known }) {
+export function Transcript(props: {
+  view: DebateView;
+  mySeat: string | null;
+  names?: Known;
+  roomId?: string;
+}) {
   const { view } = props;
   return (
     <section className="card transcript" aria-labelledby="transcript-h">
@@ -75,6 +80,7 @@ export function Transcript(props: { view: DebateView; mySeat: string | null; nam
                 round={r}
                 name={displayName(view, row.author, props.names)}
                 mine={row.author === props.mySeat}
+                {...(props.roomId ? { roomId: props.roomId } : {})}
               />
             ))}
           </div>

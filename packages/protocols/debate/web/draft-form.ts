@@ -17,7 +17,8 @@ import type { SubmitLegal } from './model.ts';
 export type SupportKind = 'citation' | 'logic' | 'data';
 export type SupportForm = { kind: SupportKind; ref: string };
 export type ClaimForm = { id: string; text: string; confidence: string; support: SupportForm[] };
-export type CitationForm = { url: string; title: string };
+/** `quote`: words from the source, checked by the fact-checker against the room's research cache. */
+export type CitationForm = { url: string; title: string; quote: string };
 export type DraftForm = { content: string; claims: ClaimForm[]; citations: CitationForm[] };
 
 export const emptyClaim = (id: string): ClaimForm => ({
@@ -31,7 +32,7 @@ export function emptyForm(citationsMin = 2): DraftForm {
   return {
     content: '',
     claims: [emptyClaim('c1')],
-    citations: Array.from({ length: citationsMin }, () => ({ url: '', title: '' })),
+    citations: Array.from({ length: citationsMin }, () => ({ url: '', title: '', quote: '' })),
   };
 }
 
@@ -58,7 +59,7 @@ export function formFromPayload(p: Pick<CanonicalPayload, 'content' | 'claims' |
       confidence: c.confidence === undefined ? '' : String(c.confidence),
       support: c.support.map((s) => ({ kind: s.kind, ref: s.ref })),
     })),
-    citations: p.citations.map((c) => ({ url: c.url, title: c.title ?? '' })),
+    citations: p.citations.map((c) => ({ url: c.url, title: c.title ?? '', quote: c.quote ?? '' })),
   };
 }
 
@@ -75,7 +76,7 @@ export function formFromDraft(d: Omit<DraftAction, 'type'>): DraftForm {
   return {
     content: d.content,
     claims: claims.length ? claims : [emptyClaim('c1')],
-    citations: d.citations.map((c) => ({ url: c.url, title: c.title ?? '' })),
+    citations: d.citations.map((c) => ({ url: c.url, title: c.title ?? '', quote: c.quote ?? '' })),
   };
 }
 
@@ -113,6 +114,7 @@ export function buildSubmit(
     citations: form.citations.map((c) => ({
       url: c.url.trim(),
       ...(c.title.trim() ? { title: c.title.trim() } : {}),
+      ...(c.quote.trim() ? { quote: c.quote.trim() } : {}),
     })),
     client_nonce: nonce,
   };
@@ -138,8 +140,12 @@ export function buildDraft(form: DraftForm): DraftAction {
     content: truncateCodePoints(form.content, 4000),
     claims,
     citations: form.citations
-      .filter((c) => c.url.trim() || c.title.trim())
-      .map((c) => ({ url: c.url.trim(), ...(c.title.trim() ? { title: c.title.trim() } : {}) })),
+      .filter((c) => c.url.trim() || c.title.trim() || c.quote.trim())
+      .map((c) => ({
+        url: c.url.trim(),
+        ...(c.title.trim() ? { title: c.title.trim() } : {}),
+        ...(c.quote.trim() ? { quote: c.quote.trim() } : {}),
+      })),
   });
 }
 

@@ -17,7 +17,13 @@ import { builtinModules } from 'db8/src/server-modules.ts';
 import { expect } from 'vitest';
 import { scriptedDecisions } from '../../agent/index.ts';
 import { type DebateView, type LegalAction, submissionBytes } from '../../rules/index.ts';
-import { type DebatePlugin, debateModule, registerDebate, type SubmitLimit } from '../../server/index.ts';
+import {
+  type DebatePlugin,
+  debateModule,
+  type ResearchOptions,
+  registerDebate,
+  type SubmitLimit,
+} from '../../server/index.ts';
 
 export const TIMINGS = {
   research_ms: 0,
@@ -39,7 +45,9 @@ export interface Seat {
 
 export type Signer = (bytes: Uint8Array) => { signature_kind: 'ssh'; signature_b64: string };
 
-export async function debateServer(opts: { journalGit?: string; submitLimit?: SubmitLimit } = {}) {
+export async function debateServer(
+  opts: { journalGit?: string; submitLimit?: SubmitLimit; research?: ResearchOptions } = {},
+) {
   const store = await openStore({ memory: true });
   const clock = new TestClock();
   const bus = new LocalBus();
@@ -68,6 +76,7 @@ export async function debateServer(opts: { journalGit?: string; submitLimit?: Su
     runtime,
     ...(opts.submitLimit ? { submitLimit: opts.submitLimit } : {}),
     ...(opts.journalGit ? { journalGit: opts.journalGit } : {}),
+    ...(opts.research ? { research: opts.research } : {}),
   });
   await app.ready();
   const h = { app, store, bus, clock, serverKey, runtime, adminLinks, logs: [], close: () => app.close() };

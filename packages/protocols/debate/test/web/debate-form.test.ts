@@ -41,8 +41,8 @@ const good = (): DraftForm => ({
     },
   ],
   citations: [
-    { url: 'https://example.org/stockholm', title: 'Stockholm trial' },
-    { url: 'http://example.com/london', title: '' },
+    { url: 'https://example.org/stockholm', title: 'Stockholm trial', quote: '  traffic fell by a fifth ' },
+    { url: 'http://example.com/london', title: '', quote: '' },
   ],
 });
 
@@ -55,6 +55,11 @@ describe('validateForm', () => {
     expect(SubmitActionSchema.parse(action)).toEqual(action);
     // A config without a room id means the server's room id is the one to sign.
     expect(action.room_id).toBe('room_x');
+    // A quote is sent trimmed (and signed); an empty one is left out.
+    expect(action.citations).toEqual([
+      { url: 'https://example.org/stockholm', title: 'Stockholm trial', quote: 'traffic fell by a fifth' },
+      { url: 'http://example.com/london' },
+    ]);
     expect(action).toMatchObject({
       round_id: 'abcd-r1',
       author_id: 'anon_1',
@@ -132,7 +137,7 @@ describe('form round trips', () => {
     const f = good();
     f.claims[0]!.text = 'ab';
     f.claims[0]!.confidence = '7';
-    f.citations.push({ url: '', title: '' });
+    f.citations.push({ url: '', title: '', quote: '' });
     const d = buildDraft(f);
     expect(d.claims[0]).toEqual({
       id: 'c1',

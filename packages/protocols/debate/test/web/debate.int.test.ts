@@ -12,6 +12,7 @@ import {
 } from 'db8/test/web/browser.ts';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { html, type PageServer, pageServer } from '../server/research-server.ts';
 
 // A debate in headless Chromium against a real server: the browser user is debater anon_1 (joined
 // through an invite link); the other seats are agents driven through the SDK. It checks the
@@ -44,10 +45,17 @@ const SECRET = {
 
 let env: Env;
 let adminToken: string;
+/** A page for the research tool, on localhost: allowed by DB8_RESEARCH_ALLOW_HOSTS (unsafe, tests only). */
+let pages: PageServer;
 
 beforeAll(async () => {
   buildWeb();
-  env = await startEnv();
+  pages = await pageServer({
+    '/footfall': html(
+      '<title>Footfall study</title><p>Retail footfall rose by a quarter after pedestrianisation.</p>',
+    ),
+  });
+  env = await startEnv({ env: { DB8_RESEARCH_ALLOW_HOSTS: 'localhost' } });
   const page = await newPage(env);
   adminToken = await adminLogin(env, page);
   await page.context().close();
@@ -60,6 +68,7 @@ afterEach(() => {
 
 afterAll(async () => {
   await env?.close();
+  await pages?.close();
 });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -248,6 +257,12 @@ describe('a debate played in the browser', () => {
     await expect(page.getByTestId('editor-lock').textContent()).resolves.toContain('Research phase');
     await checkCountdown(page, roomId, grace!);
     await snap(page, 'debate-1-research');
+    // The research drawer: the server refuses a private (cloud metadata) address, and says why.
+    await page.locator('#research-url').fill('http://169.254.169.254/latest/meta-data/');
+    await page.getByRole('button', { name: 'Fetch' }).click();
+    await page.getByRole('alert').filter({ hasText: 'PRIVATE_ADDRESS' }).waitFor();
+    await expect(watcher.locator('#research-h').count()).resolves.toBe(0);
+    await snap(page, 'debate-1b-research-refused');
 
     // Submit opens: the editor unlocks, the countdown moves to the submit deadline.
     // Research lasts 40 s from creation (TIMINGS): wait out what the setup left of it.
@@ -265,6 +280,13 @@ describe('a debate played in the browser', () => {
       await expect(card.getAttribute('data-sealed')).resolves.toBe('true');
     }
 
+    // Research while submitting: anon_1 fetches a page into the room's cache, then quotes it.
+    await page.locator('#research-url').fill(pages.url('/footfall'));
+    await page.getByRole('button', { name: 'Fetch' }).click();
+    await page.getByRole('status').filter({ hasText: 'Fetched: sha256' }).waitFor();
+    await page.getByTestId('research-entry').filter({ hasText: 'Footfall study' }).waitFor();
+    expect(pages.hits.get('/footfall')).toBe(1);
+
     // Validation as you type: a bad URL is flagged at once and blocks the submit.
     const submitButton = page.getByRole('button', { name: 'Submit', exact: true });
     await page.locator('#draft-content').fill('Car-free centres are safer, cleaner and better for trade.');
@@ -275,8 +297,9 @@ describe('a debate played in the browser', () => {
     await page.getByLabel('claim 1 support 1', { exact: true }).fill('https://example.org/footfall-study');
     await page.getByLabel('claim 1', { exact: true }).fill('Pedestrian zones raise retail footfall');
     await page.getByLabel('confidence % (optional)').fill('75');
-    await page.getByLabel('citation 1 URL').fill('https://example.org/footfall-study');
+    await page.getByLabel('citation 1 URL').fill(pages.url('/footfall'));
     await page.getByLabel('citation 1 title').fill('Footfall after pedestrianisation');
+    await page.getByLabel('citation 1 quote').fill('footfall rose  by a quarter');
     await page.getByLabel('citation 2 URL').fill('https://example.org/air-quality');
     await page.getByTestId('validation-summary').filter({ hasText: 'ready to submit' }).waitFor();
     await expect(page.locator('#err-citations\\.0\\.url').count()).resolves.toBe(0);
@@ -293,6 +316,8 @@ describe('a debate played in the browser', () => {
     const mine = page.locator('[data-testid="submission"][data-author="anon_1"]').first();
     await mine.getByTestId('private-note').waitFor();
     await mine.getByText('signed · ed25519').waitFor();
+    // The quote is checked against the cached snapshot (whitespace normalised).
+    await mine.locator('[data-testid="citation-check"][data-result="found"]').waitFor();
     // The server holds it as signed by the registered browser key.
     const own = (await view({ seat: 'anon_1', c: admin }, roomId)).state.view as {
       rounds: { submissions: { author: string; signature?: { kind: string } }[] }[];
@@ -301,6 +326,9 @@ describe('a debate played in the browser', () => {
 
     expect(await page.content()).not.toContain('SECRET-');
     await snap(page, 'debate-3-sealed');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await snap(page, 'debate-3-sealed-narrow');
+    await page.setViewportSize({ width: 1366, height: 900 });
 
     // The deadline passes: verify, and the editor locks again.
     await phaseIs(page, 'verify', 40 * SEC);
