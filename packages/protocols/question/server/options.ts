@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { runtimeError } from '@db8/server/kit';
 import { z } from 'zod';
 import {
+  COUNCIL_ID,
   DEFAULT_MAX_TTL_SEC,
   DEFAULT_ROOM_LIMITS,
   didKeyFromPublicKey,
@@ -150,6 +151,13 @@ export function swarmOptions(
   }
   if (e.DB8_SWARM_ROOM_SETTINGS?.roster) {
     throw runtimeError('BAD_CONFIG', 'swarm settings: the roster comes only from DB8_SWARM_ROSTER (signed)');
+  }
+  const notCouncil = (e.DB8_SWARM_ROOM_SETTINGS?.trust.issuers ?? []).filter((i) => !COUNCIL_ID.test(i));
+  if (notCouncil.length > 0) {
+    throw runtimeError(
+      'BAD_CONFIG',
+      `swarm settings: trusted nym issuers must be council:did:key ids (ISSUER_NOT_COUNCIL): ${notCouncil.join(', ')}`,
+    );
   }
   const nodeId = e.DB8_SWARM_NODE_ID ?? `node:${didKeyFromPublicKey(nodePublicKey)}`;
   const roster = loadRoster(e, nodeId, nodePublicKey);

@@ -156,6 +156,15 @@ describe('node keys on a signed roster', () => {
     expect(
       fail({ DB8_SWARM_NODE_ID: 'node:m0', DB8_SWARM_ROOM_SETTINGS: JSON.stringify({ roster: {} }) }),
     ).toBe('BAD_CONFIG');
+    // Upstream's nym certificates name a council:did:key issuer: a node trusting any other id would trust nothing.
+    const trusting = (issuer: string) =>
+      fail({
+        ...env,
+        DB8_SWARM_NODE_ID: 'node:m0',
+        DB8_SWARM_ROOM_SETTINGS: JSON.stringify({ trust: { issuers: [issuer] } }),
+      });
+    expect(trusting(nodeKey(5))).toBe('BAD_CONFIG');
+    expect(trusting(`council:${nodeKey(5)}`)).toBe('started');
   });
 
   it('the filter uses the roster’s reputation for the relaying node; a node id is bound to its key', async () => {
