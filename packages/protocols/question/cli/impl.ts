@@ -146,7 +146,7 @@ export async function watch(qid: string, o: Common & { intervalMs: number }) {
 export async function answer(
   qid: string,
   text: string,
-  o: Common & { speaker?: string; models: string[]; languages: string[]; origin: string; kind: string },
+  o: Common & { speaker?: string; models: string[]; languages: string[]; origin?: string; kind: string },
 ) {
   const c = await context(o);
   const r = await room(c.remote, qid);
@@ -166,10 +166,23 @@ export async function answer(
     type: 'swarm/room-message',
     'message/kind': o.kind,
     'message/text': text,
-    'origin/class': o.origin,
-    'origin/speaker': o.speaker ?? o.models[0] ?? c.me,
+    ...modelLabel(o, c.me),
   });
   await print(o, out, `${qid} ${o.kind} ${String(out.status)} at room seq ${String(out.room_seq ?? '?')}`);
+}
+
+/**
+ * Who an answer is from. With `--model` (and no `--origin`/`--speaker`) it is labelled a model's:
+ * origin `node-generated` (not a person's words relayed) and speaker `model:<label>`, which the
+ * room's reads, the web room and `watch` show.
+ */
+export function modelLabel(o: { speaker?: string; models: string[]; origin?: string }, me = '') {
+  const model = o.models[0];
+  const speaker = o.speaker ?? (model ? (model.startsWith('model:') ? model : `model:${model}`) : me);
+  return {
+    'origin/class': o.origin ?? (model ? 'node-generated' : 'node-mediated-human'),
+    'origin/speaker': speaker,
+  };
 }
 
 /** The role a signer holds in the room: asker, the secretary, else participant. */

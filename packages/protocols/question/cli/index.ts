@@ -120,11 +120,14 @@ function register(program: Command): void {
       .argument('<question-id>')
       .argument('<text>')
       .option('--kind <kind>', 'answer, follow-up or clarification', 'answer')
-      .option('--origin <class>', 'node-generated, node-mediated-human or human-live', 'node-mediated-human')
-      .option('--speaker <name>', 'who speaks (default: the first --model, else the signer)')
+      .option(
+        '--origin <class>',
+        'node-generated, node-mediated-human or human-live (default: node-generated with --model, else node-mediated-human)',
+      )
+      .option('--speaker <name>', 'who speaks (default: model:<the first --model>, else the signer)')
       .option(
         '--model <label>',
-        'a model you answer with (repeat for more; the room filters on them)',
+        'a model that wrote the answer, e.g. openai/gpt-5 (repeat for more; the room filters on them)',
         collect,
         [],
       )

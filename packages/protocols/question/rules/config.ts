@@ -90,9 +90,11 @@ export function envelopeRefusal(
 /**
  * The room rules' revision a room opened with (stored in its config, so a room folds by its own
  * revision forever). 1: replay keys are the inputs' own ids (a participant could take another's id).
- * 2: ids are the signer's own (docs/swarm.md "Message ids"). New rooms open with the latest.
+ * 2: ids are the signer's own (docs/swarm.md "Message ids"). 3: a join's reputation is the
+ * responder's record its node attests, bounded by the roster (docs/swarm.md "Reputation"). New
+ * rooms open with the latest.
  */
-export const ROOM_RULES = 2;
+export const ROOM_RULES = 3;
 export const RoomRulesSchema = z.number().int().min(1).max(ROOM_RULES);
 
 export const QuestionConfigSchema = z

@@ -10,6 +10,7 @@ export * from './ingest.ts';
 export * from './inputs.ts';
 export * from './normalize.ts';
 export { question, RELAY_SEAT } from './protocol.ts';
+export * from './reputation.ts';
 export * from './rules.ts';
 export * from './signing.ts';
 export * from './state.ts';

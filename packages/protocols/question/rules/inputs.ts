@@ -2,6 +2,7 @@ import { hashCanonical } from '@db8/core';
 import { z } from 'zod';
 import { CloseSchema, SignatureSchema, SummarySchema } from './events.ts';
 import { DateTimeSchema, IdSchema, LabelSchema, SignerIdSchema } from './formats.ts';
+import { ResponderRecordSchema } from './reputation.ts';
 
 /**
  * The answer room's inputs: db8's own signed messages (domain `db8/swarm/room-input/v1`), plus the
@@ -44,6 +45,11 @@ export const JoinSchema = z
     'responder/tags': Labels,
     /** The gateway node's rating of this responder mapped to 0..1 (docs/swarm.md "Reputation"). */
     'responder/reputation': z.number().min(0).max(1).optional(),
+    /**
+     * Rules 3: the responder's record as the relaying node attests it (outside the participant's
+     * signature, inside the node's countersignature; docs/swarm.md "Reputation").
+     */
+    'gateway/record': ResponderRecordSchema.optional(),
   })
   .strict();
 

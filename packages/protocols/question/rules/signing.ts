@@ -18,6 +18,11 @@ export type SignatureDomain = (typeof SIGNATURE_DOMAINS)[keyof typeof SIGNATURE_
 /** The signature containers an object may carry; all are outside the signed bytes. */
 /** `gateway/signature` is the relaying node's countersignature over the signed input (`federation.ts`). */
 export const SIGNATURE_FIELDS = ['signature', 'auth/nym-signature', 'gateway/signature'] as const;
+/**
+ * Outside the signed bytes too: `gateway/record`, what the relaying node attests of a responder
+ * (a join's record, docs/swarm.md "Reputation"), covered by the node's countersignature only.
+ */
+const UNSIGNED_FIELDS: readonly string[] = [...SIGNATURE_FIELDS, 'gateway/record'];
 export type SignatureField = (typeof SIGNATURE_FIELDS)[number];
 
 export const SIGNATURE_PREFIX = 'base64url:';
@@ -26,7 +31,7 @@ export const SIGNATURE_PREFIX = 'base64url:';
 export function signingBytes(domain: SignatureDomain, obj: Record<string, unknown>): Uint8Array {
   const body: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(obj)) {
-    if (!(SIGNATURE_FIELDS as readonly string[]).includes(k)) body[k] = v;
+    if (!UNSIGNED_FIELDS.includes(k)) body[k] = v;
   }
   return concatBytes(utf8Encode(domain), Uint8Array.of(0), canonicalBytes(body));
 }

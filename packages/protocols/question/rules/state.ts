@@ -53,6 +53,8 @@ export interface RoomMessage {
   speaker: string;
   gateway: string;
   verdict: 'accept' | 'reject' | null;
+  /** Rules 3: the roster node that countersigned the verdict (absent: none, or an older room). */
+  verdictNode?: string;
 }
 
 export interface SummaryRecord {

@@ -4,6 +4,7 @@ import { type RefusalCode, refuse } from './codes.ts';
 import type { Close, Summary } from './events.ts';
 import { electedNodes, federationRefusal, nodeOf, verifiedGateway } from './federation.ts';
 import { inputIdOf, ownKeyOf, type RoomInput, signerOf } from './inputs.ts';
+import { responderReputation } from './reputation.ts';
 import { askerLapsed, currentProfile, type QuestionState, roleOf } from './state.ts';
 import { verifyRoomInput } from './verify.ts';
 
@@ -46,6 +47,7 @@ export function applyInput(s: QuestionState, input: RoomInput, now: number, seq:
 type Role = ReturnType<typeof roleOf>;
 
 const v2 = (s: QuestionState) => (s.rules ?? 1) >= 2;
+const v3 = (s: QuestionState) => (s.rules ?? 1) >= 3;
 
 /**
  * The record a reference names. Rules 1: the first with that local id. Rules 2: the one whose own
@@ -74,9 +76,15 @@ function rule(s: QuestionState, input: RoomInput, signer: string, role: Role, no
         return no('ROOM_FULL', `this room admits ${max} participants`, { max });
       }
       // Rules 2: the reputation of the roster node that countersigned the join, never the join's claim.
-      const reputation = v2(s)
-        ? (verifiedGateway(s, input)?.reputation ?? null)
-        : (input['responder/reputation'] ?? null);
+      // Rules 3: the responder's record that node attests, bounded by that node's (`reputation.ts`).
+      const gateway = v2(s) ? verifiedGateway(s, input) : null;
+      const reputation = !v2(s)
+        ? (input['responder/reputation'] ?? null)
+        : gateway === null
+          ? null
+          : v3(s)
+            ? responderReputation(input['gateway/record'], gateway.reputation)
+            : gateway.reputation;
       const why = filterRefusal(s.question, input, s.settings.requireSharedTag, reputation);
       if (why) return { ok: false, error: why };
       const responder = {
@@ -132,8 +140,12 @@ function rule(s: QuestionState, input: RoomInput, signer: string, role: Role, no
         });
       if (at < 0) return no('UNKNOWN_MESSAGE', `no answer ${ref}`);
       const target = s.messages.filter((m) => m.kind === 'answer')[at] as (typeof s.messages)[number];
+      // Rules 3: who vouched, for the responder's record (`reputation.ts`): a roster node only.
+      const vouch = v3(s) ? verifiedGateway(s, input)?.['node/id'] : undefined;
       const messages = s.messages.map((m) =>
-        m === target ? { ...m, verdict: input['verdict/decision'] } : m,
+        m === target
+          ? { ...m, verdict: input['verdict/decision'], ...(vouch ? { verdictNode: vouch } : {}) }
+          : m,
       );
       return { ok: true, state: { ...s, messages } };
     }

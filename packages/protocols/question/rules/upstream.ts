@@ -90,8 +90,23 @@ export type QuestionEnvelope = Record<string, unknown> & {
   'ttl-sec': number;
 };
 
+/**
+ * Upstream (orbidocs c895110, "council identity as did:key") requires a nym certificate's
+ * `issuer/id` to be a `council:did:key:z…`; a certificate naming any other issuer is refused with
+ * its own code, ISSUER_NOT_COUNCIL, rather than the generic SCHEMA_INVALID.
+ */
+export const COUNCIL_ID = /^council:did:key:z[1-9A-HJ-NP-Za-km-z]+$/;
+
 export function validateQuestionEnvelope(value: unknown): Checked<QuestionEnvelope> {
-  return check(validators().envelope, value, 'question-envelope.v1');
+  const r = check<QuestionEnvelope>(validators().envelope, value, 'question-envelope.v1');
+  if (r.ok) return r;
+  const found = (r.error.details as { issues: SchemaIssue[] }).issues;
+  const issuer = found.filter((i) => i.path.endsWith('/issuer~1id') && i.keyword === 'pattern');
+  return issuer.length > 0
+    ? refuse('ISSUER_NOT_COUNCIL', "the nym certificate's issuer/id is not a council:did:key", {
+        issues: found,
+      })
+    : r;
 }
 
 export function validateAnswerRoomMetadata(value: unknown): Checked<Record<string, unknown>> {

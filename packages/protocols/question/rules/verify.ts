@@ -3,7 +3,7 @@ import { type Checked, refuse } from './codes.ts';
 import { publicKeyFromDidKey } from './didkey.ts';
 import { type RoomInput, signerOf } from './inputs.ts';
 import { checkSignature, SIGNATURE_DOMAINS, type SignatureDomain } from './signing.ts';
-import type { QuestionEnvelope } from './upstream.ts';
+import { COUNCIL_ID, type QuestionEnvelope } from './upstream.ts';
 
 /**
  * Signature checks for schema-valid objects. Schema validity says nothing about signatures (the
@@ -47,6 +47,9 @@ function verifyWith(
  */
 export function verifyNymCertificate(cert: Obj, nym: unknown, at: number, trust: NymTrust): Checked<null> {
   const issuer = cert['issuer/id'];
+  if (typeof issuer !== 'string' || !COUNCIL_ID.test(issuer)) {
+    return refuse('ISSUER_NOT_COUNCIL', `nym certificate issuer ${String(issuer)} is not a council:did:key`);
+  }
   if (typeof issuer !== 'string' || !trust.issuers.includes(issuer)) {
     return refuse('UNTRUSTED_ISSUER', `nym certificate issuer ${String(issuer)} is not trusted`);
   }

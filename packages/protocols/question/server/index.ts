@@ -1,5 +1,6 @@
+import { fileURLToPath } from 'node:url';
 import type { ModuleContext, ProtocolModule } from '@db8/server/kit';
-import { runtimeError } from '@db8/server/kit';
+import { migrationsIn, runtimeError } from '@db8/server/kit';
 import { closeJsonSchema, question, summaryJsonSchema, UPSTREAM_SCHEMAS } from '../rules/index.ts';
 import { modelRoutes } from './agents.ts';
 import { SwarmBinding } from './binding.ts';
@@ -8,6 +9,7 @@ import { startMatrixBridge } from './bridges/matrix.ts';
 import { questionMcpTools } from './mcp.ts';
 import { swarmOptions } from './options.ts';
 import { ScriptedResponder } from './responder.ts';
+import { startRetention } from './retention.ts';
 import { swarmRoutes } from './routes.ts';
 import { AutoSecretary } from './secretary.ts';
 import { questionSkillDoc } from './skill.ts';
@@ -58,9 +60,14 @@ export const questionModule: ProtocolModule = {
     if (irc) app.addHook('onClose', () => irc.stop());
     const matrix = startMatrixBridge(ctx.runtime, ctx.app.bus, ctx.env, opts.nodeId, (m) => app.log.warn(m));
     if (matrix) app.addHook('onClose', () => matrix.stop());
+    // Every process purges (idempotent) and drops what it purged from its own cache.
+    const retention = startRetention(ctx.runtime, opts.retentionMs, (m) => app.log.warn(m));
+    app.addHook('onClose', async () => retention.stop());
     swarmRoutes(app, { runtime: ctx.runtime, binding: handle.binding, opts, node });
     modelRoutes(app, ctx.env);
   },
+  // History retention's tombstones (`retention.ts`).
+  migrations: migrationsIn(fileURLToPath(new URL('./migrations', import.meta.url))),
   skillDoc: questionSkillDoc,
   actTool: false,
   mcpTools: questionMcpTools,

@@ -5,6 +5,7 @@ import {
   type AskDraft,
   countersign,
   didKeyFromPublicKey,
+  type ResponderRecord,
   SIGNATURE_DOMAINS,
   type SignatureDomain,
   signObject,
@@ -108,6 +109,8 @@ export function nodeInput(
   node: NodeIdentity,
   signer: Signer,
   now: number,
+  /** A join's responder record, as this node attests it (`records.ts`). */
+  record?: ResponderRecord,
 ): Record<string, unknown> {
   const participant = participantOf(signer.publicKey);
   const common = {
@@ -146,7 +149,12 @@ export function nodeInput(
   delete body['gateway/signature'];
   // A reputation is the roster's figure for this node (rules 2), never what a draft claims.
   delete body['responder/reputation'];
-  return relayedBy(node, signObject(body, domain, signer.seed));
+  delete body['gateway/record'];
+  const signed = signObject(body, domain, signer.seed);
+  return relayedBy(
+    node,
+    draft.type === 'swarm/room-join' && record ? { ...signed, 'gateway/record': record } : signed,
+  );
 }
 
 /** This node countersigns an input it relays that names it as its node (docs/swarm.md "Node keys"). */

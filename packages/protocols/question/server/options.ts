@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { runtimeError } from '@db8/server/kit';
 import { z } from 'zod';
 import {
+  COUNCIL_ID,
   DEFAULT_MAX_TTL_SEC,
   DEFAULT_ROOM_LIMITS,
   didKeyFromPublicKey,
@@ -26,6 +27,9 @@ const Json = z.string().transform((s, ctx) => {
     return z.NEVER;
   }
 });
+
+/** History retention by default: 30 days after a room closed. */
+export const DEFAULT_RETENTION_SEC = 2_592_000;
 
 export const SwarmEnvSchema = z.object({
   /**
@@ -76,6 +80,12 @@ export const SwarmEnvSchema = z.object({
    * holds it; when that process dies, another takes over within this time. Default 15.
    */
   DB8_SWARM_LEASE_SEC: z.coerce.number().int().min(1).max(3600).default(15),
+  /**
+   * History retention, seconds: a closed or expired question room is purged from the store this
+   * long after it closed (its tombstone keeps a refold from opening it again); open rooms are
+   * never purged. Default 30 days (docs/swarm.md "Limits").
+   */
+  DB8_SWARM_RETENTION_SEC: z.coerce.number().int().min(60).max(315_360_000).default(DEFAULT_RETENTION_SEC),
 });
 
 /** The verified roster, which must name this node with this node's key (docs/swarm.md "Node keys"). */
@@ -125,6 +135,8 @@ export interface SwarmOptions {
   scriptedResponder: boolean;
   /** How long the fold lease lasts unrenewed (ms). */
   leaseMs: number;
+  /** History retention (ms): closed rooms are purged this long after they closed. */
+  retentionMs: number;
 }
 
 export function swarmOptions(
@@ -151,6 +163,13 @@ export function swarmOptions(
   if (e.DB8_SWARM_ROOM_SETTINGS?.roster) {
     throw runtimeError('BAD_CONFIG', 'swarm settings: the roster comes only from DB8_SWARM_ROSTER (signed)');
   }
+  const notCouncil = (e.DB8_SWARM_ROOM_SETTINGS?.trust.issuers ?? []).filter((i) => !COUNCIL_ID.test(i));
+  if (notCouncil.length > 0) {
+    throw runtimeError(
+      'BAD_CONFIG',
+      `swarm settings: trusted nym issuers must be council:did:key ids (ISSUER_NOT_COUNCIL): ${notCouncil.join(', ')}`,
+    );
+  }
   const nodeId = e.DB8_SWARM_NODE_ID ?? `node:${didKeyFromPublicKey(nodePublicKey)}`;
   const roster = loadRoster(e, nodeId, nodePublicKey);
   // New rooms carry their limits in their config (rooms opened before them keep none).
@@ -172,5 +191,6 @@ export function swarmOptions(
     minTtlSec: e.DB8_SWARM_MIN_TTL_SEC,
     scriptedResponder: e.DB8_SWARM_SCRIPTED_RESPONDER === 'on',
     leaseMs: e.DB8_SWARM_LEASE_SEC * 1000,
+    retentionMs: e.DB8_SWARM_RETENTION_SEC * 1000,
   };
 }

@@ -15,6 +15,7 @@ import {
   type RoomInput,
 } from '../rules/index.ts';
 import type { SwarmOptions } from './options.ts';
+import { wasPurged } from './retention.ts';
 import { roomIdOf, roomSeedOf, type Subjects } from './subjects.ts';
 
 /**
@@ -112,6 +113,9 @@ export class Replica {
     const roomId = roomIdOf(qid);
     if (await this.runtime.store.rooms.get(roomId))
       return refused('REPLAYED', `question ${qid} is open here`);
+    // History retention (`retention.ts`): a refold of the stream must not open a purged room again.
+    if (await wasPurged(this.runtime, roomId))
+      return refused('REPLAYED', `question ${qid} was purged here (history retention)`, 'gate', qid);
     const config = questionConfig(env, this.opts.settings);
     if (!config.ok) return refused(config.error.code, config.error.message, 'gate', qid);
     try {

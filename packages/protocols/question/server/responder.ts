@@ -1,7 +1,8 @@
 import type { ModuleRuntime as Runtime } from '@db8/server/kit';
 import type { QuestionView, RoomInput } from '../rules/index.ts';
 import type { SwarmTransport } from './binding.ts';
-import { type NodeIdentity, nodeInput, principalKey } from './node-sign.ts';
+import { type NodeIdentity, nodeInput, participantOf, principalKey } from './node-sign.ts';
+import { recordOf } from './records.ts';
 import { eventIdOf } from './replica.ts';
 import { roomIdOf } from './subjects.ts';
 
@@ -77,7 +78,11 @@ export class ScriptedResponder {
     now: number,
   ): Promise<boolean> {
     const signer = principalKey(this.node, PRINCIPAL);
-    const input = nodeInput(draft, questionId, this.node, signer, now) as RoomInput;
+    const record =
+      draft.type === 'swarm/room-join'
+        ? await recordOf(this.runtime, participantOf(signer.publicKey))
+        : undefined;
+    const input = nodeInput(draft, questionId, this.node, signer, now, record) as RoomInput;
     const p = await this.transport.publish(
       this.transport.subjects.room(questionId, scope),
       input,

@@ -12,6 +12,7 @@ import {
   type QuestionView,
   questionConfig,
   type Refusal,
+  type ResponderRecord,
   type RoomInput,
   toFlat,
 } from '../rules/index.ts';
@@ -27,6 +28,7 @@ import {
   relayedBy,
 } from './node-sign.ts';
 import type { SwarmOptions } from './options.ts';
+import { recordOf } from './records.ts';
 import { eventIdOf, type FoldOutcome, kindOf, scopeRefusal } from './replica.ts';
 import { roomIdOf, SCOPES } from './subjects.ts';
 
@@ -269,8 +271,13 @@ export function swarmRoutes(root: FastifyInstance, deps: SwarmRoutesDeps): void 
       const { roomId, view: room } = await view(req.params.qid);
       const now = Date.now();
       const signer = principalKey(node, auth.principal);
+      // A join this node relays carries the responder's record as this node attests it (rules 3).
+      const joiner = joinerOf(req.body, signer.publicKey);
+      const record = joiner ? await recordOf(runtime, joiner) : undefined;
       const raw =
-        'draft' in req.body ? nodeInput(req.body.draft, room.question.id, node, signer, now) : req.body.input;
+        'draft' in req.body
+          ? nodeInput(req.body.draft, room.question.id, node, signer, now, record)
+          : req.body.input;
       const admitted = admitRoomInput(raw, {
         now,
         trust: opts.settings.trust,
@@ -283,7 +290,7 @@ export function swarmRoutes(root: FastifyInstance, deps: SwarmRoutesDeps): void 
       // node's signature; one naming another node must carry that node's (the room checks).
       const input: RoomInput =
         nodeOf(admitted.value) === node.nodeId && !('gateway/signature' in admitted.value)
-          ? (relayedBy(node, admitted.value) as RoomInput)
+          ? (relayedBy(node, withRecord(admitted.value, record)) as RoomInput)
           : admitted.value;
       if (roomIdOf(input['question/id']) !== roomId) {
         throw new ApiError(
@@ -307,6 +314,22 @@ export function swarmRoutes(root: FastifyInstance, deps: SwarmRoutesDeps): void 
       return answer(p);
     },
   );
+}
+
+/** The participant a join in `body` is for (the caller's key for a draft), or null for other inputs. */
+function joinerOf(body: unknown, callerKey: Uint8Array): string | null {
+  const b = body as { draft?: { type?: unknown }; input?: Record<string, unknown> };
+  if (b.draft?.type === 'swarm/room-join') return participantOf(callerKey);
+  const input = b.input;
+  if (input?.type === 'swarm/room-join' && typeof input['sender/participant-id'] === 'string')
+    return input['sender/participant-id'];
+  return null;
+}
+
+/** A client-signed join gets this node's record for it (whatever record the client wrote). */
+function withRecord(input: RoomInput, record: ResponderRecord | undefined): RoomInput {
+  if (input.type !== 'swarm/room-join' || !record) return input;
+  return { ...input, 'gateway/record': record };
 }
 
 export type { FoldOutcome };

@@ -50,4 +50,5 @@ export type ModuleRuntime = Pick<
   | 'protocolState'
   | 'entries'
   | 'expectSeq'
+  | 'forget'
 >;

@@ -342,7 +342,7 @@ export class Runtime {
     await Promise.all([...this.queues.values()].map((q) => q.read(async () => {})));
   }
 
-  /** Drops cached room state (tests: the next access reloads from the store). */
+  /** Drops cached room state (tests; a module that purged the room: the next access reloads, or 404s). */
   forget(roomId?: string): void {
     this.rooms.forget(roomId);
   }

@@ -99,6 +99,30 @@ export class RoomsRepo {
     );
   }
 
+  /**
+   * History retention: deletes at most `limit` closed rooms of `protocol` closed at or before
+   * `closedBefore`, with everything that names them (entries, snapshots, checkpoints and seats
+   * cascade; drivers, budgets and invites by id), in one transaction. Returns the deleted ids.
+   */
+  async purgeClosed(protocol: string, closedBefore: number, limit = 500): Promise<string[]> {
+    return this.db.tx(async (q) => {
+      const rows = await q.query<{ id: string }>(
+        `DELETE FROM rooms WHERE id IN (
+           SELECT id FROM rooms WHERE protocol = $1 AND status = 'closed' AND closed_at IS NOT NULL
+             AND closed_at <= $2 ORDER BY closed_at, id LIMIT $3)
+         RETURNING id`,
+        [protocol, closedBefore, Math.min(Math.max(limit, 1), 5000)],
+      );
+      const ids = rows.map((r) => r.id);
+      if (ids.length > 0) {
+        for (const table of ['room_drivers', 'driver_calls', 'room_driver_budgets', 'invites']) {
+          await q.query(`DELETE FROM ${table} WHERE room_id = ANY($1::text[])`, [ids]);
+        }
+      }
+      return ids;
+    });
+  }
+
   /** Open rooms whose deadline has passed, most overdue first. */
   async due(now: number, limit = 100): Promise<Array<{ id: string; deadlineAt: number }>> {
     const rows = await this.db.query<{ id: string; deadline_at: number }>(

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ed25519, formatOpenSshPrivateKey } from '@db8/core';
 import { afterAll, describe, expect, it } from 'vitest';
+import { modelLabel } from '../../cli/impl.ts';
 import { readSigner, signedEnvelope, signedInput } from '../../cli/sign.ts';
 import { admitQuestion, admitRoomInput, didKeyFromPublicKey } from '../../rules/index.ts';
 
@@ -103,5 +104,23 @@ describe('db8 swarm signing with the user key', () => {
     writeFileSync(bad, 'hello');
     expect(() => readSigner(bad)).toThrow(/not an OpenSSH private key/);
     expect(() => readSigner(join(dir, 'missing'))).toThrow(/cannot read/);
+  });
+});
+
+describe('db8 swarm answer --model: the answer is labelled a model’s', () => {
+  it('origin node-generated and speaker model:<provider/id>, unless --origin or --speaker say otherwise', () => {
+    expect(modelLabel({ models: ['openai/gpt-5'] }, 'participant:me')).toEqual({
+      'origin/class': 'node-generated',
+      'origin/speaker': 'model:openai/gpt-5',
+    });
+    expect(modelLabel({ models: ['model:cli'] })['origin/speaker']).toBe('model:cli');
+    expect(modelLabel({ models: [] }, 'participant:me')).toEqual({
+      'origin/class': 'node-mediated-human',
+      'origin/speaker': 'participant:me',
+    });
+    expect(modelLabel({ models: ['openai/gpt-5'], origin: 'human-live', speaker: 'ann' })).toEqual({
+      'origin/class': 'human-live',
+      'origin/speaker': 'ann',
+    });
   });
 });

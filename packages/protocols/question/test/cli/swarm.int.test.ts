@@ -75,8 +75,8 @@ describe('db8 swarm', () => {
       '--json',
     ]);
     expect(JSON.parse(ans).status).toBe('applied');
-    // The node key of B answers too (a draft).
-    await ok('b', ['swarm', 'answer', qid, 'Mostly.', '--origin', 'node-generated']);
+    // The node key of B answers too (a draft), labelled as a model's by --model alone.
+    await ok('b', ['swarm', 'answer', qid, 'Mostly.', '--model', 'openai/gpt-5']);
 
     const room = await until('both answers on A', async () => {
       const r = await A.call('GET', `/v1/swarm/questions/${encodeURIComponent(qid)}`);
@@ -84,6 +84,11 @@ describe('db8 swarm', () => {
     });
     expect(room.participants.map((p: { id: string }) => p.id)).toContain(keyId);
     expect(room.messages[0].author).toBe(keyId);
+    // The REST read labels the --model answer a model's: generated, spoken by model:<provider/id>.
+    const fromModel = room.messages.find((m: { text: string }) => m.text === 'Mostly.');
+    expect([fromModel.origin, fromModel.speaker]).toEqual(['node-generated', 'model:openai/gpt-5']);
+    const modelJoin = room.participants.find((p: { id: string }) => p.id === fromModel.author);
+    expect(modelJoin.models).toEqual(['openai/gpt-5']);
 
     // Not the asker: refused, nothing written.
     const denied = await db8('b', ['swarm', 'close', qid, '--key', keyFile, '--role', 'asker']);
@@ -121,6 +126,9 @@ describe('db8 swarm', () => {
     const watched = await ok('b', ['swarm', 'watch', qid]);
     const lines = watched.trim().split('\n');
     expect(lines[0]).toMatch(/answer \[node-generated\] model:cli: Yes, with NFC strings\./);
+    expect(lines).toContainEqual(
+      expect.stringMatching(/ answer \[node-generated\] model:openai\/gpt-5: Mostly\.$/),
+    );
     expect(lines.some((l) => l.includes(`summary ${sid} (asker, final, uncertainty 0.3)`))).toBe(true);
     expect(lines.at(-1)).toBe(`closed: accepted-answer (accepted ${sid})`);
   });

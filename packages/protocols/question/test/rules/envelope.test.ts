@@ -3,10 +3,11 @@ import { admitQuestion } from '../../rules/ingest.ts';
 import { toFlat } from '../../rules/normalize.ts';
 import { SIGNATURE_DOMAINS, signObject } from '../../rules/signing.ts';
 import { validateQuestionEnvelope } from '../../rules/upstream.ts';
-import { verifyQuestionEnvelope } from '../../rules/verify.ts';
+import { verifyNymCertificate, verifyQuestionEnvelope } from '../../rules/verify.ts';
 import {
   ASKER,
   key,
+  NYM,
   nymCertificate,
   nymEnvelope,
   orbiplex,
@@ -116,6 +117,28 @@ describe('signatures: nym path', () => {
     expect(code(verify(lenient, { ...TRUST, allowLeniency: true }))).toBe('OK');
     const dead = nymEnvelope({ 'created-at': '2026-04-19T00:00:00Z' });
     expect(code(verify(dead, { ...TRUST, allowLeniency: true }))).toBe('CERT_EXPIRED');
+  });
+});
+
+describe('nym certificate issuer: a council:did:key (upstream orbidocs c895110)', () => {
+  // The same council key, named without its `council:` prefix: the copy before c895110 took any string.
+  const bare = nymCertificate({ 'issuer/id': (TRUST.issuers[0] as string).replace(/^council:/, '') });
+
+  it('the schema refuses an issuer/id that is not a council:did:key, with its own code', () => {
+    const env = nymEnvelope({}, bare);
+    const r = validateQuestionEnvelope(env);
+    expect(code(r)).toBe('ISSUER_NOT_COUNCIL');
+    expect(code(validateQuestionEnvelope(nymEnvelope()))).toBe('OK');
+  });
+
+  it('the ingest gate and the certificate check refuse it too, even when the node trusts that id', () => {
+    const trustBare = { issuers: [String(bare['issuer/id'])] };
+    const at = Date.parse('2026-03-29T00:00:00Z');
+    expect(code(admitQuestion(nymEnvelope({}, bare), { now: T0 + 1000, trust: trustBare }))).toBe(
+      'ISSUER_NOT_COUNCIL',
+    );
+    expect(code(verifyNymCertificate(bare, NYM.nym, at, trustBare))).toBe('ISSUER_NOT_COUNCIL');
+    expect(code(verifyNymCertificate(nymCertificate(), NYM.nym, at, TRUST))).toBe('OK');
   });
 });
 

@@ -12,9 +12,16 @@ import {
   signRoster,
   verifyRoster,
 } from '../../rules/federation.ts';
+import {
+  NEW_RESPONDER,
+  type RoomFacts,
+  recordFigure,
+  responderRecord,
+  responderReputation,
+} from '../../rules/reputation.ts';
 import { SIGNATURE_DOMAINS, signObject } from '../../rules/signing.ts';
 import { key } from './fixtures.ts';
-import { FED, join, NODE_KEYS, P1, QRoom, ROSTER, say } from './room-harness.ts';
+import { ASKER, close, FED, input, join, NODE_KEYS, P1, P2, QRoom, ROSTER, say } from './room-harness.ts';
 
 const GLOBAL = { 'delivery/scope': 'global', 'request/exposure-mode': 'public-call-for-help' };
 
@@ -82,7 +89,78 @@ describe('node ids are bound to roster keys', () => {
       (NODE_KEYS['node:a'] as { seed: Uint8Array }).seed,
     );
     expect(room.send(viaA)).toBe('OK');
-    expect(room.state.participants[fresh.participant]?.reputation).toBe(1);
+    // Rules 3: node:a's figure (1) bounds the record node:a attests (18 of 18: 19/20), not the claim.
+    expect(room.state.participants[fresh.participant]?.reputation).toBe(19 / 20);
+  });
+});
+
+describe('a responder’s reputation (rules 3): its record, attested by its node, bounded by the roster', () => {
+  const R = key(61).participant;
+  const answer = (over: Partial<RoomFacts['messages'][number]> = {}) => ({
+    kind: 'answer',
+    author: R,
+    gateway: 'node:b',
+    verdict: 'accept' as const,
+    verdictNode: 'node:a',
+    ...over,
+  });
+
+  it('counts answers given and answers another roster node vouched for, in rooms no longer open', () => {
+    const rooms: RoomFacts[] = [
+      {
+        status: 'closed',
+        question: { asker: 'participant:x' },
+        messages: [
+          answer(), // accepted, vouched by node:a for an answer via node:b: counts
+          answer({ verdict: 'reject' }), // given, not accepted
+          answer({ verdictNode: 'node:b' }), // accepted through its own node: not vouched
+          answer({ verdictNode: undefined }), // accepted by a verdict no roster node countersigned
+          answer({ author: 'participant:y' }), // someone else's
+          answer({ kind: 'follow-up' }), // not an answer
+        ],
+      },
+      { status: 'open', question: { asker: 'participant:x' }, messages: [answer()] }, // not yet
+      { status: 'expired', question: { asker: R }, messages: [answer()] }, // its own question
+    ];
+    // Given: 4 answers in the closed room + 1 in the expired one; accepted: the first only.
+    expect(responderRecord(rooms, R)).toEqual({ given: 5, accepted: 1 });
+    // (1 + 1) / (5 + 2) = 2/7; a roster figure below it bounds it.
+    expect(recordFigure({ given: 5, accepted: 1 })).toBeCloseTo(0.285714, 6);
+    expect(responderReputation({ given: 5, accepted: 1 }, 0.9)).toBe(2 / 7);
+    expect(responderReputation({ given: 5, accepted: 1 }, 0.2)).toBe(0.2);
+    // A new responder: the prior, 1/2.
+    expect(responderReputation(undefined, 1)).toBe(0.5);
+    expect(responderRecord([], R)).toEqual(NEW_RESPONDER);
+  });
+
+  it('the fold records who vouched: the roster node that countersigned the asker’s verdict', () => {
+    const room = new QRoom();
+    expect(room.send(join(P1))).toBe('OK');
+    expect(room.send(say(P1, 'one', { 'input/id': 'a1' }))).toBe('OK');
+    expect(room.send(say(P1, 'two', { 'input/id': 'a2' }))).toBe('OK');
+    const verdict = (ref: string, node: string) =>
+      input(ASKER, 'swarm/room-verdict', { 'verdict/input-id': ref, 'verdict/decision': 'accept' }, 0, node);
+    expect(room.send(verdict('a1', 'node:a'))).toBe('OK');
+    expect(room.send(verdict('a2', 'node:b'))).toBe('OK'); // relayed by the answer's own node
+    expect(room.send(close(ASKER, 'asker'))).toBe('OK');
+    expect(room.state.messages.map((m) => m.verdictNode)).toEqual(['node:a', 'node:b']);
+    expect(responderRecord([room.state], P1.participant)).toEqual({ given: 2, accepted: 1 });
+  });
+
+  it('the record is the node’s: a responder cannot write or change it, and a claim counts for nothing', () => {
+    const room = new QRoom({ 'responder/min-reputation': 0.6 });
+    // A new responder via node:b (roster 0.9): the prior 1/2 < 0.6, whatever it claims.
+    expect(room.send(join(P1, { 'gateway/record': undefined, 'responder/reputation': 1 }))).toBe(
+      'REPUTATION_TOO_LOW',
+    );
+    // A record raised after node:b countersigned: the countersignature no longer verifies.
+    const honest = join(P1, { 'gateway/record': { given: 4, accepted: 1 } }) as Record<string, unknown>;
+    const raised = { ...honest, 'gateway/record': { given: 4, accepted: 4 } };
+    expect(room.send(raised)).toBe('UNVERIFIED_NODE');
+    expect(room.send(honest)).toBe('REPUTATION_TOO_LOW'); // (1 + 1) / (4 + 2) = 1/3
+    // 3 of 4: (3 + 1) / (4 + 2) = 2/3 >= 0.6, under node:b's 0.9.
+    expect(room.send(join(P2, { 'gateway/record': { given: 4, accepted: 3 } }))).toBe('OK');
+    expect(room.state.participants[P2.participant]?.reputation).toBe(2 / 3);
   });
 });
 

@@ -3,6 +3,7 @@
 // message folded by every node in stream order at its stream time. No network, no NATS.
 import { canonicalize, ed25519 } from '@db8/core';
 import { externalClockOf, protocolRegistryOf } from '@db8/server';
+import { migrate } from '@db8/server/kit';
 import { buildApp } from '@db8/server/src/app.ts';
 import { AdminLinks } from '@db8/server/src/auth/admin-link.ts';
 import type { StreamMessage } from '@db8/server/src/bus/jetstream.ts';
@@ -126,6 +127,7 @@ export async function memorySwarm(
     opts ??= o;
     const identity: NodeIdentity = { nodeId: o.nodeId, federationId: o.federationId, seed, publicKey };
     const store = await openStore({ memory: true });
+    await migrate(store.db, questionModule.migrations ?? []); // the module's tables (startServer applies them)
     const runtime = new Runtime({
       store,
       protocols: protocolRegistryOf(builtinModules),

@@ -124,7 +124,7 @@ describe('node keys on a signed roster', () => {
       'roster/version': 1,
       nodes: [
         { 'node/id': 'node:m0', key: nodeKey(0), reputation: 1 },
-        { 'node/id': 'node:m1', key: nodeKey(1), reputation: 0.6 },
+        { 'node/id': 'node:m1', key: nodeKey(1), reputation: 0.9 },
       ],
     },
     fedKey,
@@ -156,9 +156,18 @@ describe('node keys on a signed roster', () => {
     expect(
       fail({ DB8_SWARM_NODE_ID: 'node:m0', DB8_SWARM_ROOM_SETTINGS: JSON.stringify({ roster: {} }) }),
     ).toBe('BAD_CONFIG');
+    // Upstream's nym certificates name a council:did:key issuer: a node trusting any other id would trust nothing.
+    const trusting = (issuer: string) =>
+      fail({
+        ...env,
+        DB8_SWARM_NODE_ID: 'node:m0',
+        DB8_SWARM_ROOM_SETTINGS: JSON.stringify({ trust: { issuers: [issuer] } }),
+      });
+    expect(trusting(nodeKey(5))).toBe('BAD_CONFIG');
+    expect(trusting(`council:${nodeKey(5)}`)).toBe('started');
   });
 
-  it('the filter uses the roster’s reputation for the relaying node; a node id is bound to its key', async () => {
+  it('the filter uses the responder’s record its node attests, bounded by the roster; a node id is bound to its key', async () => {
     const swarm = await memorySwarm(2, Date.now, env);
     nodes.push(...swarm.nodes);
     const [a, b] = swarm.nodes as [MemoryNode, MemoryNode];
@@ -177,19 +186,54 @@ describe('node keys on a signed roster', () => {
     const low = (await ask(a, 'global', { min_reputation: 0.5 })).json.question_id as string;
     const lowPath = `/v1/swarm/questions/${encodeURIComponent(low)}`;
     expect((await call(b, 'POST', `${lowPath}/inputs`, { draft: joinDraft })).status).toBe(200);
-    for (const n of [a, b]) {
-      const room = (await call(n, 'GET', lowPath)).json.room;
-      expect(
-        room.participants.map((p: { node: string; reputation: number }) => [p.node, p.reputation]),
-      ).toEqual([['node:m1', 0.6]]);
-    }
+    // A new responder (0 answers, 0 accepted): (0 + 1) / (0 + 2), under node:m1's 0.9 — the same on both nodes.
+    const figures = async (path: string) =>
+      Promise.all(
+        [a, b].map(async (n) =>
+          (await call(n, 'GET', path)).json.room.participants.map(
+            (p: { node: string; reputation: number }) => [p.node, p.reputation],
+          ),
+        ),
+      );
+    expect(await figures(lowPath)).toEqual([[['node:m1', 0.5]], [['node:m1', 0.5]]]);
+
+    // Its answer, accepted by the asker on node:m0 (another roster node), in a room then closed.
+    const answered = await call(b, 'POST', `${lowPath}/inputs`, {
+      draft: {
+        type: 'swarm/room-message',
+        'input/id': 'answer-1',
+        'message/kind': 'answer',
+        'message/text': 'Yes.',
+        'origin/class': 'node-generated',
+        'origin/speaker': 'agent:b',
+      },
+    });
+    expect(answered.status).toBe(200);
+    const verdict = {
+      type: 'swarm/room-verdict',
+      'verdict/input-id': 'answer-1',
+      'verdict/decision': 'accept',
+    };
+    expect((await call(a, 'POST', `${lowPath}/inputs`, { draft: verdict })).status).toBe(200);
+    const closeDraft = { type: 'swarm/question-close', 'closed-by/role': 'asker', resolution: 'closed' };
+    expect((await call(a, 'POST', `${lowPath}/inputs`, { draft: closeDraft })).status).toBe(200);
+
+    // 1 of 1: (1 + 1) / (1 + 2) = 2/3 >= 0.6, still under 0.9. The claim of 1 never counted.
+    const mid = (await ask(a, 'global', { min_reputation: 0.6 })).json.question_id as string;
+    const midPath = `/v1/swarm/questions/${encodeURIComponent(mid)}`;
+    expect((await call(b, 'POST', `${midPath}/inputs`, { draft: joinDraft })).status).toBe(200);
+    expect(await figures(midPath)).toEqual([[['node:m1', 2 / 3]], [['node:m1', 2 / 3]]]);
+    // And the 0.9 question still refuses it: 2/3 < 0.9, whatever it claims.
+    expect((await call(b, 'POST', highInputs, { draft: joinDraft })).json.error?.code).toBe(
+      'REPUTATION_TOO_LOW',
+    );
 
     // A client's join naming node:m0, posted through m1: m1 does not countersign for m0; refused.
-    const impostor = clientJoin(low, client(44), {
+    const impostor = clientJoin(mid, client(44), {
       'sender/node-id': 'node:m0',
       'sender/federation-id': 'federation:one',
     });
-    const r = await call(b, 'POST', `${lowPath}/inputs`, { input: impostor });
+    const r = await call(b, 'POST', `${midPath}/inputs`, { input: impostor });
     expect(r.json.error?.code).toBe('UNVERIFIED_NODE');
   });
 });

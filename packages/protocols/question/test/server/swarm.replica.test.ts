@@ -2,6 +2,7 @@
 // stream messages reach the same log; a refusal writes nothing; the node signs what the gate admits.
 import { canonicalize, ed25519 } from '@db8/core';
 import { externalClockOf, protocolRegistryOf } from '@db8/server';
+import { migrate } from '@db8/server/kit';
 import type { StreamMessage } from '@db8/server/src/bus/jetstream.ts';
 import { serverKeyFromSeed } from '@db8/server/src/keys/index.ts';
 import { Runtime } from '@db8/server/src/runtime/index.ts';
@@ -9,6 +10,7 @@ import { openStore, type Store } from '@db8/server/src/store/index.ts';
 import { builtinModules } from 'db8/src/server-modules.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admitQuestion, admitRoomInput } from '../../rules/index.ts';
+import { questionModule } from '../../server/index.ts';
 import { nodeEnvelope, nodeInput } from '../../server/node-sign.ts';
 import { swarmOptions } from '../../server/options.ts';
 import { Replica } from '../../server/replica.ts';
@@ -31,6 +33,7 @@ const stores: Store[] = [];
 async function replica(keyByte: number, clock: number): Promise<{ rt: Runtime; r: Replica }> {
   const store = await openStore({ memory: true });
   stores.push(store);
+  await migrate(store.db, questionModule.migrations ?? []); // the module's tables (mounting applies them)
   const rt = new Runtime({
     store,
     protocols: protocolRegistryOf(builtinModules),
