@@ -10,6 +10,7 @@ import { DebateJournalGit } from './journal-git.ts';
 import { DebateRatings, type IdentityLookup } from './ratings.ts';
 import { ratingRoutes } from './routes.ts';
 import { debateScript } from './scripted.ts';
+import { seedCompatRoutes } from './seed-compat.ts';
 import { debateSkillDoc } from './skill.ts';
 
 export { DEAD_LETTER_CODES, type SubmitLimit, submitLimitFromEnv } from './dead-letters.ts';
@@ -45,7 +46,16 @@ export async function registerDebate(
   opts: {
     runtime: Pick<
       ModuleRuntime,
-      'getRoom' | 'act' | 'listRooms' | 'entries' | 'stateFor' | 'serverKey' | 'watchActs'
+      | 'getRoom'
+      | 'act'
+      | 'listRooms'
+      | 'entries'
+      | 'stateFor'
+      | 'serverKey'
+      | 'watchActs'
+      | 'protocolState'
+      | 'seatOf'
+      | 'now'
     >;
     journalGit?: string;
     /** Submissions per (room, author) (default $DB8_DEBATE_SUBMIT_LIMIT, else 12 a minute). */
@@ -56,6 +66,7 @@ export async function registerDebate(
 ): Promise<DebatePlugin> {
   const ratings = new DebateRatings(opts.runtime, Date.now, opts.lookup ?? principalLookup(app.db8.store));
   ratingRoutes(app, ratings);
+  seedCompatRoutes(app, opts.runtime);
   // Needs debate's own table (debateModule.migrations, applied by mountModules).
   const db = app.db8.store.db;
   deadLetterRoutes(app, opts.runtime, db);

@@ -27,7 +27,7 @@ export type { FeedSink, Subscription } from '../realtime/feed.ts';
 // Realtime: the frames a wire codec encodes, and a server-side subscription's sink.
 export { Frame } from '../realtime/frame.ts';
 export type { RealtimeHub } from '../realtime/hub.ts';
-export { viewerIn } from '../routes/access.ts';
+export { actorFor, viewerIn } from '../routes/access.ts';
 export { requireAdmin, requireAuth } from '../routes/context.ts';
 export type { ZodTypeProvider } from '../routes/zod.ts';
 export { RuntimeError, runtimeError } from '../runtime/errors.ts';
