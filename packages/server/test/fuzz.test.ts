@@ -158,6 +158,9 @@ const ROUTES: Route[] = [
   { method: 'POST', path: () => '/v1/auth/login' },
   { method: 'POST', path: () => '/v1/auth/session' },
   { method: 'GET', path: () => '/v1/auth/me' },
+  // Seed 000's literal login (routes/seed-auth.ts).
+  { method: 'GET', path: () => '/auth/challenge' },
+  { method: 'POST', path: () => '/auth/verify' },
   { method: 'POST', path: () => '/v1/rooms' },
   { method: 'GET', path: () => '/v1/rooms' },
   { method: 'GET', path: (id) => `/v1/rooms/${id}` },

@@ -36,7 +36,7 @@ export const SeedVerifyBodySchema = z.object({
 export const SeedSessionResponseSchema = SessionResponseSchema.extend({ ok: z.literal(true) });
 
 /** At most this many seed challenges are remembered per node (the oldest is forgotten first). */
-const PENDING_MAX = 1024;
+const PENDING_MAX = 256;
 
 function decodeText(b64OrText: string): string {
   const t = b64OrText.trim();

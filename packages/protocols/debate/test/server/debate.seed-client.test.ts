@@ -58,9 +58,6 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const verifyTime = (ms: number) =>
-  `verify-time=${new Date(ms).toISOString().replace(/[-:T]/g, '').slice(0, 14)}Z`;
-
 describe('seed 000 literal client', () => {
   it('logs in, submits jq -S bytes signed by ssh-keygen, votes; the journal verifies with git, ssh-keygen and openssl', async () => {
     const browser = ed25519.keyPairFromSeed(new Uint8Array(randomBytes(32)));
@@ -246,11 +243,15 @@ describe('seed 000 literal client', () => {
       checked.chain++;
       for (const f of files.filter((x) => x.startsWith(`${r}/submissions/`) && x.endsWith('.ssh.sig'))) {
         const author = f.split('/').at(-1)!.replace('.ssh.sig', '');
-        const meta = JSON.parse(git(`show ${ref}:${r}/submissions/${author}.meta.json`));
+        // The verify time as docs/debate.md computes it, with jq from meta.json.
+        const at = sh(
+          `git -C ${clone} show ${ref}:${r}/submissions/${author}.meta.json | jq -r '.submitted_at / 1000 | floor | strftime("%Y%m%d%H%M%SZ")'`,
+          dir,
+        ).trim();
         const signed = files.includes(`${r}/submissions/${author}.signed.json`) ? 'signed.json' : 'json';
         git(`show ${ref}:${r}/submissions/${author}.${signed} > ${out(`${r}-${author}.msg`)}`);
         git(`show ${ref}:${f} > ${out(`${r}-${author}.sig`)}`);
-        const v = `ssh-keygen -Y verify -f allowed_signers -I ${author}@${R} -n db8 -O ${verifyTime(meta.submitted_at)} -s ${out(`${r}-${author}.sig`)}`;
+        const v = `ssh-keygen -Y verify -f allowed_signers -I ${author}@${R} -n db8 -O verify-time=${at} -s ${out(`${r}-${author}.sig`)}`;
         expect(sh(`${v} < ${out(`${r}-${author}.msg`)}`, dir)).toContain('Good');
         // The signed bytes are the seed's `jq -S .` rendering of the stored canonical payload.
         expect(sh(`git -C ${clone} show ${ref}:${r}/submissions/${author}.json | jq -S .`, dir)).toBe(
@@ -271,6 +272,9 @@ describe('seed 000 literal client', () => {
         sh(`git -C ${clone} show ${ref}:${f} | base64 -d > ${out('sig.bin')}`, dir);
         const v = `openssl pkeyutl -verify -pubin -inkey ${out('pub.pem')} -rawin -sigfile ${out('sig.bin')} -in`;
         expect(sh(`${v} ${out('msg.json')}`, dir)).toContain('Signature Verified Successfully');
+        const node = `const c=require("crypto"),f=require("fs");console.log(c.verify(null,f.readFileSync("msg.json"),f.readFileSync("pub.pem"),f.readFileSync("sig.bin")))`;
+        // It runs in `dir`, where out('msg.json'), out('pub.pem') and out('sig.bin') are.
+        expect(sh(`node -e '${node}'`, dir).trim()).toBe('true');
         writeFileSync(out('bad.json'), readFileSync(out('msg.json'), 'utf8').replace('browser', 'bowser'));
         expect(() => sh(`${v} ${out('bad.json')}`, dir)).toThrow();
         checked.ed25519++;
