@@ -159,14 +159,24 @@ export function submitActionOf(body: z.infer<typeof SeedSubmissionBodySchema>): 
   return action;
 }
 
-type CompatRuntime = Pick<ModuleRuntime, 'act' | 'protocolState' | 'seatOf' | 'now'>;
+type CompatRuntime = Pick<ModuleRuntime, 'act' | 'getRoom' | 'protocolState' | 'seatOf' | 'now'>;
 
 export function seedCompatRoutes(root: FastifyInstance, runtime: CompatRuntime): void {
   const app = root.withTypeProvider<ZodTypeProvider>();
   const tags = ['seed-compat'];
 
+  /** These routes speak only to debate rooms (another protocol's state is not a DebateState). */
+  async function mustBeDebate(roomId: string) {
+    const info = await runtime.getRoom(roomId);
+    if (info.protocol !== 'debate') throw new ApiError(404, 'NOT_A_DEBATE', `room ${roomId} is not a debate`);
+  }
+  async function debateState(roomId: string) {
+    await mustBeDebate(roomId);
+    return runtime.protocolState(roomId);
+  }
+
   async function dryRun(roomId: string, seat: string, principal: string | undefined, action: SubmitAction) {
-    const room = await runtime.protocolState(roomId);
+    const room = await debateState(roomId);
     if (room.closed) throw new ApiError(409, 'ROOM_CLOSED', 'the room is closed');
     if (principal !== undefined && (await runtime.seatOf(roomId, principal)) !== seat) {
       throw new ApiError(403, 'SEAT_NOT_HELD', `you do not hold seat ${seat}`);
@@ -203,6 +213,7 @@ export function seedCompatRoutes(root: FastifyInstance, runtime: CompatRuntime):
         await dryRun(b.room_id, seat, principal, action);
         return { ok: true as const, submission_id: null, canonical_sha256: sha, duplicate: false };
       }
+      await mustBeDebate(b.room_id);
       const ack = await runtime.act(b.room_id, {
         seat,
         action,
@@ -234,7 +245,7 @@ export function seedCompatRoutes(root: FastifyInstance, runtime: CompatRuntime):
       if (auth.seat === null)
         throw new ApiError(400, 'SEAT_REQUIRED', 'vote with a token scoped to your seat');
       const principal = actorFor(auth, b.room_id, auth.seat);
-      const room = await runtime.protocolState(b.room_id);
+      const room = await debateState(b.room_id);
       const state = room.state as DebateState;
       const current = state.round > 0 ? state.rounds[state.round - 1] : undefined;
       if (current?.round_id !== b.round_id) {
