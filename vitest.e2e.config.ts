@@ -42,6 +42,7 @@ export const E2E_SUITES = [
   'packages/protocols/deliberation/test/server/deliberation.scenario.test.ts',
   'packages/protocols/deliberation/test/server/deliberation.tools.test.ts',
   'packages/protocols/debate/test/server/debate.journal.test.ts',
+  'packages/protocols/debate/test/server/debate.seed-client.test.ts',
   // property suites: thousands of random games each
   'packages/**/test/**/*.property.test.ts',
   'packages/protocols/poker/test/rules/properties.test.ts',

@@ -42,6 +42,7 @@ import { DebugRequestLog, loggerOptions, resolveLogFormat } from './routes/loggi
 import { pathParamError } from './routes/path-params.ts';
 import { roomRoutes } from './routes/rooms.ts';
 import { allowInlineStyles, securityHeaders } from './routes/security-headers.ts';
+import { seedAuthRoutes } from './routes/seed-auth.ts';
 import { parseClientJson } from './routes/strict-json.ts';
 import { plainSerializerCompiler, swaggerTransform, zodValidatorCompiler } from './routes/zod.ts';
 import { PROTOCOL_VERSION } from './schemas/common.ts';
@@ -267,6 +268,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   healthRoutes(app, ctx);
   docsRoutes(app, ctx);
   authRoutes(app, ctx);
+  seedAuthRoutes(app, ctx);
   roomRoutes(app, ctx);
   adminRoomRoutes(app, ctx);
   keysRoutes(app, ctx);

@@ -175,6 +175,34 @@ export function signSshsig(input: SignSshsigInput): string {
   return `${SSHSIG_BEGIN}\n${b64}\n${SSHSIG_END}\n`;
 }
 
+/**
+ * The same signature with a certificate in its publickey field: `ssh-keygen -Y sign -f id_ed25519`
+ * signs with the plain key even when a `-cert.pub` sits beside it, and seed 000's client sends the
+ * certificate separately. The publickey field is not part of the signed data, so this changes who
+ * vouches for the key (the certificate's CA), never what was signed. Throws when the certificate
+ * certifies another key.
+ */
+export function attachSshsigCertificate(armored: string, certificateLine: string): string {
+  const parsed = parseSshsig(armored);
+  const cert = parseCertificateLine(certificateLine);
+  if (!bytesEqual(cert.publicKey, parsed.publicKey)) {
+    throw new SshVerifyError('MALFORMED', 'the certificate does not certify the key that signed');
+  }
+  const blob = new SshWriter()
+    .raw(MAGIC)
+    .uint32(1)
+    .string(cert.blob)
+    .string(parsed.namespace)
+    .string(new Uint8Array(0))
+    .string(parsed.hashAlgorithm)
+    .string(new SshWriter().string(SSH_ED25519).string(parsed.signature).bytes())
+    .bytes();
+  const b64 = toBase64(blob)
+    .replace(/(.{70})/g, '$1\n')
+    .trimEnd();
+  return `${SSHSIG_BEGIN}\n${b64}\n${SSHSIG_END}\n`;
+}
+
 /** A key given as raw 32 bytes or as an `ssh-ed25519 AAAA…` line. */
 const keyInput = z.union([
   bytes32,

@@ -11,6 +11,7 @@ import {
   ResultsSchema,
   type SubmitAction,
   SubmitActionSchema,
+  signedBytes,
   submissionBytes,
   ZERO_CHAIN,
 } from '../rules/index.ts';
@@ -106,7 +107,10 @@ export function checkDebateJournal(text: string): DebateJournalReport {
         caKeys,
         principal: `${action.author_id}@${action.room_id}`,
       };
-      const prov = checkProvenance(action, bytes, trust, sealed.ts);
+      const signed = signedBytes(action, bytes);
+      const prov = signed.ok
+        ? checkProvenance(action, signed.bytes, trust, sealed.ts)
+        : { ok: false as const, reason: signed.reason };
       if (!prov.ok) failures.push(`${where}: signature does not verify offline: ${prov.reason}`);
       else if (prov.signature.kind === 'server') report.unsigned++;
       else if (prov.signature.via === 'certificate') report.signedByCertificate++;

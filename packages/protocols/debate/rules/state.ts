@@ -46,6 +46,8 @@ export const SignatureRecordSchema = z.object({
   signer_fingerprint: z.string().nullable(),
   /** SSHSIG: whether the signer was a listed key or a CA-certified one. */
   via: z.enum(['key', 'certificate']).nullable(),
+  /** Base64 of the bytes signed when they are not the canonical form (the submit's `signed_b64`). */
+  signed_b64: z.string().optional(),
 });
 export type SignatureRecord = z.infer<typeof SignatureRecordSchema>;
 

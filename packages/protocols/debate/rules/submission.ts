@@ -1,4 +1,4 @@
-import { canonicalBytes, canonicalize, sha256Hex } from '@db8/core';
+import { canonicalBytes, canonicalize, fromBase64, sha256Hex, utf8Decode } from '@db8/core';
 import { z } from 'zod';
 import { SeatIdSchema } from './config.ts';
 
@@ -82,6 +82,12 @@ export const SubmitActionSchema = CanonicalPayloadSchema.extend({
   signature_b64: z.string().min(1).max(8000).optional(),
   /** Optional `SHA256:…` fingerprint of the signing key; checked when given. */
   signer_fingerprint: z.string().min(1).max(200).optional(),
+  /**
+   * The exact bytes the signature covers, base64, when the client signed another rendering of the
+   * payload than the canonical one (seed 000's CLI signs `jq -S .` output): they must parse to the
+   * same payload, and the canonical form is still what is hashed and stored.
+   */
+  signed_b64: z.string().min(1).max(24_000).optional(),
   // The legal `submit` entry's hints, accepted so that the entry itself can be sent with the
   // content added: never signed, hashed or scored (canonicalPayload leaves them out).
   version: z.number().int().optional(),
@@ -145,4 +151,31 @@ export function submissionText(action: SubmitAction | CanonicalPayload): string 
 /** `canonical_sha256`: sha256 over the canonical bytes, lowercase hex. */
 export function submissionSha256(action: SubmitAction | CanonicalPayload): string {
   return sha256Hex(submissionBytes(action));
+}
+
+/**
+ * The bytes a submit action's signature covers: `signed_b64` when given (after checking that it
+ * parses to the same payload: a signature over other content never passes as this one's), else
+ * the canonical bytes.
+ */
+export function signedBytes(
+  action: SubmitAction,
+  canonical: Uint8Array,
+): { ok: true; bytes: Uint8Array } | { ok: false; reason: string } {
+  if (action.signed_b64 === undefined) return { ok: true, bytes: canonical };
+  if (action.signature_kind === undefined)
+    return { ok: false, reason: 'signed_b64 given without a signature' };
+  let bytes: Uint8Array;
+  let parsed: unknown;
+  try {
+    bytes = fromBase64(action.signed_b64);
+    parsed = JSON.parse(utf8Decode(bytes));
+  } catch {
+    return { ok: false, reason: 'signed_b64 is not base64 of a JSON document' };
+  }
+  const same = CanonicalPayloadSchema.safeParse(parsed);
+  if (!same.success || canonicalize(same.data) !== canonicalize(canonicalPayload(action))) {
+    return { ok: false, reason: 'the signed bytes (signed_b64) are not this payload' };
+  }
+  return { ok: true, bytes };
 }

@@ -13,6 +13,7 @@ import { bindResearchTool, type ResearchTool } from './research/agent-tool.ts';
 import { type ResearchOptions, researchLimitFromEnv, researchRoutes } from './research/routes.ts';
 import { ratingRoutes } from './routes.ts';
 import { debateScript } from './scripted.ts';
+import { seedCompatRoutes } from './seed-compat.ts';
 import { debateSkillDoc } from './skill.ts';
 
 export { DEAD_LETTER_CODES, type SubmitLimit, submitLimitFromEnv } from './dead-letters.ts';
@@ -59,7 +60,16 @@ export async function registerDebate(
   opts: {
     runtime: Pick<
       ModuleRuntime,
-      'getRoom' | 'act' | 'listRooms' | 'entries' | 'stateFor' | 'serverKey' | 'watchActs'
+      | 'getRoom'
+      | 'act'
+      | 'listRooms'
+      | 'entries'
+      | 'stateFor'
+      | 'serverKey'
+      | 'watchActs'
+      | 'protocolState'
+      | 'seatOf'
+      | 'now'
     >;
     journalGit?: string;
     /** Submissions per (room, author) (default $DB8_DEBATE_SUBMIT_LIMIT, else 12 a minute). */
@@ -75,6 +85,7 @@ export async function registerDebate(
 ): Promise<DebatePlugin> {
   const ratings = new DebateRatings(opts.runtime, Date.now, opts.lookup ?? principalLookup(app.db8.store));
   ratingRoutes(app, ratings);
+  seedCompatRoutes(app, opts.runtime);
   // Needs debate's own table (debateModule.migrations, applied by mountModules).
   const db = app.db8.store.db;
   deadLetterRoutes(app, opts.runtime, db);

@@ -86,10 +86,18 @@ export class SshLogin {
     return { nonce, expiresAt: new Date(expiresAt), audience: SSH_AUDIENCE, roomId };
   }
 
-  async verify(input: { nonce: string; signature: string; principal?: string }): Promise<SshIdentity> {
+  /**
+   * `room` is for a challenge issued for no room (`*`), as seed 000's `GET /auth/challenge` is:
+   * the room a certificate login is for, named by the caller's principal (routes/seed-auth.ts).
+   */
+  async verify(
+    input: { nonce: string; signature: string; principal?: string },
+    opts: { room?: string } = {},
+  ): Promise<SshIdentity> {
     // The room is part of the signed nonce text; parse it before touching the store.
-    const rec = parseNonce(input.nonce);
-    if (!rec) throw invalidNonce('not a db8 login challenge');
+    const parsedNonce = parseNonce(input.nonce);
+    if (!parsedNonce) throw invalidNonce('not a db8 login challenge');
+    const rec = { roomId: parsedNonce.roomId ?? opts.room ?? null };
     // Consume first: a nonce is burnt by any attempt, so a wrong guess cannot be retried.
     const now = this.clock();
     if (!(await this.opts.store.consumeNonce(input.nonce, SSH_AUDIENCE, now))) {
@@ -146,4 +154,30 @@ export class SshLogin {
     }
     throw badSig(last?.message ?? 'signature does not verify', last?.code);
   }
+}
+
+/**
+ * Which of `nonces` an SSHSIG signs (as sent or with `jq -r`'s newline), judged by the key inside
+ * the signature alone: it finds the challenge; it proves nothing (verify() does, with the trust).
+ */
+export function signedNonce(signature: string, nonces: Iterable<string>): string | null {
+  let parsed: ParsedSshsig;
+  const armored = normalizeArmored(signature);
+  try {
+    parsed = parseSshsig(armored);
+  } catch {
+    return null;
+  }
+  for (const nonce of nonces) {
+    for (const text of [nonce, `${nonce}\n`]) {
+      const r = verifySshsig({
+        armored,
+        message: new TextEncoder().encode(text),
+        namespace: SSH_NAMESPACE,
+        trust: { publicKeys: [parsed.publicKey] },
+      });
+      if (r.ok) return nonce;
+    }
+  }
+  return null;
 }

@@ -28,7 +28,7 @@ export type { FeedSink, Subscription } from '../realtime/feed.ts';
 export { Frame } from '../realtime/frame.ts';
 export type { RealtimeHub } from '../realtime/hub.ts';
 export type { RoomEventProducer } from '../realtime/room-events.ts';
-export { viewerIn } from '../routes/access.ts';
+export { actorFor, viewerIn } from '../routes/access.ts';
 export { requireAdmin, requireAuth } from '../routes/context.ts';
 export type { ZodTypeProvider } from '../routes/zod.ts';
 export { RuntimeError, runtimeError } from '../runtime/errors.ts';

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { encodeSshEd25519PublicKey, formatSshPublicKey, parseSshPublicKey, sshFingerprint } from '@db8/core';
 import type { FastifyInstance } from 'fastify';
 import { API_KEY_PREFIX, generateApiKey, hashApiKey } from '../auth/api-keys.ts';
+import type { SshIdentity } from '../auth/ssh-login.ts';
 import type { AuthContext, SessionClaims } from '../auth/types.ts';
 import { ApiError, badRequest, notFound } from '../errors.ts';
 import { PROTOCOL_VERSION } from '../schemas/common.ts';
@@ -37,6 +38,27 @@ export async function seatOf(ctx: AppContext, roomId: string, principal: string)
   const room = await ctx.store.rooms.get(roomId);
   if (!room) throw notFound(`room ${roomId} not found`, 'ROOM_NOT_FOUND');
   return ctx.store.rooms.seatOf(principal, roomId);
+}
+
+/** The session an SSH login earns (here and at seed 000's `POST /auth/verify`, routes/seed-auth.ts). */
+export async function sshSession(ctx: AppContext, id: SshIdentity) {
+  const claims: SessionClaims = { sub: id.principal, role: 'agent' };
+  if (id.room) {
+    claims.room = id.room;
+    if (id.kind === 'certificate') {
+      // The certificate names the seat; it must be a seat of that room.
+      const seats = await ctx.store.rooms.seats(id.room);
+      if (!seats.some((s) => s.seat === id.seat)) {
+        throw new ApiError(403, 'FORBIDDEN', `room ${id.room} has no seat ${id.seat}`);
+      }
+      claims.seat = id.seat!;
+      claims.cert = true;
+    } else {
+      const seat = await seatOf(ctx, id.room, id.principal);
+      if (seat) claims.seat = seat;
+    }
+  }
+  return sessionResponse(ctx, claims, ctx.config.sessionTtlSec);
 }
 
 export function authRoutes(root: FastifyInstance, ctx: AppContext): void {
@@ -174,26 +196,7 @@ export function authRoutes(root: FastifyInstance, ctx: AppContext): void {
       },
       config: AUTH_LIMIT,
     },
-    async (req) => {
-      const id = await ctx.ssh.verify(req.body);
-      const claims: SessionClaims = { sub: id.principal, role: 'agent' };
-      if (id.room) {
-        claims.room = id.room;
-        if (id.kind === 'certificate') {
-          // The certificate names the seat; it must be a seat of that room.
-          const seats = await ctx.store.rooms.seats(id.room);
-          if (!seats.some((s) => s.seat === id.seat)) {
-            throw new ApiError(403, 'FORBIDDEN', `room ${id.room} has no seat ${id.seat}`);
-          }
-          claims.seat = id.seat!;
-          claims.cert = true;
-        } else {
-          const seat = await seatOf(ctx, id.room, id.principal);
-          if (seat) claims.seat = seat;
-        }
-      }
-      return sessionResponse(ctx, claims, ctx.config.sessionTtlSec);
-    },
+    async (req) => sshSession(ctx, await ctx.ssh.verify(req.body)),
   );
 
   app.post(

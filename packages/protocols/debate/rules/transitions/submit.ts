@@ -10,6 +10,7 @@ import {
   canonicalPayload,
   type DraftAction,
   type SubmitAction,
+  signedBytes,
   submissionBytes,
 } from '../submission.ts';
 
@@ -144,7 +145,9 @@ export function applySubmit(
   if (a.signature_kind === undefined && state.config.signatures === 'required') {
     return reject('SIGNATURE_REQUIRED', 'this room requires signed submissions (ssh or ed25519)');
   }
-  const prov = checkProvenance(a, bytes, trustFor(state, seat, a.room_id), now);
+  const signed = signedBytes(a, bytes);
+  if (!signed.ok) return reject('BAD_SIGNATURE', signed.reason);
+  const prov = checkProvenance(a, signed.bytes, trustFor(state, seat, a.room_id), now);
   if (!prov.ok) return reject('BAD_SIGNATURE', prov.reason);
 
   const version = slot.version + 1;
@@ -160,7 +163,8 @@ export function applySubmit(
       seq,
       at: now,
       client_nonce: a.client_nonce,
-      signature: prov.signature,
+      signature:
+        a.signed_b64 === undefined ? prov.signature : { ...prov.signature, signed_b64: a.signed_b64 },
     },
   };
   return {
