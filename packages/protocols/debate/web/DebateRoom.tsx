@@ -1,16 +1,15 @@
 import type { Room } from '@db8/web/kit';
 import {
   ActionForm,
-  api,
   Badge,
   Link,
   LiveBadge,
   statusTone,
   tokenFor,
   useCredentials,
+  useRoomInfo,
   useRoomLive,
 } from '@db8/web/kit';
-import { useEffect, useState } from 'react';
 import { DraftEditor } from './DraftEditor.tsx';
 import { isOverPhase, legalOf, readDebate } from './model.ts';
 import { useIdentityNames } from './names.tsx';
@@ -34,15 +33,8 @@ export function DebateRoom(props: { roomId: string; room: Room | null }) {
   useCredentials();
   const { roomId } = props;
   const live = useRoomLive(roomId, tokenFor(roomId));
-  const [room, setRoom] = useState<Room | null>(props.room);
-
-  // biome-ignore lint/correctness/useExhaustiveDependencies: seats change as the log grows.
-  useEffect(() => {
-    api
-      .getRoom(roomId)
-      .then(setRoom)
-      .catch(() => {});
-  }, [roomId, live.entries.length]);
+  // The room page read it; the live feed refreshes it as the log grows (seats change).
+  const room: Room | null = useRoomInfo(roomId).data ?? props.room;
 
   const debate = readDebate(live.state);
   // Unmasked identities are principal ids: show their names.

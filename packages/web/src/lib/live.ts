@@ -1,6 +1,9 @@
 import { type ActionBody, RoomSocket } from '@db8/sdk';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, CLIENT_PROTOCOL_VERSION } from './api.ts';
+import { errorText } from './query.ts';
+import { viewerOf, webKeys } from './query-keys.ts';
 import type { Ack, Entry, RoomState } from './types.ts';
 
 // One room over the SDK's reconnecting socket: it says hello (the token rides in hello, not the
@@ -8,6 +11,9 @@ import type { Ack, Entry, RoomState } from './types.ts';
 // delivered, so each entry arrives once, in order. Actions go over the same socket and resolve on
 // the ack or the server's typed error. The server's clock is learnt from `welcome` so countdowns
 // follow the server's deadline rather than this machine's clock.
+// The state is a query (webKeys.roomState) the socket's pushes write into; the room's other reads
+// (webKeys.room: its info, a module's room-scoped reads) are invalidated as entries arrive, so no
+// page of a live room polls.
 
 export type LiveStatus = 'connecting' | 'live' | 'offline';
 
@@ -20,35 +26,40 @@ export function wsUrl(): string {
   return `${proto}//${location.host}/v1/ws`;
 }
 
+/** Keeps the newer of two states: a REST read that raced a push must not roll the view back. */
+const newer = (prev: RoomState | undefined, next: RoomState): RoomState =>
+  prev && prev.seq > next.seq ? prev : next;
+
+/** After entries arrive, wait this long for the burst to end (and for the state push that normally
+ *  follows) before refreshing the room's reads. */
+const SETTLE_MS = 400;
+
 export function useRoomLive(roomId: string, token: string | null) {
+  const queryClient = useQueryClient();
   const [entries, setEntries] = useState<Entry[]>([]);
-  const [state, setState] = useState<RoomState | null>(null);
   const [status, setStatus] = useState<LiveStatus>('connecting');
   const [error, setError] = useState<string | null>(null);
   /** server time − local time, ms; added to Date.now() to read the server's clock. */
   const [skewMs, setSkewMs] = useState(0);
   const sockRef = useRef<RoomSocket | null>(null);
-  const stateSeq = useRef(-1);
+  const stateKey = webKeys.roomState(roomId, viewerOf(roomId));
+  const stateQuery = useQuery({
+    queryKey: stateKey,
+    queryFn: async () => newer(queryClient.getQueryData<RoomState>(stateKey), await api.state(roomId)),
+  });
+  const state = stateQuery.data ?? null;
+  const keyText = JSON.stringify(stateKey);
 
-  const refreshState = useCallback(async () => {
-    try {
-      const s = await api.state(roomId);
-      if (s.seq >= stateSeq.current) {
-        stateSeq.current = s.seq;
-        setState(s);
-      }
-    } catch (e) {
-      setError((e as Error).message);
-    }
-  }, [roomId]);
+  const refreshState = useCallback(
+    () => queryClient.invalidateQueries({ queryKey: JSON.parse(keyText) as unknown[] }),
+    [queryClient, keyText],
+  );
 
   useEffect(() => {
-    let stateTimer: ReturnType<typeof setTimeout> | undefined;
-    stateSeq.current = -1;
+    const key = JSON.parse(keyText) as unknown[];
+    let settle: ReturnType<typeof setTimeout> | undefined;
     setEntries([]);
-    setState(null);
     setStatus('connecting');
-    void refreshState();
     const sock = RoomSocket.open({ url: wsUrl(), token, clientProtocolVersion: CLIENT_PROTOCOL_VERSION });
     sockRef.current = sock;
     const offs = [
@@ -68,14 +79,16 @@ export function useRoomLive(roomId: string, token: string | null) {
             const next = [...prev, entry];
             return next.length > MAX_ENTRIES ? next.slice(next.length - MAX_ENTRIES) : next;
           });
-          // A state push normally follows; if none arrives, read the state over REST.
-          clearTimeout(stateTimer);
-          stateTimer = setTimeout(() => {
-            if (stateSeq.current < entry.seq) void refreshState();
-          }, 400);
-        } else if (ev.state.seq >= stateSeq.current) {
-          stateSeq.current = ev.state.seq;
-          setState(ev.state);
+          // The log grew: the room's reads (seats, status, a module's lists) are stale. A state push
+          // normally follows; if none has arrived by then, read the state over REST.
+          clearTimeout(settle);
+          settle = setTimeout(() => {
+            void queryClient.invalidateQueries({ queryKey: webKeys.room(roomId) });
+            const shown = queryClient.getQueryData<RoomState>(key);
+            if (!shown || shown.seq < entry.seq) void queryClient.invalidateQueries({ queryKey: key });
+          }, SETTLE_MS);
+        } else {
+          queryClient.setQueryData<RoomState>(key, (prev) => newer(prev, ev.state));
         }
       }),
     ];
@@ -84,12 +97,12 @@ export function useRoomLive(roomId: string, token: string | null) {
       .then(() => setError(null))
       .catch((e: Error & { code?: string }) => setError(e.code ? `${e.code}: ${e.message}` : e.message));
     return () => {
-      clearTimeout(stateTimer);
+      clearTimeout(settle);
       for (const off of offs) off();
       if (sockRef.current === sock) sockRef.current = null;
       sock.close();
     };
-  }, [roomId, token, refreshState]);
+  }, [roomId, token, keyText, queryClient]);
 
   const act = useCallback(
     (seat: string, action: unknown, turnToken?: string | null): Promise<Ack> => {
@@ -107,5 +120,6 @@ export function useRoomLive(roomId: string, token: string | null) {
     [roomId],
   );
 
-  return { entries, state, status, error, skewMs, act, refreshState };
+  const readError = stateQuery.error ? errorText(stateQuery.error) : null;
+  return { entries, state, status, error: error ?? readError, skewMs, act, refreshState };
 }

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { ActionForm } from '../components/ActionForm.tsx';
 import { Badge, statusTone } from '../components/Badge.tsx';
 import { Countdown } from '../components/Countdown.tsx';
@@ -6,8 +6,9 @@ import { EntryRow } from '../components/EntryRow.tsx';
 import { JsonView } from '../components/JsonView.tsx';
 import { LiveBadge } from '../components/LiveBadge.tsx';
 import { HeldSeat, SeatList } from '../components/SeatList.tsx';
-import { api, tokenFor } from '../lib/api.ts';
+import { tokenFor } from '../lib/api.ts';
 import { useRoomLive } from '../lib/live.ts';
+import { errorText, useRoomInfo } from '../lib/query.ts';
 import { revealIndex } from '../lib/reveals.ts';
 import { Link } from '../lib/router.tsx';
 import { useSeatActions } from '../lib/seat-actions.ts';
@@ -67,24 +68,12 @@ export function Room(props: { roomId: string }) {
   const { roomId } = props;
   const token = tokenFor(roomId);
   const live = useRoomLive(roomId, token);
-  const [room, setRoom] = useState<RoomInfo | null>(null);
-  const [roomError, setRoomError] = useState<string | null>(null);
+  // Refreshed by the live feed as the log grows (seats, status): lib/live.ts.
+  const info = useRoomInfo(roomId);
+  const room = info.data ?? null;
+  const roomError = info.error ? errorText(info.error) : null;
   const held = getSeat(roomId);
   const logRef = useRef<HTMLOListElement>(null);
-
-  const loadRoom = async () => {
-    try {
-      setRoom(await api.getRoom(roomId));
-      setRoomError(null);
-    } catch (e) {
-      setRoomError((e as Error).message);
-    }
-  };
-
-  // biome-ignore lint/correctness/useExhaustiveDependencies: reload room info when the log grows (seats, status).
-  useEffect(() => {
-    void loadRoom();
-  }, [roomId, live.entries.length]);
 
   // Keep the newest entry in view as the log grows.
   useEffect(() => {
@@ -139,7 +128,7 @@ export function Room(props: { roomId: string }) {
       ) : null}
       <div className="room-grid">
         <div className="col">
-          <SeatPanel room={room} roomId={roomId} onJoined={() => void loadRoom()} />
+          <SeatPanel room={room} roomId={roomId} onJoined={() => void info.refetch()} />
           {held && seatForActions && state && mod?.SeatActions ? (
             <ModuleScope module={mod}>
               <mod.SeatActions
