@@ -1,7 +1,8 @@
-import { EntryRow, getSession, Link, useRoomLive } from '@db8/web/kit';
-import { useCallback, useEffect, useState } from 'react';
+import { EntryRow, errorText, getSession, Link, useQuery, useRoomLive } from '@db8/web/kit';
+import { useState } from 'react';
 import { AdminOnly } from './AdminTables.tsx';
 import { HandSummaries } from './HandSummaries.tsx';
+import { pokerKeys } from './keys.ts';
 import { useTableLive } from './live.ts';
 import { PokerFelt } from './PokerFelt.tsx';
 import { TopUp } from './TopUp.tsx';
@@ -25,18 +26,14 @@ function AdminTableInner(props: { tableId: string }) {
   const table = useTableLive(tableId);
   const feed = useRoomLive(tableId, getSession()?.token ?? null);
   const [from, setFrom] = useState(0);
-  const [events, setEvents] = useState<AdminEvent[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const loadEvents = useCallback(async () => {
-    try {
-      setEvents((await pokerApi.events(tableId, from, PAGE)).events);
-    } catch (e) {
-      setError((e as Error).message);
-    }
-  }, [tableId, from]);
-  useEffect(() => {
-    void loadEvents();
-  }, [loadEvents]);
+  // A room-scoped read (pokerKeys.events): the live feed above refreshes it as the table's log grows.
+  const eventsRead = useQuery({
+    queryKey: pokerKeys.events(tableId, from),
+    queryFn: async () => (await pokerApi.events(tableId, from, PAGE)).events,
+  });
+  const events: AdminEvent[] | null = eventsRead.data ?? null;
+  const [actionError, setError] = useState<string | null>(null);
+  const error = actionError ?? (eventsRead.error ? errorText(eventsRead.error) : null);
   const act = async (fn: () => Promise<unknown>) => {
     try {
       setError(null);
@@ -46,13 +43,8 @@ function AdminTableInner(props: { tableId: string }) {
     }
   };
   const recentFeed = feed.entries.slice(-40).reverse();
-  const [startingStack, setStartingStack] = useState<number | null>(null);
-  useEffect(() => {
-    pokerApi
-      .table(tableId)
-      .then((t) => setStartingStack(t.table.starting_stack))
-      .catch(() => undefined);
-  }, [tableId]);
+  const tableRead = useQuery({ queryKey: pokerKeys.table(tableId), queryFn: () => pokerApi.table(tableId) });
+  const startingStack = tableRead.data?.table.starting_stack ?? null;
   return (
     <div className="poker-page">
       <header className="card-head poker-head">
@@ -111,7 +103,7 @@ function AdminTableInner(props: { tableId: string }) {
           >
             Later →
           </button>
-          <button type="button" className="ghost" onClick={() => void loadEvents()}>
+          <button type="button" className="ghost" onClick={() => void eventsRead.refetch()}>
             Refresh
           </button>
         </h2>

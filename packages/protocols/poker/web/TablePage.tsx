@@ -1,6 +1,6 @@
-import { Link, LiveBadge } from '@db8/web/kit';
-import { useEffect, useState } from 'react';
+import { errorText, Link, LiveBadge, useQuery } from '@db8/web/kit';
 import { HandSummaries } from './HandSummaries.tsx';
+import { pokerKeys } from './keys.ts';
 import { useTableLive } from './live.ts';
 import { PokerFelt } from './PokerFelt.tsx';
 import { pokerApi } from './tables.ts';
@@ -11,14 +11,10 @@ import { pokerApi } from './tables.ts';
 export function TablePage(props: { tableId: string }) {
   const { tableId } = props;
   const { state, hands, status, error, skewMs } = useTableLive(tableId);
-  const [title, setTitle] = useState<string | null>(null);
-  const [missing, setMissing] = useState<string | null>(null);
-  useEffect(() => {
-    pokerApi
-      .table(tableId)
-      .then((t) => setTitle(t.table.title ?? t.table.table_id))
-      .catch((e: Error) => setMissing(e.message));
-  }, [tableId]);
+  // The title, read once (a 404 is not asked again); the felt comes from the socket.
+  const read = useQuery({ queryKey: pokerKeys.table(tableId), queryFn: () => pokerApi.table(tableId) });
+  const title = read.data ? (read.data.table.title ?? read.data.table.table_id) : null;
+  const missing = read.error ? errorText(read.error) : null;
   if (missing && !state) {
     return (
       <section className="card narrow">

@@ -30,8 +30,8 @@ export function wsUrl(): string {
 const newer = (prev: RoomState | undefined, next: RoomState): RoomState =>
   prev && prev.seq > next.seq ? prev : next;
 
-/** After entries arrive, wait this long for the burst to end (and for the state push that normally
- *  follows) before refreshing the room's reads. */
+/** After an entry arrives, wait this long (for the rest of a burst, and for the state push that
+ *  normally follows) before refreshing the room's reads: at most one refresh per such window. */
 const SETTLE_MS = 400;
 
 export function useRoomLive(roomId: string, token: string | null) {
@@ -58,6 +58,7 @@ export function useRoomLive(roomId: string, token: string | null) {
   useEffect(() => {
     const key = JSON.parse(keyText) as unknown[];
     let settle: ReturnType<typeof setTimeout> | undefined;
+    let lastSeq = -1;
     setEntries([]);
     setStatus('connecting');
     const sock = RoomSocket.open({ url: wsUrl(), token, clientProtocolVersion: CLIENT_PROTOCOL_VERSION });
@@ -81,11 +82,12 @@ export function useRoomLive(roomId: string, token: string | null) {
           });
           // The log grew: the room's reads (seats, status, a module's lists) are stale. A state push
           // normally follows; if none has arrived by then, read the state over REST.
-          clearTimeout(settle);
-          settle = setTimeout(() => {
+          lastSeq = entry.seq;
+          settle ??= setTimeout(() => {
+            settle = undefined;
             void queryClient.invalidateQueries({ queryKey: webKeys.room(roomId) });
             const shown = queryClient.getQueryData<RoomState>(key);
-            if (!shown || shown.seq < entry.seq) void queryClient.invalidateQueries({ queryKey: key });
+            if (!shown || shown.seq < lastSeq) void queryClient.invalidateQueries({ queryKey: key });
           }, SETTLE_MS);
         } else {
           queryClient.setQueryData<RoomState>(key, (prev) => newer(prev, ev.state));
