@@ -118,7 +118,13 @@ export function DebateRoom(props: { roomId: string; room: Room | null }) {
       <div className="debate-grid">
         <Transcript view={view} mySeat={seat} names={names} />
         <aside className="drawer" aria-label="your desk">
-          <SeatCard room={room} roomId={roomId} role={role} onJoined={() => void live.refreshState()} />
+          <SeatCard
+            // The socket's state says closed first; the room's record follows on its next read.
+            room={room && live.state ? { ...room, status: live.state.status } : room}
+            roomId={roomId}
+            role={role}
+            onJoined={() => void live.refreshState()}
+          />
           {seat && role === 'debater' ? (
             <ContinueVote
               view={view}

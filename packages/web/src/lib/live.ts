@@ -30,8 +30,9 @@ export function wsUrl(): string {
 const newer = (prev: RoomState | undefined, next: RoomState): RoomState =>
   prev && prev.seq > next.seq ? prev : next;
 
-/** After an entry arrives, wait this long (for the rest of a burst, and for the state push that
- *  normally follows) before refreshing the room's reads: at most one refresh per such window. */
+/** The room's reads are refreshed when an entry arrives, then at most once per this window while
+ *  more arrive (and once after it, for the last ones); the state is read over REST only if no push
+ *  has brought it up to the last entry by the window's end. */
 const SETTLE_MS = 400;
 
 export function useRoomLive(roomId: string, token: string | null) {
@@ -59,6 +60,7 @@ export function useRoomLive(roomId: string, token: string | null) {
     const key = JSON.parse(keyText) as unknown[];
     let settle: ReturnType<typeof setTimeout> | undefined;
     let lastSeq = -1;
+    let refreshedSeq = -1;
     setEntries([]);
     setStatus('connecting');
     const sock = RoomSocket.open({ url: wsUrl(), token, clientProtocolVersion: CLIENT_PROTOCOL_VERSION });
@@ -83,12 +85,17 @@ export function useRoomLive(roomId: string, token: string | null) {
           // The log grew: the room's reads (seats, status, a module's lists) are stale. A state push
           // normally follows; if none has arrived by then, read the state over REST.
           lastSeq = entry.seq;
-          settle ??= setTimeout(() => {
-            settle = undefined;
+          if (settle === undefined) {
+            refreshedSeq = entry.seq;
             void queryClient.invalidateQueries({ queryKey: webKeys.room(roomId) });
-            const shown = queryClient.getQueryData<RoomState>(key);
-            if (!shown || shown.seq < lastSeq) void queryClient.invalidateQueries({ queryKey: key });
-          }, SETTLE_MS);
+            settle = setTimeout(() => {
+              settle = undefined;
+              if (refreshedSeq < lastSeq)
+                void queryClient.invalidateQueries({ queryKey: webKeys.room(roomId) });
+              const shown = queryClient.getQueryData<RoomState>(key);
+              if (!shown || shown.seq < lastSeq) void queryClient.invalidateQueries({ queryKey: key });
+            }, SETTLE_MS);
+          }
         } else {
           queryClient.setQueryData<RoomState>(key, (prev) => newer(prev, ev.state));
         }

@@ -20,7 +20,7 @@ import { moduleFor } from '../protocols/registry.ts';
 // A generic room: live log over the WebSocket, the viewer's state as JSON, a countdown to the
 // server's deadline, and (for a seat holder) the action form. Protocol-specific views come later.
 
-function SeatPanel(props: { room: RoomInfo | null; roomId: string; onJoined: () => void }) {
+function SeatPanel(props: { room: RoomInfo | null; closed: boolean; roomId: string; onJoined: () => void }) {
   const actions = useSeatActions(props.roomId, props.onJoined);
   const { held, invite, busy, error, join, leave } = actions;
 
@@ -51,7 +51,7 @@ function SeatPanel(props: { room: RoomInfo | null; roomId: string; onJoined: () 
       <SeatList
         seats={seats}
         actions={actions}
-        closed={props.room?.status === 'closed'}
+        closed={props.closed}
         joinLabel={(seat) => `Join as ${seat}`}
       />
       {error ? (
@@ -128,7 +128,13 @@ export function Room(props: { roomId: string }) {
       ) : null}
       <div className="room-grid">
         <div className="col">
-          <SeatPanel room={room} roomId={roomId} onJoined={() => void info.refetch()} />
+          <SeatPanel
+            room={room}
+            // The socket's state says closed first; the room's record follows on its next read.
+            closed={(state?.status ?? room?.status) === 'closed'}
+            roomId={roomId}
+            onJoined={() => void info.refetch()}
+          />
           {held && seatForActions && state && mod?.SeatActions ? (
             <ModuleScope module={mod}>
               <mod.SeatActions
