@@ -2,7 +2,7 @@ import { getSeat, getSession } from './session.ts';
 
 // The app's query keys, in one place. Everything about one room sits under `room(id)`, so the room's
 // live feed refreshes the room's reads with one invalidation; a module nests its own room-scoped
-// reads there too (`[...webKeys.room(id), 'poker', …]`). The room's state is apart: the socket
+// reads there too (`[...webKeys.room(id), '<module>', …]`). The room's state is apart: the socket
 // pushes it, and a REST read of it is only the fallback.
 
 /** Whose view a read of the room returns: the seat this browser holds, else the person, else anyone. */

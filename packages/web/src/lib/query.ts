@@ -12,7 +12,7 @@ import { webKeys } from './query-keys.ts';
 import type { Room } from './types.ts';
 
 // Every REST read in the web app goes through TanStack Query: one cache, one retry rule, one way
-// to refresh. Pages with a live feed (the room socket, the poker socket) have their socket events
+// to refresh. Pages with a live feed (the room socket, a module's own socket) have their socket events
 // set or invalidate the cached reads; only reads with no feed poll (`refetchInterval`), and each
 // such use says so where it is made.
 
