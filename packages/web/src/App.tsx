@@ -1,3 +1,4 @@
+import { QueryClientProvider } from '@tanstack/react-query';
 import {
   createRootRoute,
   createRoute,
@@ -8,6 +9,7 @@ import {
   useParams,
 } from '@tanstack/react-router';
 import { type ReactNode, Suspense, useState } from 'react';
+import { createQueryClient } from './lib/query.ts';
 import { Link, searchCodec } from './lib/router.tsx';
 import { getSession, setSession, useCredentials } from './lib/session.ts';
 import { Login } from './pages/Login.tsx';
@@ -120,5 +122,11 @@ function createAppRouter() {
 export function App() {
   // Built on first render: by then the composition root has installed the modules (main.tsx).
   const [router] = useState(createAppRouter);
-  return <RouterProvider router={router} />;
+  // The one cache of REST reads (lib/query.ts): pages and modules reach it through the kit.
+  const [queryClient] = useState(createQueryClient);
+  return (
+    <QueryClientProvider client={queryClient}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>
+  );
 }

@@ -2,6 +2,9 @@
 // shared components and hooks). Everything else under packages/web/src is the app's own;
 // test/boundaries.test.ts keeps modules to this file.
 
+// Reads go through TanStack Query (lib/query.ts); a module names its keys in one file of its own and
+// nests room-scoped ones under webKeys.room(id), which the room's live feed invalidates.
+export { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 export { ActionForm } from './components/ActionForm.tsx';
 export { Badge, statusTone, type Tone } from './components/Badge.tsx';
 export { Countdown, formatRemaining, remainingMs } from './components/Countdown.tsx';
@@ -10,8 +13,10 @@ export { errorAt, Field, SecondsInput } from './components/create/fields.tsx';
 export { EntryRow } from './components/EntryRow.tsx';
 export { LiveBadge } from './components/LiveBadge.tsx';
 export { HeldSeat, SeatList } from './components/SeatList.tsx';
-export { anonClient, api, personalClient, tokenFor } from './lib/api.ts';
+export { anonClient, api, personalClient, roomClient, tokenFor } from './lib/api.ts';
 export { type ActionError, useRoomLive } from './lib/live.ts';
+export { errorText, useApiQuery, useRoomInfo } from './lib/query.ts';
+export { webKeys } from './lib/query-keys.ts';
 export { Link, useNavigate, useParams, useSearchParams } from './lib/router.tsx';
 export { useSeatActions } from './lib/seat-actions.ts';
 export { getSession, useCredentials } from './lib/session.ts';

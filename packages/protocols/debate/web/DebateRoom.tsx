@@ -1,16 +1,15 @@
 import type { Room } from '@db8/web/kit';
 import {
   ActionForm,
-  api,
   Badge,
   Link,
   LiveBadge,
   statusTone,
   tokenFor,
   useCredentials,
+  useRoomInfo,
   useRoomLive,
 } from '@db8/web/kit';
-import { useEffect, useState } from 'react';
 import { DraftEditor } from './DraftEditor.tsx';
 import { isOverPhase, legalOf, readDebate } from './model.ts';
 import { useIdentityNames } from './names.tsx';
@@ -36,15 +35,8 @@ export function DebateRoom(props: { roomId: string; room: Room | null }) {
   const { roomId } = props;
   // Typed events too: presence and who's typing (docs/debate.md, "Realtime events").
   const live = useRoomLive(roomId, tokenFor(roomId), { events: true });
-  const [room, setRoom] = useState<Room | null>(props.room);
-
-  // biome-ignore lint/correctness/useExhaustiveDependencies: seats change as the log grows.
-  useEffect(() => {
-    api
-      .getRoom(roomId)
-      .then(setRoom)
-      .catch(() => {});
-  }, [roomId, live.entries.length]);
+  // The room page read it; the live feed refreshes it as the log grows (seats change).
+  const room: Room | null = useRoomInfo(roomId).data ?? props.room;
 
   const debate = readDebate(live.state);
   // Unmasked identities are principal ids: show their names.
@@ -128,7 +120,13 @@ export function DebateRoom(props: { roomId: string; room: Room | null }) {
       <div className="debate-grid">
         <Transcript view={view} mySeat={seat} names={names} roomId={roomId} />
         <aside className="drawer" aria-label="your desk">
-          <SeatCard room={room} roomId={roomId} role={role} onJoined={() => void live.refreshState()} />
+          <SeatCard
+            // The socket's state says closed first; the room's record follows on its next read.
+            room={room && live.state ? { ...room, status: live.state.status } : room}
+            roomId={roomId}
+            role={role}
+            onJoined={() => void live.refreshState()}
+          />
           {seat && role === 'debater' ? (
             <ContinueVote
               view={view}

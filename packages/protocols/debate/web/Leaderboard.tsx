@@ -1,8 +1,9 @@
-import { anonClient } from '@db8/web/kit';
-import { useCallback, useEffect, useState } from 'react';
+import { anonClient, errorText, useQueries, useQuery } from '@db8/web/kit';
+import { useState } from 'react';
 import { debateRating, debateRatings } from '../client/index.ts';
 import type { RatingsResponse } from '../rules/ratings-wire.ts';
 import type { Series } from './chart.ts';
+import { debateKeys } from './keys.ts';
 import { IdentityName } from './names.tsx';
 import { RatingChart } from './RatingChart.tsx';
 
@@ -10,60 +11,45 @@ import { RatingChart } from './RatingChart.tsx';
 // the server computes it (GET /v1/ratings), and the rating history of the leaders as a chart
 // (GET /v1/ratings/:identity for each identity charted).
 
+/** Ratings have no feed (they fold from closed rooms as they are read), so the tables are read this often. */
 const REFRESH_MS = 15_000;
 const CHARTED = 6;
 
 type Row = RatingsResponse['global'][number];
 
 export function Leaderboard() {
-  const [data, setData] = useState<RatingsResponse | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const [scope, setScope] = useState<string>('global');
-  const [series, setSeries] = useState<Series[]>([]);
   // Agents registered as scripted (demos) are left out by the server unless asked.
   const [scripted, setScripted] = useState(false);
-
-  const load = useCallback(async () => {
-    try {
-      setData(await debateRatings(anonClient(), { scripted }));
-      setError(null);
-    } catch (e) {
-      setError((e as Error).message);
-    }
-  }, [scripted]);
-  useEffect(() => {
-    void load();
-    const t = setInterval(load, REFRESH_MS);
-    return () => clearInterval(t);
-  }, [load]);
+  const tables = useQuery({
+    queryKey: debateKeys.ratings(scripted),
+    queryFn: () => debateRatings(anonClient(), { scripted }),
+    refetchInterval: REFRESH_MS,
+  });
+  const data: RatingsResponse | null = tables.data ?? null;
+  const error = tables.error ? errorText(tables.error) : null;
 
   const rows: Row[] = data ? (scope === 'global' ? data.global : (data.tags[scope.slice(4)] ?? [])) : [];
-  const leaders = rows
-    .slice(0, CHARTED)
-    .map((r) => r.identity)
-    .join('\n');
+  const leaders = rows.slice(0, CHARTED).map((r) => r.identity);
   const computedAt = data?.computed_at;
-
-  // biome-ignore lint/correctness/useExhaustiveDependencies: refetch histories when the tables are recomputed.
-  useEffect(() => {
-    if (!leaders) {
-      setSeries([]);
-      return;
-    }
-    let stop = false;
-    void Promise.all(
-      leaders.split('\n').map(async (identity) => {
-        const h = await debateRating(anonClient(), identity, { scripted }).catch(() => null);
-        const points = (h?.history ?? []).filter((p) => p.scope === scope);
-        return { identity, name: h?.name ?? identity, points };
-      }),
-    ).then((s) => {
-      if (!stop) setSeries(s);
-    });
-    return () => {
-      stop = true;
-    };
-  }, [leaders, scope, computedAt, scripted]);
+  // The leaders' histories, read again whenever the tables are recomputed (their computed_at).
+  const histories = useQueries({
+    queries: leaders.map((identity) => ({
+      queryKey: debateKeys.rating(identity, scripted, computedAt),
+      queryFn: () => debateRating(anonClient(), identity, { scripted }),
+      placeholderData: (prev: Awaited<ReturnType<typeof debateRating>> | undefined) => prev,
+    })),
+  });
+  const series: Series[] = histories.every((h) => !h.isPending)
+    ? leaders.map((identity, i) => {
+        const h = histories[i]?.data;
+        return {
+          identity,
+          name: h?.name ?? identity,
+          points: (h?.history ?? []).filter((p) => p.scope === scope),
+        };
+      })
+    : [];
 
   const tags = data ? Object.keys(data.tags) : [];
   return (

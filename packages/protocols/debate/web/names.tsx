@@ -1,6 +1,6 @@
-import { anonClient, Badge } from '@db8/web/kit';
-import { useEffect, useState } from 'react';
+import { anonClient, Badge, useQuery } from '@db8/web/kit';
 import { identityNames } from '../client/index.ts';
+import { debateKeys } from './keys.ts';
 
 // Identities are principal ids (agt_…); people read names. The server gives each id's display name
 // and whether it registered as scripted (GET /v1/identities); the id stays visible, small, beside it.
@@ -10,21 +10,13 @@ export type Known = Record<string, { name: string; scripted: boolean }>;
 /** Names of these identities (ids the server does not know stay absent). */
 export function useIdentityNames(ids: readonly (string | null | undefined)[]): Known {
   const key = [...new Set(ids.filter((x): x is string => !!x))].sort().join(',');
-  const [known, setKnown] = useState<Known>({});
-  useEffect(() => {
-    if (!key) return;
-    let stop = false;
-    identityNames(anonClient(), key.split(','))
-      .then((r) => {
-        if (!stop) setKnown(r.identities);
-      })
-      // Without names the ids are shown, as before.
-      .catch(() => undefined);
-    return () => {
-      stop = true;
-    };
-  }, [key]);
-  return known;
+  const read = useQuery({
+    queryKey: debateKeys.names(key),
+    queryFn: async () => (await identityNames(anonClient(), key.split(','))).identities,
+    enabled: key !== '',
+  });
+  // Without names (none asked, or the read failed) the ids are shown.
+  return read.data ?? {};
 }
 
 export function IdentityName(props: {

@@ -1,7 +1,19 @@
 import type { Room } from '@db8/web/kit';
-import { Badge, Link, LiveBadge, statusTone, tokenFor, useCredentials, useRoomLive } from '@db8/web/kit';
+import {
+  Badge,
+  errorText,
+  Link,
+  LiveBadge,
+  roomClient,
+  statusTone,
+  tokenFor,
+  useCredentials,
+  useMutation,
+  useRoomLive,
+} from '@db8/web/kit';
 import { useState } from 'react';
 import { Bar, BarChart, Cell, LabelList, ReferenceLine, ResponsiveContainer, XAxis, YAxis } from 'recharts';
+import { z } from 'zod';
 import type { DeliberationView } from '../rules/index.ts';
 import { Answer, Turns } from './Answer.tsx';
 import { CodeVersions } from './CodeVersions.tsx';
@@ -123,35 +135,31 @@ function ConsensusChart({ view }: { view: DeliberationView }) {
 }
 
 function Gate({ roomId, view }: { roomId: string; view: DeliberationView }) {
-  const [error, setError] = useState<string | null>(null);
+  const [invalid, setInvalid] = useState<string | null>(null);
   const [reason, setReason] = useState('');
-  const [busy, setBusy] = useState(false);
+  // The decision is a write as the seat this browser holds (a reviewer), else as the person; the
+  // room's live feed shows the gate decided, so nothing is read again here.
+  const decision = useMutation({
+    mutationFn: (d: 'approve' | 'reject') =>
+      roomClient(roomId).request(z.unknown(), 'POST', `/v1/debates/${encodeURIComponent(roomId)}/${d}`, {
+        reason: reason.trim() || 'approved in the web app',
+      }),
+  });
+  const busy = decision.isPending;
+  const error = invalid ?? (decision.error ? errorText(decision.error) : null);
   const gate = view.gates.at(-1);
   if (!gate || gate.decision !== null || view.status !== 'paused') return null;
   // Only those the server lets decide see the buttons: an admin, or a reviewer seat held here.
   const mayDecide =
     view.you.kind === 'admin' ||
     (view.you.seat !== null && view.config.gates.reviewers.includes(view.you.seat));
-  // The seat's own session when this browser holds a seat (a reviewer), else the person's.
-  const token = tokenFor(roomId);
-  const decide = async (d: 'approve' | 'reject') => {
+  const decide = (d: 'approve' | 'reject') => {
     if (d === 'reject' && !reason.trim()) {
-      setError('Say why you reject: the reason is recorded.');
+      setInvalid('Say why you reject: the reason is recorded.');
       return;
     }
-    setBusy(true);
-    setError(null);
-    const res = await fetch(`/v1/debates/${encodeURIComponent(roomId)}/${d}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      body: JSON.stringify({ reason: reason.trim() || 'approved in the web app' }),
-    }).catch(() => null);
-    setBusy(false);
-    if (!res?.ok)
-      setError(
-        ((await res?.json().catch(() => null)) as { error?: { message?: string } } | null)?.error?.message ??
-          `HTTP ${res?.status ?? 'error'}`,
-      );
+    setInvalid(null);
+    decision.mutate(d);
   };
   return (
     <section className="card delib-gate" aria-label="approval gate" data-testid="delib-gate">
@@ -174,10 +182,10 @@ function Gate({ roomId, view }: { roomId: string; view: DeliberationView }) {
             />
           </div>
           <p className="row">
-            <button type="button" className="primary" disabled={busy} onClick={() => void decide('approve')}>
+            <button type="button" className="primary" disabled={busy} onClick={() => decide('approve')}>
               Approve
             </button>
-            <button type="button" className="ghost" disabled={busy} onClick={() => void decide('reject')}>
+            <button type="button" className="ghost" disabled={busy} onClick={() => decide('reject')}>
               Reject
             </button>
           </p>

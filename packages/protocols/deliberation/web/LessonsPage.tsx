@@ -1,5 +1,16 @@
-import { Badge, getSession, Link, useCredentials, useNavigate, useSearchParams } from '@db8/web/kit';
+import {
+  Badge,
+  errorText,
+  getSession,
+  Link,
+  useApiQuery,
+  useCredentials,
+  useNavigate,
+  useSearchParams,
+} from '@db8/web/kit';
 import { type FormEvent, useEffect, useState } from 'react';
+import { z } from 'zod';
+import { deliberationKeys } from './keys.ts';
 
 // Lessons search over the server's full-text route (GET /v1/deliberation/lessons): websearch
 // syntax, domain/category/tier/minimum-score filters, ranked hits with the matched words
@@ -21,23 +32,29 @@ export const LESSON_CATEGORIES = [
 ] as const;
 export const TIERS = ['bronze', 'silver', 'gold', 'platinum'] as const;
 
-interface Lesson {
-  id: string;
-  debateId: string;
-  source: string;
-  title: string;
-  domain: string;
-  category: string;
-  tier: string;
-  score: number;
-  solution: string;
-  uses?: { applied: number; succeeded: number };
-}
-interface Hit {
-  lesson: Lesson;
-  rank?: number;
-  highlights?: { text: string; hit: boolean }[];
-}
+/** The route's reply as this page reads it (the server sends more fields; they pass through). */
+const LessonsReplySchema = z.object({
+  hits: z.array(
+    z.object({
+      lesson: z
+        .object({
+          id: z.string(),
+          debateId: z.string(),
+          source: z.string(),
+          title: z.string(),
+          domain: z.string(),
+          category: z.string(),
+          tier: z.string(),
+          score: z.number(),
+          solution: z.string(),
+          uses: z.object({ applied: z.number(), succeeded: z.number() }).optional(),
+        })
+        .loose(),
+      rank: z.number().optional(),
+      highlights: z.array(z.object({ text: z.string(), hit: z.boolean() })).optional(),
+    }),
+  ),
+});
 
 const FIELDS = ['q', 'domain', 'category', 'tier', 'minScore'] as const;
 type Query = Record<(typeof FIELDS)[number], string>;
@@ -65,37 +82,20 @@ export function LessonsPage() {
   const search = new URLSearchParams(useSearchParams()).toString();
   const asked = readQuery(search);
   const [form, setForm] = useState<Query>(asked);
-  const [hits, setHits] = useState<Hit[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const token = getSession()?.token ?? null;
   const qs = toSearch(asked);
   // Back and forward change the URL: the form follows it.
   // biome-ignore lint/correctness/useExhaustiveDependencies: `qs` is the URL's query; `search` parses to it.
   useEffect(() => setForm(readQuery(search)), [qs]);
 
-  useEffect(() => {
-    if (!token) return;
-    let live = true;
-    setError(null);
-    fetch(`/v1/deliberation/lessons${qs ? `?${qs}` : ''}`, { headers: { authorization: `Bearer ${token}` } })
-      .then(async (res) => {
-        const body = (await res.json().catch(() => null)) as {
-          hits?: Hit[];
-          error?: { message?: string };
-        } | null;
-        if (!live) return;
-        if (!res.ok || !body?.hits) throw new Error(body?.error?.message ?? `HTTP ${res.status}`);
-        setHits(body.hits);
-      })
-      .catch((e: Error) => {
-        if (!live) return;
-        setHits(null);
-        setError(e.message);
-      });
-    return () => {
-      live = false;
-    };
-  }, [qs, token]);
+  const read = useApiQuery(
+    deliberationKeys.lessons(qs),
+    `/v1/deliberation/lessons${qs ? `?${qs}` : ''}`,
+    LessonsReplySchema,
+    { enabled: token !== null },
+  );
+  const hits = read.data?.hits ?? null;
+  const error = read.error ? errorText(read.error) : null;
 
   const submit = (e: FormEvent) => {
     e.preventDefault();

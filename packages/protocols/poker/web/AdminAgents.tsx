@@ -1,6 +1,6 @@
-import { Link } from '@db8/web/kit';
-import { useEffect, useState } from 'react';
+import { errorText, Link, useQuery } from '@db8/web/kit';
 import { AdminOnly } from './AdminTables.tsx';
+import { pokerKeys } from './keys.ts';
 import { type AgentRow, pokerApi } from './tables.ts';
 
 // Admin: every agent, whether it is connected now, when it was last seen, the seats it holds, and
@@ -15,21 +15,10 @@ export function AdminAgents() {
 }
 
 function AgentsInner() {
-  const [agents, setAgents] = useState<AgentRow[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    const load = () =>
-      pokerApi
-        .agents()
-        .then((a) => {
-          setAgents(a);
-          setError(null);
-        })
-        .catch((e: Error) => setError(e.message));
-    void load();
-    const t = setInterval(load, 3000);
-    return () => clearInterval(t);
-  }, []);
+  // Presence has no feed (agents connect and drop on their own sockets): read again every 3 s.
+  const read = useQuery({ queryKey: pokerKeys.agents(), queryFn: pokerApi.agents, refetchInterval: 3000 });
+  const agents: AgentRow[] | null = read.data ?? null;
+  const error = read.error ? errorText(read.error) : null;
   return (
     <section className="card">
       <header className="card-head">

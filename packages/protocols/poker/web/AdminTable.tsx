@@ -1,9 +1,19 @@
-import { type Entry, EntryRow, getSession, Link, useRoomLive } from '@db8/web/kit';
-import { useCallback, useEffect, useState } from 'react';
+import {
+  type Entry,
+  EntryRow,
+  errorText,
+  getSession,
+  Link,
+  useQuery,
+  useQueryClient,
+  useRoomLive,
+} from '@db8/web/kit';
+import { useEffect, useMemo, useState } from 'react';
 import { AdminOnly } from './AdminTables.tsx';
 import { describePokerEntry } from './entry-words.ts';
 import { HandSummaries } from './HandSummaries.tsx';
 import { Kick } from './Kick.tsx';
+import { pokerKeys } from './keys.ts';
 import { useTableLive } from './live.ts';
 import { PokerFelt } from './PokerFelt.tsx';
 import { TopUp } from './TopUp.tsx';
@@ -27,18 +37,14 @@ function AdminTableInner(props: { tableId: string }) {
   const table = useTableLive(tableId);
   const feed = useRoomLive(tableId, getSession()?.token ?? null);
   const [from, setFrom] = useState(0);
-  const [events, setEvents] = useState<AdminEvent[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const loadEvents = useCallback(async () => {
-    try {
-      setEvents((await pokerApi.events(tableId, from, PAGE)).events);
-    } catch (e) {
-      setError((e as Error).message);
-    }
-  }, [tableId, from]);
-  useEffect(() => {
-    void loadEvents();
-  }, [loadEvents]);
+  // A room-scoped read (pokerKeys.events): the live feed above refreshes it as the table's log grows.
+  const eventsRead = useQuery({
+    queryKey: pokerKeys.events(tableId, from),
+    queryFn: async () => (await pokerApi.events(tableId, from, PAGE)).events,
+  });
+  const events: AdminEvent[] | null = eventsRead.data ?? null;
+  const [actionError, setError] = useState<string | null>(null);
+  const error = actionError ?? (eventsRead.error ? errorText(eventsRead.error) : null);
   const act = async (fn: () => Promise<unknown>) => {
     try {
       setError(null);
@@ -48,20 +54,20 @@ function AdminTableInner(props: { tableId: string }) {
     }
   };
   const recentFeed = feed.entries.slice(-40).reverse();
-  const [startingStack, setStartingStack] = useState<number | null>(null);
-  const [names, setNames] = useState<ReadonlyMap<number, string>>(new Map());
+  const tableRead = useQuery({ queryKey: pokerKeys.table(tableId), queryFn: () => pokerApi.table(tableId) });
+  const startingStack = tableRead.data?.table.starting_stack ?? null;
+  const names = useMemo(
+    () =>
+      new Map((tableRead.data?.players ?? []).flatMap((p) => (p.name ? [[p.seat_id, p.name] as const] : []))),
+    [tableRead.data],
+  );
   // Read again when an agent sits down or leaves (an admin sees who sits where all along).
-  const taken = table.state?.seats.flatMap((s) => (s.status === 'empty' ? [] : [s.seat_id])).join(',') ?? '';
+  const queryClient = useQueryClient();
+  const taken =
+    table.state?.seats.flatMap((s) => (s.status === 'empty' ? [] : [s.seat_id])).join(',') ?? null;
   useEffect(() => {
-    void taken;
-    pokerApi
-      .table(tableId)
-      .then((t) => {
-        setStartingStack(t.table.starting_stack);
-        setNames(new Map(t.players.flatMap((p) => (p.name ? [[p.seat_id, p.name] as const] : []))));
-      })
-      .catch(() => undefined);
-  }, [tableId, taken]);
+    if (taken !== null) void queryClient.invalidateQueries({ queryKey: pokerKeys.table(tableId) });
+  }, [taken, tableId, queryClient]);
   return (
     <div className="poker-page">
       <header className="card-head poker-head">
@@ -126,7 +132,7 @@ function AdminTableInner(props: { tableId: string }) {
           >
             Later →
           </button>
-          <button type="button" className="ghost" onClick={() => void loadEvents()}>
+          <button type="button" className="ghost" onClick={() => void eventsRead.refetch()}>
             Refresh
           </button>
         </h2>

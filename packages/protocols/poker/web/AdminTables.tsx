@@ -1,6 +1,15 @@
-import { CreateRoom, getSession, Link, useCredentials } from '@db8/web/kit';
-import { useCallback, useEffect, useState } from 'react';
+import {
+  CreateRoom,
+  errorText,
+  getSession,
+  Link,
+  useCredentials,
+  useMutation,
+  useQuery,
+  useQueryClient,
+} from '@db8/web/kit';
 import type { TableSummary } from '../rules/index.ts';
+import { pokerKeys } from './keys.ts';
 import { TableRows } from './TablesList.tsx';
 import { pokerApi } from './tables.ts';
 
@@ -30,30 +39,26 @@ export function AdminTables() {
 }
 
 function AdminTablesInner() {
-  const [tables, setTables] = useState<TableSummary[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const load = useCallback(async () => {
-    try {
-      setTables(await pokerApi.adminTables());
-      setError(null);
-    } catch (e) {
-      setError((e as Error).message);
-    }
-  }, []);
-  useEffect(() => {
-    void load();
-    const t = setInterval(load, 5000);
-    return () => clearInterval(t);
-  }, [load]);
-  const stop = async (id: string) => {
-    if (!confirm(`Stop table ${id}? A hand in progress is called off.`)) return;
-    try {
-      await pokerApi.stop(id);
-      await load();
-    } catch (e) {
-      setError((e as Error).message);
+  const queryClient = useQueryClient();
+  // No feed lists tables or their hand counts, so the list is read again every 5 s.
+  const read = useQuery({
+    queryKey: pokerKeys.adminTables(),
+    queryFn: pokerApi.adminTables,
+    refetchInterval: 5000,
+  });
+  const tables: TableSummary[] | null = read.data ?? null;
+  const load = () => {
+    for (const queryKey of [pokerKeys.adminTables(), pokerKeys.tables()]) {
+      void queryClient.invalidateQueries({ queryKey });
     }
   };
+  const stopping = useMutation({ mutationFn: pokerApi.stop, onSuccess: load });
+  const stop = (id: string) => {
+    if (!confirm(`Stop table ${id}? A hand in progress is called off.`)) return;
+    stopping.mutate(id);
+  };
+  const failed = stopping.error ?? read.error;
+  const error = failed ? errorText(failed) : null;
   return (
     <div className="poker-page">
       <section className="card">

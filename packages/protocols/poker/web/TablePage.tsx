@@ -1,6 +1,7 @@
-import { Link, LiveBadge } from '@db8/web/kit';
-import { useEffect, useState } from 'react';
+import { errorText, Link, LiveBadge, useQuery, useQueryClient } from '@db8/web/kit';
+import { useEffect, useMemo } from 'react';
 import { HandSummaries } from './HandSummaries.tsx';
+import { pokerKeys } from './keys.ts';
 import { useTableLive } from './live.ts';
 import { PokerFelt } from './PokerFelt.tsx';
 import { pokerApi } from './tables.ts';
@@ -11,22 +12,23 @@ import { pokerApi } from './tables.ts';
 export function TablePage(props: { tableId: string }) {
   const { tableId } = props;
   const { state, hands, status, error, skewMs } = useTableLive(tableId);
-  const [title, setTitle] = useState<string | null>(null);
-  const [names, setNames] = useState<ReadonlyMap<number, string>>(new Map());
-  const [missing, setMissing] = useState<string | null>(null);
-  // The names are read again when an agent sits down or leaves, and when the table stops (an
-  // observer sees who sat where once it has ended; an admin all along).
-  const taken = `${state?.seats.flatMap((s) => (s.status === 'empty' ? [] : [s.seat_id])).join(',') ?? ''}:${state?.status === 'stopped'}`;
+  // The title and who sits where (a 404 is not asked again); the felt comes from the socket.
+  const read = useQuery({ queryKey: pokerKeys.table(tableId), queryFn: () => pokerApi.table(tableId) });
+  const title = read.data ? (read.data.table.title ?? read.data.table.table_id) : null;
+  const missing = read.error ? errorText(read.error) : null;
+  const names = useMemo(
+    () => new Map((read.data?.players ?? []).flatMap((p) => (p.name ? [[p.seat_id, p.name] as const] : []))),
+    [read.data],
+  );
+  // Names are read again when an agent sits down or leaves, and when the table stops (an observer
+  // sees who sat where once it has ended; an admin all along). No state yet: nothing to refresh.
+  const queryClient = useQueryClient();
+  const taken = state
+    ? `${state.seats.flatMap((s) => (s.status === 'empty' ? [] : [s.seat_id])).join(',')}:${state.status === 'stopped'}`
+    : null;
   useEffect(() => {
-    void taken;
-    pokerApi
-      .table(tableId)
-      .then((t) => {
-        setTitle(t.table.title ?? t.table.table_id);
-        setNames(new Map(t.players.flatMap((p) => (p.name ? [[p.seat_id, p.name] as const] : []))));
-      })
-      .catch((e: Error) => setMissing(e.message));
-  }, [tableId, taken]);
+    if (taken !== null) void queryClient.invalidateQueries({ queryKey: pokerKeys.table(tableId) });
+  }, [taken, tableId, queryClient]);
   if (missing && !state) {
     return (
       <section className="card narrow">

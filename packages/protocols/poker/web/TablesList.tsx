@@ -1,6 +1,6 @@
-import { Link } from '@db8/web/kit';
-import { useEffect, useState } from 'react';
+import { errorText, Link, useQuery } from '@db8/web/kit';
 import type { TableSummary } from '../rules/index.ts';
+import { pokerKeys } from './keys.ts';
 import { pokerApi } from './tables.ts';
 
 // Every poker table (public list), each linking to its observer view.
@@ -60,18 +60,10 @@ export function TableRows(props: {
 }
 
 export function TablesList() {
-  const [tables, setTables] = useState<TableSummary[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    const load = () =>
-      pokerApi
-        .tables()
-        .then(setTables)
-        .catch((e: Error) => setError(e.message));
-    void load();
-    const t = setInterval(load, 5000);
-    return () => clearInterval(t);
-  }, []);
+  // No feed lists tables or their player counts, so the list is read again every 5 s.
+  const read = useQuery({ queryKey: pokerKeys.tables(), queryFn: pokerApi.tables, refetchInterval: 5000 });
+  const tables: TableSummary[] | null = read.data ?? null;
+  const error = read.error ? errorText(read.error) : null;
   return (
     <section className="card">
       <h1>Poker tables</h1>

@@ -1,12 +1,15 @@
+import { useQuery, useQueryClient } from '@db8/web/kit';
 import { useEffect, useState } from 'react';
 import { PokerSocket } from '../client/index.ts';
 import { type GameStatePayload, GameStatePayloadSchema, type HandCompletePayload } from '../rules/index.ts';
+import { pokerKeys } from './keys.ts';
 import { pokerApi } from './tables.ts';
 
 // One table over the SDK's poker socket as an observer (no token: the server sends the public
 // game_state, which never carries an unshown hole card, and hand_complete as each hand ends). The
 // socket reconnects and drops states it already delivered; seed 002 does not replay hands that ended
-// while disconnected, so every (re)connect backfills them from REST. The server clock is read from
+// while disconnected, so every (re)connect backfills them from REST: the socket going live
+// invalidates the table's `recent` read (pokerKeys.recent), merged with the hands the socket brought. The server clock is read from
 // every envelope's `ts`.
 
 export type TableLiveStatus = 'connecting' | 'live' | 'offline';
@@ -24,21 +27,18 @@ export function mergeHands(prev: HandCompletePayload[], more: HandCompletePayloa
 
 export function useTableLive(tableId: string) {
   const [state, setState] = useState<GameStatePayload | null>(null);
-  const [hands, setHands] = useState<HandCompletePayload[]>([]);
+  const queryClient = useQueryClient();
+  const [pushed, setHands] = useState<HandCompletePayload[]>([]);
+  const recent = useQuery({ queryKey: pokerKeys.recent(tableId), queryFn: () => pokerApi.recent(tableId) });
+  const hands = mergeHands(recent.data ?? [], pushed);
   const [status, setStatus] = useState<TableLiveStatus>('connecting');
   const [error, setError] = useState<string | null>(null);
   const [skewMs, setSkewMs] = useState(0);
 
   useEffect(() => {
-    let closed = false;
     setState(null);
     setHands([]);
     setStatus('connecting');
-    const backfill = () =>
-      pokerApi
-        .recent(tableId)
-        .then((r) => !closed && setHands((prev) => mergeHands(prev, r)))
-        .catch(() => {});
     const url = `${location.protocol}//${location.host}`;
     const sock = PokerSocket.open({ url, tableId });
     const offs = [
@@ -46,7 +46,7 @@ export function useTableLive(tableId: string) {
         setStatus(s === 'live' ? 'live' : s === 'connecting' ? 'connecting' : 'offline');
         if (s === 'live') {
           setError(null);
-          void backfill();
+          void queryClient.invalidateQueries({ queryKey: pokerKeys.recent(tableId) });
         }
       }),
       sock.live.on('error', (e) => setError(`${e.code}: ${e.message}`)),
@@ -59,11 +59,10 @@ export function useTableLive(tableId: string) {
       }),
     ];
     return () => {
-      closed = true;
       for (const off of offs) off();
       sock.close();
     };
-  }, [tableId]);
+  }, [tableId, queryClient]);
 
   return { state, hands, status, error, skewMs };
 }

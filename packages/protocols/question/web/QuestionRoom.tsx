@@ -8,12 +8,13 @@ import {
   statusTone,
   tokenFor,
   useCredentials,
+  useQuery,
   useRoomLive,
 } from '@db8/web/kit';
-import { useEffect, useState } from 'react';
 import type { QuestionView } from '../rules/index.ts';
 import { isQuestionView, refusalText, swarmApi } from './api.ts';
 import { AnswerForm, CloseForm, PolicyForm, type Role, SummaryForm, VerdictButtons } from './Forms.tsx';
+import { questionKeys } from './keys.ts';
 import { CloseCard, Facts, Messages, Participants, ProfileCard, Summaries } from './RoomParts.tsx';
 import { SecretaryCard } from './SecretaryCard.tsx';
 
@@ -24,22 +25,12 @@ import { SecretaryCard } from './SecretaryCard.tsx';
 
 /** Who this node signs as, to know its role in the room (null until known or when offline). */
 function useNodeParticipant(): { id: string | null; online: boolean; error: string | null } {
-  const [node, setNode] = useState<{ id: string | null; online: boolean; error: string | null }>({
-    id: null,
-    online: false,
-    error: null,
-  });
-  useEffect(() => {
-    let stop = false;
-    swarmApi
-      .node()
-      .then((n) => !stop && setNode({ id: n.participant_id, online: n.online, error: null }))
-      .catch((e) => !stop && setNode({ id: null, online: false, error: refusalText(e) }));
-    return () => {
-      stop = true;
-    };
-  }, []);
-  return node;
+  const node = useQuery({ queryKey: questionKeys.node(), queryFn: swarmApi.node });
+  return {
+    id: node.data?.participant_id ?? null,
+    online: node.data?.online ?? false,
+    error: node.error ? refusalText(node.error) : null,
+  };
 }
 
 const wide = () => typeof window.matchMedia === 'function' && window.matchMedia('(min-width: 800px)').matches;

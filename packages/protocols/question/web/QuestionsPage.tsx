@@ -7,16 +7,20 @@ import {
   statusTone,
   useCredentials,
   useNavigate,
+  useQuery,
+  useQueryClient,
   useSearchParams,
 } from '@db8/web/kit';
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { type QuestionListItem, SCOPES, type Scope } from '../rules/index.ts';
 import { AskForm } from './AskForm.tsx';
 import { refusalText, short, swarmApi } from './api.ts';
+import { questionKeys } from './keys.ts';
 
 // Swarm questions this node holds, newest first, filtered by scope and tag. The filter lives in the
 // address (`/questions?tag=rust&scope=global`), so a filtered list can be linked and reloaded. The
-// list is polled: questions arrive from the stream, not from a room this page subscribes to.
+// list is polled (refetchInterval): questions arrive from the stream, not from a room this page
+// subscribes to, so there is no feed to invalidate it.
 
 const POLL_MS = 3000;
 type Status = 'active' | 'open' | 'closed' | 'all';
@@ -123,41 +127,21 @@ export function QuestionsPage() {
   const navigate = useNavigate();
   const signedIn = getSession() !== null;
   const { filter, set } = useFilter();
-  const [items, setItems] = useState<QuestionListItem[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const [asking, setAsking] = useState(false);
   // Without a swarm transport (no NATS) say so before the form, not after a submit.
-  const [online, setOnline] = useState<boolean | null>(null);
-  useEffect(() => {
-    let stop = false;
-    swarmApi
-      .node()
-      .then((n) => !stop && setOnline(n.online))
-      .catch(() => !stop && setOnline(null));
-    return () => {
-      stop = true;
-    };
-  }, []);
+  const node = useQuery({ queryKey: questionKeys.node(), queryFn: swarmApi.node });
+  const online = node.data?.online ?? null;
   const [tagDraft, setTagDraft] = useState(filter.tag);
   const { scope, tag, status } = filter;
-
-  const load = useCallback(
-    () =>
-      swarmApi
-        .list({ scope, tag, status })
-        .then((qs) => {
-          setItems(qs);
-          setError(null);
-        })
-        .catch((e) => setError(refusalText(e))),
-    [scope, tag, status],
-  );
-  useEffect(() => {
-    setItems(null);
-    void load();
-    const t = setInterval(() => void load(), POLL_MS);
-    return () => clearInterval(t);
-  }, [load]);
+  const queryClient = useQueryClient();
+  const list = useQuery({
+    queryKey: questionKeys.questions({ scope, tag, status }),
+    queryFn: () => swarmApi.list({ scope, tag, status }),
+    refetchInterval: POLL_MS,
+  });
+  const items = list.data ?? null;
+  const error = list.error ? refusalText(list.error) : null;
+  const load = () => queryClient.invalidateQueries({ queryKey: questionKeys.allQuestions() });
   useEffect(() => setTagDraft(tag), [tag]);
 
   return (

@@ -7,8 +7,11 @@ import {
   type StoredEntry,
   type Viewer,
 } from '@db8/core';
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { api } from '../lib/api.ts';
+import { errorText } from '../lib/query.ts';
+import { webKeys } from '../lib/query-keys.ts';
 import { revealIndex } from '../lib/reveals.ts';
 import type { Entry } from '../lib/types.ts';
 import { installedProtocols } from '../protocols/registry.ts';
@@ -120,34 +123,24 @@ export type InspectStep = number | 'head' | null;
 export function Inspector(props: { roomId: string; step: InspectStep; onStep: (seq: InspectStep) => void }) {
   const { roomId, step, onStep } = props;
   const active = step !== null;
-  const [folded, setFolded] = useState<Folded | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const [lensId, setLensId] = useState<string | null>(null);
-  const [reload, setReload] = useState(0);
-
-  // biome-ignore lint/correctness/useExhaustiveDependencies: `reload` (the Reload button) refolds on request.
-  useEffect(() => {
-    if (!active) return;
-    let cancelled = false;
-    setError(null);
-    setFolded(null);
-    (async () => {
-      try {
-        const [{ entries, truncated }, state] = await Promise.all([loadAll(roomId), api.state(roomId)]);
-        const v = state.viewer;
-        const viewer: Viewer =
-          v.kind === 'seat' && v.seat
-            ? { kind: 'seat', seat: v.seat }
-            : { kind: v.kind === 'admin' ? 'admin' : 'observer' };
-        if (!cancelled) setFolded(fold(entries, viewer, truncated));
-      } catch (err) {
-        if (!cancelled) setError((err as Error).message);
-      }
-    })();
-    return () => {
-      cancelled = true;
-    };
-  }, [roomId, reload, active]);
+  // Read and refolded when the inspector starts, and again on Reload; a snapshot, like the journal.
+  const read = useQuery({
+    queryKey: webKeys.inspector(roomId),
+    queryFn: async () => {
+      const [{ entries, truncated }, state] = await Promise.all([loadAll(roomId), api.state(roomId)]);
+      const v = state.viewer;
+      const viewer: Viewer =
+        v.kind === 'seat' && v.seat
+          ? { kind: 'seat', seat: v.seat }
+          : { kind: v.kind === 'admin' ? 'admin' : 'observer' };
+      return fold(entries, viewer, truncated);
+    },
+    enabled: active,
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+  const folded = read.isFetching ? null : (read.data ?? null);
+  const error = read.error ? errorText(read.error) : null;
 
   const last = folded ? folded.report.seq : -1;
   const at = typeof step !== 'number' || step > last ? last : Math.max(0, step);
@@ -271,7 +264,7 @@ export function Inspector(props: { roomId: string; step: InspectStep; onStep: (s
             <span className="mono small" data-testid="inspector-seq">
               seq {at} / {last}
             </span>
-            <button type="button" className="ghost small" onClick={() => setReload((n) => n + 1)}>
+            <button type="button" className="ghost small" onClick={() => void read.refetch()}>
               Reload
             </button>
           </fieldset>

@@ -17,8 +17,10 @@ export function tokenFor(roomId: string): string | null {
 /** The SDK client as the signed-in person, or with no credential: also for a module's own routes. */
 export const personalClient = (): Db8Client => client(getSession()?.token ?? null);
 export const anonClient = (): Db8Client => client(null);
+/** The SDK client with the credential that reads and writes `roomId` (tokenFor). */
+export const roomClient = (roomId: string): Db8Client => client(tokenFor(roomId));
 const personal = personalClient;
-const inRoom = (roomId: string) => client(tokenFor(roomId));
+const inRoom = roomClient;
 
 export const api = {
   login: (token: string) => anonClient().adminLogin(token),

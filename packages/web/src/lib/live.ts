@@ -1,7 +1,10 @@
 import type { PresenceEvent } from '@db8/core';
 import { type ActionBody, RoomSocket, type TypedRoomEvent } from '@db8/sdk';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, CLIENT_PROTOCOL_VERSION } from './api.ts';
+import { errorText } from './query.ts';
+import { viewerOf, webKeys } from './query-keys.ts';
 import type { Ack, Entry, RoomState } from './types.ts';
 
 // One room over the SDK's reconnecting socket: it says hello (the token rides in hello, not the
@@ -9,6 +12,9 @@ import type { Ack, Entry, RoomState } from './types.ts';
 // delivered, so each entry arrives once, in order. Actions go over the same socket and resolve on
 // the ack or the server's typed error. The server's clock is learnt from `welcome` so countdowns
 // follow the server's deadline rather than this machine's clock.
+// The state is a query (webKeys.roomState) the socket's pushes write into; the room's other reads
+// (webKeys.room: its info, a module's room-scoped reads) are invalidated as entries arrive, so no
+// page of a live room polls.
 
 export type LiveStatus = 'connecting' | 'live' | 'offline';
 
@@ -20,6 +26,15 @@ export function wsUrl(): string {
   const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
   return `${proto}//${location.host}/v1/ws`;
 }
+
+/** Keeps the newer of two states: a REST read that raced a push must not roll the view back. */
+const newer = (prev: RoomState | undefined, next: RoomState): RoomState =>
+  prev && prev.seq > next.seq ? prev : next;
+
+/** The room's reads are refreshed when an entry arrives, then at most once per this window while
+ *  more arrive (and once after it, for the last ones); the state is read over REST only if no push
+ *  has brought it up to the last entry by the window's end. */
+const SETTLE_MS = 400;
 
 /** Least time between two typing signals sent (the server drops closer ones anyway). */
 const TYPING_EVERY_MS = 1500;
@@ -38,35 +53,34 @@ export function useRoomLive(
   const onEventRef = useRef(opts.onEvent);
   onEventRef.current = opts.onEvent;
   const lastTyping = useRef(0);
+  const queryClient = useQueryClient();
   const [entries, setEntries] = useState<Entry[]>([]);
-  const [state, setState] = useState<RoomState | null>(null);
   const [status, setStatus] = useState<LiveStatus>('connecting');
   const [error, setError] = useState<string | null>(null);
   /** server time − local time, ms; added to Date.now() to read the server's clock. */
   const [skewMs, setSkewMs] = useState(0);
   const sockRef = useRef<RoomSocket | null>(null);
-  const stateSeq = useRef(-1);
+  const stateKey = webKeys.roomState(roomId, viewerOf(roomId));
+  const stateQuery = useQuery({
+    queryKey: stateKey,
+    queryFn: async () => newer(queryClient.getQueryData<RoomState>(stateKey), await api.state(roomId)),
+  });
+  const state = stateQuery.data ?? null;
+  const keyText = JSON.stringify(stateKey);
 
-  const refreshState = useCallback(async () => {
-    try {
-      const s = await api.state(roomId);
-      if (s.seq >= stateSeq.current) {
-        stateSeq.current = s.seq;
-        setState(s);
-      }
-    } catch (e) {
-      setError((e as Error).message);
-    }
-  }, [roomId]);
+  const refreshState = useCallback(
+    () => queryClient.invalidateQueries({ queryKey: JSON.parse(keyText) as unknown[] }),
+    [queryClient, keyText],
+  );
 
   useEffect(() => {
-    let stateTimer: ReturnType<typeof setTimeout> | undefined;
-    stateSeq.current = -1;
+    const key = JSON.parse(keyText) as unknown[];
+    let settle: ReturnType<typeof setTimeout> | undefined;
+    let lastSeq = -1;
+    let refreshedSeq = -1;
     setEntries([]);
-    setState(null);
     setPresence(null);
     setStatus('connecting');
-    void refreshState();
     const sock = RoomSocket.open({ url: wsUrl(), token, clientProtocolVersion: CLIENT_PROTOCOL_VERSION });
     sockRef.current = sock;
     const offs = [
@@ -91,14 +105,22 @@ export function useRoomLive(
             const next = [...prev, entry];
             return next.length > MAX_ENTRIES ? next.slice(next.length - MAX_ENTRIES) : next;
           });
-          // A state push normally follows; if none arrives, read the state over REST.
-          clearTimeout(stateTimer);
-          stateTimer = setTimeout(() => {
-            if (stateSeq.current < entry.seq) void refreshState();
-          }, 400);
-        } else if (ev.state.seq >= stateSeq.current) {
-          stateSeq.current = ev.state.seq;
-          setState(ev.state);
+          // The log grew: the room's reads (seats, status, a module's lists) are stale. A state push
+          // normally follows; if none has arrived by then, read the state over REST.
+          lastSeq = entry.seq;
+          if (settle === undefined) {
+            refreshedSeq = entry.seq;
+            void queryClient.invalidateQueries({ queryKey: webKeys.room(roomId) });
+            settle = setTimeout(() => {
+              settle = undefined;
+              if (refreshedSeq < lastSeq)
+                void queryClient.invalidateQueries({ queryKey: webKeys.room(roomId) });
+              const shown = queryClient.getQueryData<RoomState>(key);
+              if (!shown || shown.seq < lastSeq) void queryClient.invalidateQueries({ queryKey: key });
+            }, SETTLE_MS);
+          }
+        } else {
+          queryClient.setQueryData<RoomState>(key, (prev) => newer(prev, ev.state));
         }
       }),
     ];
@@ -107,12 +129,12 @@ export function useRoomLive(
       .then(() => setError(null))
       .catch((e: Error & { code?: string }) => setError(e.code ? `${e.code}: ${e.message}` : e.message));
     return () => {
-      clearTimeout(stateTimer);
+      clearTimeout(settle);
       for (const off of offs) off();
       if (sockRef.current === sock) sockRef.current = null;
       sock.close();
     };
-  }, [roomId, token, refreshState, withEvents]);
+  }, [roomId, token, keyText, queryClient, withEvents]);
 
   /** This seat is editing a draft: a typing signal, at most one per TYPING_EVERY_MS. */
   const typing = useCallback(() => {
@@ -138,5 +160,6 @@ export function useRoomLive(
     [roomId],
   );
 
-  return { entries, state, status, error, skewMs, act, refreshState, presence, typing };
+  const readError = stateQuery.error ? errorText(stateQuery.error) : null;
+  return { entries, state, status, error: error ?? readError, skewMs, act, refreshState, presence, typing };
 }

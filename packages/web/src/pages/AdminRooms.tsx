@@ -1,6 +1,9 @@
-import { type FormEvent, useCallback, useEffect, useState } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
 import { Badge, statusTone } from '../components/Badge.tsx';
 import { api } from '../lib/api.ts';
+import { errorText } from '../lib/query.ts';
+import { webKeys } from '../lib/query-keys.ts';
 import { Link } from '../lib/router.tsx';
 import { getSession, useCredentials } from '../lib/session.ts';
 import type { AdminRoom } from '../lib/types.ts';
@@ -43,25 +46,27 @@ function Seats(props: { room: AdminRoom }) {
 }
 
 /** The End button, then an inline confirmation with an optional reason. */
-function EndRoom(props: { room: AdminRoom; onEnded: () => void }) {
+function EndRoom(props: { room: AdminRoom }) {
   const { room } = props;
   const [asking, setAsking] = useState(false);
   const [reason, setReason] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  if (!room.endable) return null;
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setBusy(true);
-    try {
-      await api.endRoom(room.room_id, reason.trim() || undefined);
+  const queryClient = useQueryClient();
+  // Ending a room changes the monitor, the lobby and the room's own reads.
+  const end = useMutation({
+    mutationFn: () => api.endRoom(room.room_id, reason.trim() || undefined),
+    onSuccess: () => {
       setAsking(false);
-      props.onEnded();
-    } catch (err) {
-      setError((err as Error).message);
-    } finally {
-      setBusy(false);
-    }
+      for (const queryKey of [webKeys.adminRooms(), webKeys.rooms(), webKeys.room(room.room_id)]) {
+        void queryClient.invalidateQueries({ queryKey });
+      }
+    },
+  });
+  const busy = end.isPending;
+  const error = end.error ? errorText(end.error) : null;
+  if (!room.endable) return null;
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    end.mutate();
   };
   if (!asking) {
     return (
@@ -98,22 +103,15 @@ export function AdminRooms() {
   useCredentials();
   const admin = getSession()?.role === 'admin';
   const [filter, setFilter] = useState<Filter>('open');
-  const [data, setData] = useState<{ rooms: AdminRoom[]; now: number } | null>(null);
-  const [error, setError] = useState<string | null>(null);
-
-  const load = useCallback(async () => {
-    try {
-      const r = await api.adminRooms(filter);
-      setData({ rooms: r.rooms, now: r.now });
-      setError(null);
-    } catch (e) {
-      setError((e as Error).message);
-    }
-  }, [filter]);
-
-  useEffect(() => {
-    if (admin) void load();
-  }, [admin, load]);
+  // Read on demand (Refresh, the filter, an End), as before: the monitor has no feed of its own.
+  const read = useQuery({
+    queryKey: webKeys.adminRooms(filter),
+    queryFn: () => api.adminRooms(filter),
+    enabled: admin,
+  });
+  const data = read.data ?? null;
+  const error = read.error ? errorText(read.error) : null;
+  const load = () => read.refetch();
 
   if (!admin) {
     return (
@@ -195,7 +193,7 @@ export function AdminRooms() {
                     <Link to={`/rooms/${id}/journal`} search={{ inspect: '' }} className="button ghost">
                       Inspect
                     </Link>{' '}
-                    <EndRoom room={r} onEnded={() => void load()} />
+                    <EndRoom room={r} />
                   </td>
                 </tr>
               );

@@ -1,13 +1,16 @@
 import { type EntryProofVerdict as Verdict, verifyEntryProof as verifyEntry } from '@db8/core';
-import { useEffect, useMemo, useState } from 'react';
+import { useQueries, useQuery } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
 import { Badge } from '../components/Badge.tsx';
 import { EntryRow } from '../components/EntryRow.tsx';
 import { Inspector, type InspectStep } from '../components/Inspector.tsx';
 import { api } from '../lib/api.ts';
+import { errorText, useRoomInfo } from '../lib/query.ts';
+import { webKeys } from '../lib/query-keys.ts';
 import { revealIndex } from '../lib/reveals.ts';
 import { Link, useNavigate, useSearchParams } from '../lib/router.tsx';
-import { fetchServerKey, type ServerKeyInfo } from '../lib/server-key.ts';
-import type { Entry } from '../lib/types.ts';
+import { fetchServerKey } from '../lib/server-key.ts';
+import type { Entry, Proof } from '../lib/types.ts';
 
 // The journal: the room's log page by page, each entry with a badge saying whether this browser
 // could recompute its leaf hash, follow the served inclusion proof to the checkpoint's root, and
@@ -17,6 +20,34 @@ import type { Entry } from '../lib/types.ts';
 const PAGE = 25;
 
 type Check = Verdict | 'pending';
+
+/** Runs at most `n` of the calls at once: a long page's proofs must not flood the server. */
+function concurrencyLimit(n: number) {
+  let running = 0;
+  const waiting: Array<() => void> = [];
+  return async <T,>(call: () => Promise<T>): Promise<T> => {
+    if (running >= n) await new Promise<void>((go) => waiting.push(go));
+    running++;
+    try {
+      return await call();
+    } finally {
+      running--;
+      waiting.shift()?.();
+    }
+  };
+}
+const proofSlot = concurrencyLimit(4);
+
+function checkOf(entry: Entry, proof: { data?: Proof; error: Error | null }, verifier: Verifier): Check {
+  if (proof.error) return { ok: false, reason: `no proof: ${errorText(proof.error)}` };
+  if (!proof.data || verifier === undefined) return 'pending';
+  try {
+    return verifyEntry(entry as never, proof.data, verifier);
+  } catch (err) {
+    return { ok: false, reason: `no proof: ${(err as Error).message}` };
+  }
+}
+type Verifier = Parameters<typeof verifyEntry>[2] | undefined;
 
 function VerifyBadge(props: { check: Check | undefined }) {
   const c = props.check;
@@ -65,64 +96,39 @@ export function Journal(props: { roomId: string }) {
   const navigate = useNavigate();
   const search = useSearchParams();
   const from = fromParam(search);
-  const [entries, setEntries] = useState<Entry[] | null>(null);
-  const [next, setNext] = useState<number | null>(null);
-  const [checks, setChecks] = useState<Record<number, Check>>({});
-  const [error, setError] = useState<string | null>(null);
-  const [key, setKey] = useState<ServerKeyInfo | null | 'pending'>('pending');
+  // The page of the log, the room's height and the server's key; then each entry's proof, a few at a
+  // time. No read here is refreshed by a feed: the journal checks the log as it was when opened.
+  const page = useQuery({
+    queryKey: webKeys.journal(roomId, from),
+    queryFn: () => api.entries(roomId, from, PAGE),
+  });
+  const entries = page.data?.entries ?? null;
+  const next = page.data ? page.data.next_seq : null;
+  const serverKey = useQuery({
+    queryKey: webKeys.serverKey(),
+    queryFn: () => fetchServerKey(),
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+  const key = serverKey.isPending ? 'pending' : (serverKey.data ?? null);
   /** The log's length (head seq + 1), so the summary can say which part of it this page checked. */
-  const [total, setTotal] = useState<number | null>(null);
+  const room = useRoomInfo(roomId);
+  const total = room.data ? room.data.seq + 1 : null;
   /** The room's protocol, so its web module can put entries in words. */
-  const [protocol, setProtocol] = useState<string | undefined>(undefined);
+  const protocol = room.data?.protocol;
+  const proofs = useQueries({
+    queries: (entries ?? []).map((e) => ({
+      queryKey: webKeys.proof(roomId, e.seq),
+      queryFn: () => proofSlot(() => api.proof(roomId, e.seq)),
+      staleTime: Number.POSITIVE_INFINITY,
+    })),
+  });
+  const verifier: Verifier = key === 'pending' ? undefined : (key?.verifier ?? null);
+  const checks: Record<number, Check> = Object.fromEntries(
+    (entries ?? []).map((e, i) => [e.seq, checkOf(e, proofs[i] ?? { error: null }, verifier)]),
+  );
+  const error = page.error ? errorText(page.error) : null;
   const base = `/rooms/${encodeURIComponent(roomId)}/journal`;
   const [step, setStep] = useState<InspectStep>(() => seqParam(search));
-
-  useEffect(() => {
-    let cancelled = false;
-    setEntries(null);
-    setChecks({});
-    (async () => {
-      try {
-        const [page, serverKey, room] = await Promise.all([
-          api.entries(roomId, from, PAGE),
-          fetchServerKey(roomId).catch(() => null),
-          api.getRoom(roomId).catch(() => null),
-        ]);
-        if (room) {
-          setTotal(room.seq + 1);
-          setProtocol(room.protocol);
-        }
-        const verifier = serverKey?.verifier ?? null;
-        setKey(serverKey);
-        if (cancelled) return;
-        setEntries(page.entries);
-        setNext(page.next_seq);
-        setError(null);
-        setChecks(Object.fromEntries(page.entries.map((e) => [e.seq, 'pending' as const])));
-        // Proofs are fetched a few at a time so a long page does not flood the server.
-        const queue = [...page.entries];
-        const worker = async () => {
-          for (let e = queue.shift(); e; e = queue.shift()) {
-            let v: Verdict;
-            try {
-              v = verifyEntry(e as never, await api.proof(roomId, e.seq), verifier);
-            } catch (err) {
-              v = { ok: false, reason: `no proof: ${(err as Error).message}` };
-            }
-            if (cancelled) return;
-            const seq = e.seq;
-            setChecks((prev) => ({ ...prev, [seq]: v }));
-          }
-        };
-        await Promise.all([worker(), worker(), worker(), worker()]);
-      } catch (err) {
-        if (!cancelled) setError((err as Error).message);
-      }
-    })();
-    return () => {
-      cancelled = true;
-    };
-  }, [roomId, from]);
 
   const reveals = useMemo(() => revealIndex(entries ?? []), [entries]);
   const values = Object.values(checks);

@@ -1,8 +1,10 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Badge, statusTone } from '../components/Badge.tsx';
 import { CreateRoom } from '../components/CreateRoom.tsx';
 import { api } from '../lib/api.ts';
 import { openableSeats } from '../lib/protocols.ts';
+import { errorText } from '../lib/query.ts';
+import { webKeys } from '../lib/query-keys.ts';
 import { Link } from '../lib/router.tsx';
 import { getSession, useCredentials } from '../lib/session.ts';
 import type { Room } from '../lib/types.ts';
@@ -10,6 +12,7 @@ import { installedProtocols } from '../protocols/registry.ts';
 
 // The lobby: every room with its protocol, status and log height; admins get the create form.
 
+/** No feed announces new rooms or their progress, so the list is read again this often. */
 const REFRESH_MS = 5000;
 
 /** "taken/total" over the seats anyone can take (the server's reserved seats are not counted). */
@@ -21,24 +24,15 @@ function seatCount(r: Room): string {
 export function Lobby() {
   useCredentials();
   const session = getSession();
-  const [rooms, setRooms] = useState<Room[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-
-  const load = useCallback(async () => {
-    try {
-      const r = await api.listRooms();
-      setRooms(r.rooms);
-      setError(null);
-    } catch (e) {
-      setError((e as Error).message);
-    }
-  }, []);
-
-  useEffect(() => {
-    void load();
-    const t = setInterval(load, REFRESH_MS);
-    return () => clearInterval(t);
-  }, [load]);
+  const queryClient = useQueryClient();
+  const list = useQuery({
+    queryKey: webKeys.rooms(),
+    queryFn: async () => (await api.listRooms()).rooms,
+    refetchInterval: REFRESH_MS,
+  });
+  const rooms = list.data ?? null;
+  const error = list.error ? errorText(list.error) : null;
+  const load = () => queryClient.invalidateQueries({ queryKey: webKeys.rooms() });
 
   return (
     <div className="lobby">

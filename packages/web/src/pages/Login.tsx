@@ -1,3 +1,4 @@
+import { useMutation } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { api } from '../lib/api.ts';
 import { Link, useNavigate } from '../lib/router.tsx';
@@ -10,6 +11,17 @@ export function Login() {
   const [error, setError] = useState<string | null>(null);
   const started = useRef(false);
   const navigate = useNavigate();
+  // The exchange is a write (it spends the link), so a mutation: never retried, never cached.
+  const login = useMutation({
+    mutationFn: api.login,
+    onSuccess: (s) => {
+      setSession(s);
+      void navigate({ to: '/', replace: true });
+    },
+    onError: (e: Error) =>
+      setError(`Login failed: ${e.message}. Links work once; restart the server for a new one.`),
+  });
+  const { mutate } = login;
 
   useEffect(() => {
     if (started.current) return;
@@ -20,16 +32,8 @@ export function Login() {
       setError('This link has no token. Use the login link the server printed on start.');
       return;
     }
-    api
-      .login(token)
-      .then((s) => {
-        setSession(s);
-        void navigate({ to: '/', replace: true });
-      })
-      .catch((e: Error) =>
-        setError(`Login failed: ${e.message}. Links work once; restart the server for a new one.`),
-      );
-  }, [navigate]);
+    mutate(token);
+  }, [mutate]);
 
   return (
     <section className="card narrow" aria-labelledby="login-h">

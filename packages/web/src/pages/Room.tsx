@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { ActionForm } from '../components/ActionForm.tsx';
 import { Badge, statusTone } from '../components/Badge.tsx';
 import { Countdown } from '../components/Countdown.tsx';
@@ -6,8 +6,9 @@ import { EntryRow } from '../components/EntryRow.tsx';
 import { JsonView } from '../components/JsonView.tsx';
 import { LiveBadge } from '../components/LiveBadge.tsx';
 import { HeldSeat, SeatList } from '../components/SeatList.tsx';
-import { api, tokenFor } from '../lib/api.ts';
+import { tokenFor } from '../lib/api.ts';
 import { useRoomLive } from '../lib/live.ts';
+import { errorText, useRoomInfo } from '../lib/query.ts';
 import { revealIndex } from '../lib/reveals.ts';
 import { Link } from '../lib/router.tsx';
 import { useSeatActions } from '../lib/seat-actions.ts';
@@ -19,7 +20,7 @@ import { moduleFor } from '../protocols/registry.ts';
 // A generic room: live log over the WebSocket, the viewer's state as JSON, a countdown to the
 // server's deadline, and (for a seat holder) the action form. Protocol-specific views come later.
 
-function SeatPanel(props: { room: RoomInfo | null; roomId: string; onJoined: () => void }) {
+function SeatPanel(props: { room: RoomInfo | null; closed: boolean; roomId: string; onJoined: () => void }) {
   const actions = useSeatActions(props.roomId, props.onJoined);
   const { held, invite, busy, error, join, leave } = actions;
 
@@ -50,7 +51,7 @@ function SeatPanel(props: { room: RoomInfo | null; roomId: string; onJoined: () 
       <SeatList
         seats={seats}
         actions={actions}
-        closed={props.room?.status === 'closed'}
+        closed={props.closed}
         joinLabel={(seat) => `Join as ${seat}`}
       />
       {error ? (
@@ -67,24 +68,12 @@ export function Room(props: { roomId: string }) {
   const { roomId } = props;
   const token = tokenFor(roomId);
   const live = useRoomLive(roomId, token);
-  const [room, setRoom] = useState<RoomInfo | null>(null);
-  const [roomError, setRoomError] = useState<string | null>(null);
+  // Refreshed by the live feed as the log grows (seats, status): lib/live.ts.
+  const info = useRoomInfo(roomId);
+  const room = info.data ?? null;
+  const roomError = info.error ? errorText(info.error) : null;
   const held = getSeat(roomId);
   const logRef = useRef<HTMLOListElement>(null);
-
-  const loadRoom = async () => {
-    try {
-      setRoom(await api.getRoom(roomId));
-      setRoomError(null);
-    } catch (e) {
-      setRoomError((e as Error).message);
-    }
-  };
-
-  // biome-ignore lint/correctness/useExhaustiveDependencies: reload room info when the log grows (seats, status).
-  useEffect(() => {
-    void loadRoom();
-  }, [roomId, live.entries.length]);
 
   // Keep the newest entry in view as the log grows.
   useEffect(() => {
@@ -139,7 +128,13 @@ export function Room(props: { roomId: string }) {
       ) : null}
       <div className="room-grid">
         <div className="col">
-          <SeatPanel room={room} roomId={roomId} onJoined={() => void loadRoom()} />
+          <SeatPanel
+            room={room}
+            // The socket's state says closed first; the room's record follows on its next read.
+            closed={(state?.status ?? room?.status) === 'closed'}
+            roomId={roomId}
+            onJoined={() => void info.refetch()}
+          />
           {held && seatForActions && state && mod?.SeatActions ? (
             <ModuleScope module={mod}>
               <mod.SeatActions

@@ -1,7 +1,6 @@
-import { useEffect, useState } from 'react';
-import { ApiError, api } from '../lib/api.ts';
+import { ApiError } from '../lib/api.ts';
+import { useRoomInfo } from '../lib/query.ts';
 import { Link, useSearchParams } from '../lib/router.tsx';
-import type { Room as RoomInfo } from '../lib/types.ts';
 import { ModuleScope } from '../protocols/module.tsx';
 import { moduleFor } from '../protocols/registry.ts';
 import { Room } from './Room.tsx';
@@ -11,39 +10,25 @@ import { Room } from './Room.tsx';
 // A room the server does not know gets a plain "not found", never the live
 // room's shell, which would open a socket to nothing and wait for ever.
 
-type Lookup = { room: RoomInfo } | { missing: string } | { failed: true };
-
 export function RoomPage(props: { roomId: string }) {
   const { roomId } = props;
   const raw = 'raw' in useSearchParams();
-  const [found, setFound] = useState<Lookup | undefined>(undefined);
-  useEffect(() => {
-    let stop = false;
-    setFound(undefined);
-    api
-      .getRoom(roomId)
-      .then((room) => !stop && setFound({ room }))
-      .catch((e: unknown) => {
-        if (stop) return;
-        // Other errors (forbidden, offline): the generic page shows them itself and keeps retrying.
-        setFound(e instanceof ApiError && e.status === 404 ? { missing: e.message } : { failed: true });
-      });
-    return () => {
-      stop = true;
-    };
-  }, [roomId]);
-  if (found === undefined) return <p className="muted">Loading…</p>;
-  if ('missing' in found) {
+  // The same read the room's pages use (webKeys.roomInfo): a 404 is asked once (lib/query.ts).
+  const info = useRoomInfo(roomId);
+  if (info.isPending) return <p className="muted">Loading…</p>;
+  const missing = info.error instanceof ApiError && info.error.status === 404 ? info.error.message : null;
+  if (missing !== null) {
     return (
       <section className="card narrow" data-testid="room-not-found">
         <h1>Room not found</h1>
         <p>
-          {found.missing}. <Link to="/">All rooms</Link>
+          {missing}. <Link to="/">All rooms</Link>
         </p>
       </section>
     );
   }
-  const room = 'room' in found ? found.room : null;
+  // Other errors (forbidden, offline): the generic page shows them itself.
+  const room = info.data ?? null;
   const mod = room && !raw ? moduleFor(room.protocol) : undefined;
   if (room && mod?.RoomView) {
     return (
