@@ -7,6 +7,7 @@ import { debateAgent } from './agent.ts';
 import { deadLetterRoutes, type SubmitLimit, submissionWatch, submitLimitFromEnv } from './dead-letters.ts';
 import { identityBinding, roomCaKeysOf, withRoomCa } from './hooks.ts';
 import { DebateJournalGit } from './journal-git.ts';
+import { operateRoutes } from './operate.ts';
 import { DebateRatings, type IdentityLookup } from './ratings.ts';
 import { ratingRoutes } from './routes.ts';
 import { debateScript } from './scripted.ts';
@@ -45,7 +46,7 @@ export async function registerDebate(
   opts: {
     runtime: Pick<
       ModuleRuntime,
-      'getRoom' | 'act' | 'listRooms' | 'entries' | 'stateFor' | 'serverKey' | 'watchActs'
+      'getRoom' | 'act' | 'serverAct' | 'listRooms' | 'entries' | 'stateFor' | 'serverKey' | 'watchActs'
     >;
     journalGit?: string;
     /** Submissions per (room, author) (default $DB8_DEBATE_SUBMIT_LIMIT, else 12 a minute). */
@@ -59,6 +60,7 @@ export async function registerDebate(
   // Needs debate's own table (debateModule.migrations, applied by mountModules).
   const db = app.db8.store.db;
   deadLetterRoutes(app, opts.runtime, db);
+  operateRoutes(app, opts.runtime, app.db8.store);
   const limit = opts.submitLimit ?? submitLimitFromEnv(process.env.DB8_DEBATE_SUBMIT_LIMIT);
   const unwatch = opts.runtime.watchActs(submissionWatch(db, limit, app.db8.clock));
   const repo = opts.journalGit ?? (process.env.DB8_JOURNAL_GIT || undefined);
