@@ -1,4 +1,5 @@
 import type { Db8Client } from '@db8/sdk';
+import { type OperateBody, OperateResponseSchema } from '../rules/operate-wire.ts';
 import {
   IdentitiesResponseSchema,
   RatingHistoryResponseSchema,
@@ -34,4 +35,14 @@ export function debateRating(client: Db8Client, identity: string, q: { scripted?
 export function identityNames(client: Db8Client, ids: readonly string[]) {
   const qs = new URLSearchParams({ ids: ids.join(',') });
   return client.request(IdentitiesResponseSchema, 'GET', `/v1/identities?${qs}`);
+}
+
+/** Operate a debate (admin): abort, pause, resume, extend the current window, replace a no-show. */
+export function operateDebate(client: Db8Client, roomId: string, body: OperateBody) {
+  return client.request(
+    OperateResponseSchema,
+    'POST',
+    `/v1/debate/rooms/${encodeURIComponent(roomId)}/operate`,
+    body,
+  );
 }

@@ -2,7 +2,8 @@ import type { ModuleRuntime, Store, ZodTypeProvider } from '@db8/server/kit';
 import { ApiError, requireAdmin } from '@db8/server/kit';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { MODERATOR, SeatIdSchema } from '../rules/config.ts';
+import { MODERATOR } from '../rules/config.ts';
+import { type OperateBody, OperateBodySchema, OperateResponseSchema } from '../rules/operate-wire.ts';
 
 /**
  * POST /v1/debate/rooms/:id/operate (admin): abort, pause, resume, extend the current window, or
@@ -10,33 +11,6 @@ import { MODERATOR, SeatIdSchema } from '../rules/config.ts';
  * server-only action on the moderator seat, naming the admin, so the rules fold it and the
  * journal, replay and `db8 verify` show it; a move the rules refuse is a 409 with their code.
  */
-
-const reason = z.string().min(1).max(500).optional();
-export const OperateBodySchema = z.discriminatedUnion('op', [
-  z.object({ op: z.literal('abort'), reason }).strict(),
-  z.object({ op: z.literal('pause'), reason }).strict(),
-  z.object({ op: z.literal('resume') }).strict(),
-  z.object({ op: z.literal('extend'), seconds: z.number().int().min(1).max(86_400), reason }).strict(),
-  z
-    .object({
-      op: z.literal('replace'),
-      seat: SeatIdSchema,
-      /** The new holder: an agent or a person the server knows. */
-      principal: z.string().min(1).max(200),
-      reason,
-    })
-    .strict(),
-]);
-export type OperateBody = z.infer<typeof OperateBodySchema>;
-
-export const OperateResponseSchema = z.object({
-  room_id: z.string(),
-  op: z.enum(['abort', 'pause', 'resume', 'extend', 'replace']),
-  /** The operation's entry. */
-  seq: z.number().int(),
-  /** replace: the new holder's join entry. */
-  join_seq: z.number().int().optional(),
-});
 
 /** The protocol action an operation is written as. */
 export function operationAction(body: OperateBody, by: string): Record<string, unknown> {
