@@ -90,6 +90,8 @@ export const debateModule: ProtocolModule = {
   onJoin: identityBinding,
   loginCaKeys: roomCaKeysOf,
   agent: debateAgent,
+  // A driven seat is held by the driver's principal: the unmask names it and the ratings rate it.
+  holdDrivenSeats: true,
   scripted: () => debateScript,
   skillDoc: debateSkillDoc,
   routes: async (app, ctx) => {

@@ -11,6 +11,7 @@ import {
   useRoomLive,
 } from '@db8/web/kit';
 import { useEffect, useState } from 'react';
+import { AdminOps } from './AdminOps.tsx';
 import { DraftEditor } from './DraftEditor.tsx';
 import { isOverPhase, legalOf, readDebate } from './model.ts';
 import { useIdentityNames } from './names.tsx';
@@ -122,10 +123,22 @@ export function DebateRoom(props: { roomId: string; room: Room | null }) {
         deadlineUnix={live.state?.deadline_unix ?? null}
         skewMs={live.skewMs}
       />
+      {view.paused ? (
+        <p className="card small" role="status" data-testid="paused-banner">
+          Paused by an admin: the clock is stopped with {Math.round(view.paused.remaining / 1000)} s left in
+          this window.
+        </p>
+      ) : null}
+      {view.aborted ? (
+        <p className="card small" role="status" data-testid="aborted-banner">
+          Aborted by an admin ({view.aborted.reason}): closed without results, not rated.
+        </p>
+      ) : null}
       {view.results ? <Results view={view} roomId={roomId} /> : null}
       <div className="debate-grid">
         <Transcript view={view} mySeat={seat} names={names} />
         <aside className="drawer" aria-label="your desk">
+          {role === 'admin' ? <AdminOps roomId={roomId} view={view} /> : null}
           <SeatCard room={room} roomId={roomId} role={role} onJoined={() => void live.refreshState()} />
           {seat && role === 'debater' ? (
             <ContinueVote
