@@ -50,6 +50,8 @@ export const EXCLUDED: Readonly<Record<string, string>> = {
   'POST /v1/tables/:id/leave': WRITE,
   'POST /v1/admin/rooms/:id/end':
     "ends a room (admin): answers the close entry's seq and who ended it and why, which that entry publishes",
+  'POST /v1/debate/rooms/:id/operate':
+    "operates a debate (admin): answers the operation's seq, an entry the room's public log shows",
   'POST /v1/debates': 'creates a deliberation (admin): answers its config and participants',
   'POST /v1/debates/:id/approve': "decides a gate (a reviewer): answers the gate's record",
   'POST /v1/debates/:id/reject': "decides a gate (a reviewer): answers the gate's record",

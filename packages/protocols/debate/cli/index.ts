@@ -8,6 +8,7 @@ import { register as registerSubmit } from './submit.ts';
 import { register as registerVote } from './vote.ts';
 
 const impl = () => import('./impl.ts');
+const operateImpl = () => import('./operate.ts');
 // `debate export` is `room export` for a debate room: one bundle fetch.
 const roomImpl = () => import('@db8/cli/kit-run');
 
@@ -19,10 +20,74 @@ function count(min: number, max: number) {
   };
 }
 
+const reasonOpt = ['--reason <text>', 'why (recorded in the entry)'] as const;
+
+/** The admin's operations on a running debate (docs/debate.md#operating-a-debate). */
+function registerOperate(d: Command): void {
+  const run = async (
+    room: string | undefined,
+    body: Parameters<typeof import('./operate.ts').operate>[1],
+    o: { url?: string; json?: boolean },
+  ) => (await operateImpl()).operate(room, body, o);
+  const why = (o: { reason?: string }) => (o.reason ? { reason: o.reason } : {});
+  const ab = d
+    .command('abort')
+    .description('end the debate now, unrated (admin)')
+    .argument('[room]', ROOM_HELP)
+    .option(...reasonOpt)
+    .option('--url <url>', URL_HELP)
+    .option('--json', 'print the answer as JSON');
+  ab.action(runAction(ab, (room: string | undefined, o) => run(room, { op: 'abort', ...why(o) }, o)));
+  const pa = d
+    .command('pause')
+    .description('freeze the countdown: nobody may act until resumed (admin)')
+    .argument('[room]', ROOM_HELP)
+    .option(...reasonOpt)
+    .option('--url <url>', URL_HELP)
+    .option('--json', 'print the answer as JSON');
+  pa.action(runAction(pa, (room: string | undefined, o) => run(room, { op: 'pause', ...why(o) }, o)));
+  const re = d
+    .command('resume')
+    .description('run the paused window again with the time it had left (admin)')
+    .argument('[room]', ROOM_HELP)
+    .option('--url <url>', URL_HELP)
+    .option('--json', 'print the answer as JSON');
+  re.action(runAction(re, (room: string | undefined, o) => run(room, { op: 'resume' }, o)));
+  const ex = d
+    .command('extend')
+    .description('end the current window later (admin)')
+    .argument('<seconds>', 'how much later (1-86400)', count(1, 86_400))
+    .argument('[room]', ROOM_HELP)
+    .option(...reasonOpt)
+    .option('--url <url>', URL_HELP)
+    .option('--json', 'print the answer as JSON');
+  ex.action(
+    runAction(ex, (seconds: number, room: string | undefined, o) =>
+      run(room, { op: 'extend', seconds, ...why(o) }, o),
+    ),
+  );
+  const rp = d
+    .command('replace')
+    .description('give a debater seat that never submitted to another agent or person (admin)')
+    .argument('<seat>', 'the no-show seat, e.g. anon_3')
+    .argument('<principal>', 'the new holder (agent or person id); it then joins that seat')
+    .argument('[room]', ROOM_HELP)
+    .option(...reasonOpt)
+    .option('--url <url>', URL_HELP)
+    .option('--json', 'print the answer as JSON');
+  rp.action(
+    runAction(rp, (seat: string, principal: string, room: string | undefined, o) =>
+      run(room, { op: 'replace', seat, principal, ...why(o) }, o),
+    ),
+  );
+}
+
 function register(program: Command): void {
   const d = program
     .command('debate')
-    .description('debates (seed 000): create, status, watch, export, transcript, verify, ratings');
+    .description(
+      'debates (seed 000): create, status, watch, export, transcript, verify, ratings; admins: abort, pause, resume, extend, replace',
+    );
   const c = d
     .command('create')
     .description('create a debate room (admin)')
@@ -95,6 +160,8 @@ function register(program: Command): void {
     .option('--url <url>', URL_HELP)
     .option('--json', 'print as JSON');
   r.action(runAction(r, async (id: string | undefined, o) => (await impl()).ratings(id, o)));
+
+  registerOperate(d);
 
   const dd = demoGroup(program)
     .command('debate')

@@ -1,4 +1,5 @@
 import type { Db8Client } from '@db8/sdk';
+import { type OperateBody, OperateResponseSchema } from '../rules/operate-wire.ts';
 import {
   IdentitiesResponseSchema,
   RatingHistoryResponseSchema,
@@ -53,4 +54,14 @@ export function researchList(client: Db8Client, roomId: string) {
 /** Is `quote` in the room's cached snapshot of `url`? */
 export function researchCheck(client: Db8Client, roomId: string, body: { url: string; quote: string }) {
   return client.request(CitationCheckSchema, 'POST', `${researchPath(roomId)}/check`, body);
+}
+
+/** Operate a debate (admin): abort, pause, resume, extend the current window, replace a no-show. */
+export function operateDebate(client: Db8Client, roomId: string, body: OperateBody) {
+  return client.request(
+    OperateResponseSchema,
+    'POST',
+    `/v1/debate/rooms/${encodeURIComponent(roomId)}/operate`,
+    body,
+  );
 }

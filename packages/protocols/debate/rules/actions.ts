@@ -1,5 +1,6 @@
 import type { Rejection } from '@db8/core';
 import { z } from 'zod';
+import { AdminActionSchemas } from './admin-actions.ts';
 import { PublicKeyInputSchema, SeatIdSchema } from './config.ts';
 import { DraftActionSchema, SubmitActionSchema } from './submission.ts';
 
@@ -80,6 +81,7 @@ export const DebateActionSchema = z.discriminatedUnion('type', [
       identity: z.string().min(1).max(200),
     })
     .strict(),
+  ...AdminActionSchemas,
 ]);
 export type DebateAction = z.infer<typeof DebateActionSchema>;
 export type DebateActionType = DebateAction['type'];
@@ -111,6 +113,11 @@ export const REJECTION_CODES = [
   'BAD_SCORE',
   'BAD_STANCE',
   'DUPLICATE_IDENTITY',
+  'PAUSED',
+  'NOT_PAUSED',
+  'DEBATE_OVER',
+  'NOT_A_NO_SHOW',
+  'TOO_LATE',
 ] as const;
 export type DebateRejectionCode = (typeof REJECTION_CODES)[number];
 

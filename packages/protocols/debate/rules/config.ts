@@ -74,6 +74,21 @@ export const TimingsSchema = z
   })
   .strict();
 
+/**
+ * Demo pace (the web form's button): windows of seconds, so a debate of scripted seats (which end
+ * after the first round) finishes in about a minute instead of a quarter of an hour of waiting.
+ */
+export const DEMO_TIMINGS = {
+  research_ms: 0,
+  submit_ms: 10_000,
+  verify_ms: 6_000,
+  continue_vote_ms: 5_000,
+  final_submit_ms: 10_000,
+  final_vote_ms: 8_000,
+  results_ms: 4_000,
+  reveal_ms: 4_000,
+} as const;
+
 export const CapsSchema = z
   .object({
     /** The seed's hard cap is 4000; a room may be stricter. */
@@ -149,6 +164,11 @@ export const DebateConfigSchema = z
       .strict()
       .prefault({}),
     scoring: ScoringSchema.prefault({}),
+    /**
+     * Rate the seats played by scripted agents too (demos, tests): by default the ratings leave
+     * them out. Absent in rooms made before it existed (they fold as they were made).
+     */
+    rate_scripted: z.boolean().optional(),
   })
   .strict()
   .superRefine((c, ctx) => {

@@ -1,5 +1,6 @@
 // @db8/protocols/debate — the debate protocol of seed 000 (docs/debate.md), its scoring and Elo.
 export * from './actions.ts';
+export { ADMIN_ACTIONS, type AdminActionType } from './admin-actions.ts';
 export { debateCast } from './cast.ts';
 export { type ChainCheck, type ChainRound, checkRoundChain } from './chain.ts';
 export * from './config.ts';

@@ -52,7 +52,7 @@ export type LegalAction = z.infer<typeof LegalActionSchema>;
 
 export function legalFor(state: DebateState, seat: string): Legal<LegalAction> {
   const role = roleOf(state.config, seat);
-  if (role === null || nextDeadline(state) === null) return { actions: [] };
+  if (role === null || nextDeadline(state) === null) return { actions: [] }; // closed or paused
   const actions: LegalAction[] = [];
   const round = currentRound(state);
   const debaters = debaterSeats(state.config);

@@ -1,9 +1,11 @@
 import type { ApplyResult, Protocol } from '@db8/core';
 import { type DebateAction, DebateActionSchema, reject } from './actions.ts';
+import { ADMIN_ACTIONS } from './admin-actions.ts';
 import { type DebateConfig, DebateConfigSchema, debateSeats, normalizeKey, roleOf } from './config.ts';
 import { legalFor } from './legal.ts';
 import { nextDeadline, roomRefOf, ZERO_CHAIN } from './rules.ts';
 import type { DebateResult, DebateState } from './state.ts';
+import { applyAbort, applyExtend, applyPause, applyReplaceSeat, applyResume } from './transitions/admin.ts';
 import {
   close,
   endContinueVote,
@@ -44,7 +46,14 @@ const ROLE_FOR: Record<DebateAction['type'], string | null> = {
   score: 'judge',
   stance: 'viewer',
   bind_identity: 'moderator',
+  abort: 'moderator',
+  pause: 'moderator',
+  resume: 'moderator',
+  extend: 'moderator',
+  replace_seat: 'moderator',
 };
+
+const isAdminAction = (type: string): boolean => (ADMIN_ACTIONS as readonly string[]).includes(type);
 
 function dispatch(
   state: DebateState,
@@ -72,6 +81,16 @@ function dispatch(
       return applyStance(state, seat, action, now, seq);
     case 'bind_identity':
       return applyBindIdentity(state, action, now, seq);
+    case 'abort':
+      return applyAbort(state, action, now, seq);
+    case 'pause':
+      return applyPause(state, action, now, seq);
+    case 'resume':
+      return applyResume(state, now);
+    case 'extend':
+      return applyExtend(state, action);
+    case 'replace_seat':
+      return applyReplaceSeat(state, action);
   }
 }
 
@@ -114,18 +133,25 @@ export const debate: Protocol<DebateConfig, DebateState, DebateAction, DebateVie
   privilegedRoles: ['moderator', 'fact_checker'],
   // Who sits in each anonymous seat is the server's to record (its join hook), never a seat's claim:
   // a moderator binding a seat to itself would take the unmask's name and the Elo.
-  serverActions: ['bind_identity'],
+  // The admin's operations likewise: the server writes them after checking the caller is an admin.
+  serverActions: ['bind_identity', ...ADMIN_ACTIONS],
   setup: (config, ctx) => setupDebate(config, ctx),
 
   apply(state, { seat, action, now, seq }) {
     const role = roleOf(state.config, seat);
     if (role === null) return reject('UNKNOWN_SEAT', `this room has no seat ${seat}`);
-    const due = nextDeadline(state);
-    if (due === null) return reject('PHASE_CLOSED', 'the debate is closed');
+    if (state.phase === 'closed') {
+      const code = isAdminAction(action.type) ? 'DEBATE_OVER' : 'PHASE_CLOSED';
+      return reject(code, 'the debate is closed');
+    }
     const wanted = ROLE_FOR[action.type];
     const allowed =
       wanted === null ? (state.config.final_voters as readonly string[]).includes(role) : role === wanted;
     if (!allowed) return reject('WRONG_ROLE', `a ${role} cannot ${action.type}`, { role });
+    // An admin operates the room whatever its clock says; a late deadline is ticked after it.
+    if (isAdminAction(action.type)) return dispatch(state, seat, action, now, seq);
+    if (state.paused) return reject('PAUSED', 'the debate is paused by an admin');
+    const due = nextDeadline(state)!;
     // Past a deadline that has not been ticked yet: the deadline, not the tick, ends the phase.
     if (now >= due) return reject('PHASE_CLOSED', `the ${state.phase} phase has ended`, { endedAt: due });
     return dispatch(state, seat, action, now, seq);
@@ -159,6 +185,7 @@ export const debate: Protocol<DebateConfig, DebateState, DebateAction, DebateVie
   deadline: nextDeadline,
   view: viewOf,
   legal: legalFor,
-  result: (state) => (state.phase === 'closed' ? state.results : null),
+  // An aborted debate has no result (it is not rated), even when it was aborted after the results.
+  result: (state) => (state.phase === 'closed' && !state.aborted ? state.results : null),
   isOver: (state) => state.phase === 'closed',
 };

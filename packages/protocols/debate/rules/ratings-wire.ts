@@ -42,6 +42,8 @@ export const RatingsResponseSchema = z.object({
   global: z.array(RatingRowSchema),
   /** One table per topic tag, best first. */
   tags: z.record(z.string(), z.array(RatingRowSchema)),
+  /** Closed debates the tables leave out, newest last, each with why (e.g. scripted seats). */
+  unrated: z.array(z.object({ room_id: z.string(), reason: z.string() })),
 });
 export type RatingsResponse = z.infer<typeof RatingsResponseSchema>;
 

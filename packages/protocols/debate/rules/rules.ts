@@ -95,6 +95,8 @@ export function extendChain(prev: string, hashes: readonly string[]): string {
 /** The next instant at which `tick` acts: the phase deadline, or sooner when everything is in. */
 export function nextDeadline(state: DebateState): number | null {
   if (state.phase === 'closed' || state.phase_deadline === null) return null;
+  // Paused: nothing is due until an admin resumes (the countdown is frozen).
+  if (state.paused) return null;
   const round = currentRound(state);
   let due = state.phase_deadline;
   if ((state.phase === 'verify' || state.phase === 'final_verify') && round?.settled_at != null) {

@@ -252,5 +252,15 @@ export const DebateStateSchema = z.object({
   results: ResultsSchema.nullable(),
   journal_published: z.boolean(),
   history: z.array(HistoryItemSchema),
+  /**
+   * Set while an admin has paused the debate: the time the current window had left (no clock in
+   * the rules: it is the pause entry's time subtracted from the window's end). Absent otherwise,
+   * so rooms never operated fold to the states they always had.
+   */
+  paused: z
+    .object({ at: Time, remaining: z.number().int().nonnegative(), by: z.string(), seq: Seq })
+    .optional(),
+  /** Set when an admin aborted the debate (it is then closed and unrated). */
+  aborted: z.object({ at: Time, by: z.string(), reason: z.string(), seq: Seq }).optional(),
 });
 export type DebateState = z.infer<typeof DebateStateSchema>;

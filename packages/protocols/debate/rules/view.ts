@@ -107,6 +107,10 @@ export const DebateViewSchema = z.object({
   phase_at: Time,
   /** When the protocol next acts on its own (a window ends, or everything is in), or null. */
   deadline: Time.nullable(),
+  /** An admin paused the debate: the countdown is frozen with `remaining` ms left. */
+  paused: z.object({ at: Time, remaining: z.number().int(), by: z.string() }).nullable(),
+  /** An admin aborted the debate (it is closed, unrated). */
+  aborted: z.object({ at: Time, by: z.string(), reason: z.string() }).nullable(),
   you: z.object({ role: z.union([RoleSchema, z.enum(['observer', 'admin'])]), seat: z.string().optional() }),
   debaters: z.array(
     z.object({ seat: z.string(), identity: z.string().nullable(), keys: z.array(z.string()) }),
@@ -252,6 +256,12 @@ export function viewOf(state: DebateState, viewer: Viewer): DebateView {
     round: state.round,
     phase_at: state.phase_at,
     deadline: nextDeadline(state),
+    paused: state.paused
+      ? { at: state.paused.at, remaining: state.paused.remaining, by: state.paused.by }
+      : null,
+    aborted: state.aborted
+      ? { at: state.aborted.at, by: state.aborted.by, reason: state.aborted.reason }
+      : null,
     you: roleFor(state, viewer),
     debaters: debaterSeats(state.config).map((seat) => ({
       seat,

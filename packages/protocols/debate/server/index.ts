@@ -7,6 +7,7 @@ import { debateAgent } from './agent.ts';
 import { deadLetterRoutes, type SubmitLimit, submissionWatch, submitLimitFromEnv } from './dead-letters.ts';
 import { identityBinding, roomCaKeysOf, withRoomCa } from './hooks.ts';
 import { DebateJournalGit } from './journal-git.ts';
+import { operateRoutes } from './operate.ts';
 import { DebateRatings, type IdentityLookup } from './ratings.ts';
 import { policyFromEnv } from './research/address.ts';
 import { bindResearchTool, type ResearchTool } from './research/agent-tool.ts';
@@ -62,6 +63,7 @@ export async function registerDebate(
       ModuleRuntime,
       | 'getRoom'
       | 'act'
+      | 'serverAct'
       | 'listRooms'
       | 'entries'
       | 'stateFor'
@@ -99,6 +101,7 @@ export async function registerDebate(
       rate: researchLimitFromEnv(process.env.DB8_RESEARCH_LIMIT),
     },
   );
+  operateRoutes(app, opts.runtime, app.db8.store);
   const limit = opts.submitLimit ?? submitLimitFromEnv(process.env.DB8_DEBATE_SUBMIT_LIMIT);
   const unwatch = opts.runtime.watchActs(submissionWatch(db, limit, app.db8.clock));
   const repo = opts.journalGit ?? (process.env.DB8_JOURNAL_GIT || undefined);
@@ -130,6 +133,8 @@ export const debateModule: ProtocolModule = {
   onJoin: identityBinding,
   loginCaKeys: roomCaKeysOf,
   agent: debateAgent,
+  // A driven seat is held by the driver's principal: the unmask names it and the ratings rate it.
+  holdDrivenSeats: true,
   scripted: () => debateScript,
   skillDoc: debateSkillDoc,
   // Seed 000's typed events, from each viewer's own views (the runtime builds them with debate.view).

@@ -20,9 +20,25 @@ type RoomLister = Pick<ModuleRuntime, 'listRooms' | 'entries'>;
 /** A principal's name and scripted flag (null: no agent or person has this id). */
 export type IdentityLookup = (id: string) => Promise<IdentityInfo | null>;
 
+/** A closed debate the table leaves out, and why (shown on the leaderboard and the results). */
+export interface Unrated {
+  room_id: string;
+  reason: string;
+}
+
 export interface RatingsSnapshot extends Ratings {
   matches: number;
   computedAt: number;
+  unrated: Unrated[];
+}
+
+/** A closed room as the ratings read it once: its match (null: no result to rate), and why not. */
+interface RoomMatch {
+  match: RatingMatch | null;
+  /** Why the room has no match (null when it has one). */
+  reason: string | null;
+  /** The room's creator asked to rate its scripted seats (config.rate_scripted). */
+  rateScripted: boolean;
 }
 
 /**
@@ -38,7 +54,7 @@ const PAGE = 200;
 
 export class DebateRatings {
   /** room id → its rating match (null: closed without two bound identities, not rated). */
-  private readonly matches = new Map<string, RatingMatch | null>();
+  private readonly matches = new Map<string, RoomMatch>();
   private snapshot: RatingsPair | null = null;
   private pending: Promise<RatingsPair> | null = null;
   /** A principal's name and flag are fixed at registration, so each is read once. */
@@ -90,21 +106,38 @@ export class DebateRatings {
     for (const r of closed) {
       if (!this.matches.has(r.id)) this.matches.set(r.id, await this.matchOf(r.id, r.seq));
     }
-    const list = closed
-      .map((r) => this.matches.get(r.id))
-      .filter((m): m is RatingMatch => m != null)
+    const rooms = closed
+      .map((r) => ({ id: r.id, m: this.matches.get(r.id)! }))
       // Ratings depend on order: fold by close time, then room id, so every node agrees.
-      .sort((a, b) => (a.at ?? 0) - (b.at ?? 0) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+      .sort(
+        (a, b) => (a.m.match?.at ?? 0) - (b.m.match?.at ?? 0) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+      );
+    const list = rooms.flatMap((r) => (r.m.match ? [r.m.match] : []));
     const ids = [...new Set(list.flatMap((m) => m.entrants.map((e) => e.identity)))];
     const info = await this.identities(ids);
-    const human = list.flatMap((m) => {
-      const entrants = m.entrants.filter((e) => !info[e.identity]?.scripted);
-      return entrants.length >= 2 ? [{ ...m, entrants }] : [];
-    });
+    const unrated: Unrated[] = [];
+    const human: RatingMatch[] = [];
+    for (const { id, m } of rooms) {
+      if (!m.match) {
+        unrated.push({ room_id: id, reason: m.reason ?? 'no result' });
+        continue;
+      }
+      // Scripted seats count only where the room's creator asked for it.
+      const entrants = m.rateScripted
+        ? m.match.entrants
+        : m.match.entrants.filter((e) => !info[e.identity]?.scripted);
+      if (entrants.length >= 2) human.push({ ...m.match, entrants });
+      else unrated.push({ room_id: id, reason: 'scripted seats, rating not requested' });
+    }
     const at = this.clock();
     const snap: RatingsPair = {
-      rated: { ...foldRatings(human), matches: human.length, computedAt: at },
-      withScripted: { ...foldRatings(list), matches: list.length, computedAt: at },
+      rated: { ...foldRatings(human), matches: human.length, computedAt: at, unrated },
+      withScripted: {
+        ...foldRatings(list),
+        matches: list.length,
+        computedAt: at,
+        unrated: unrated.filter((u) => !u.reason.startsWith('scripted')),
+      },
     };
     if (gen === this.generation) {
       this.snapshot = snap;
@@ -131,11 +164,22 @@ export class DebateRatings {
     }
   }
 
-  /** The room's close entry carries the result with the unmasked identities. */
-  private async matchOf(roomId: string, headSeq: number): Promise<RatingMatch | null> {
+  /** The room's close entry carries the result with the unmasked identities; its genesis the config. */
+  private async matchOf(roomId: string, headSeq: number): Promise<RoomMatch> {
+    const [genesis] = await this.runtime.entries(roomId, { kind: 'observer' }, 0, 1);
+    const config = (genesis?.payload as { config?: { rate_scripted?: unknown } } | undefined)?.config;
+    const rateScripted = config?.rate_scripted === true;
     const [close] = await this.runtime.entries(roomId, { kind: 'observer' }, headSeq, 1);
-    if (close?.kind !== 'close') return null;
-    const result = ResultsSchema.safeParse((close.payload as { result?: unknown } | undefined)?.result);
-    return result.success ? matchFromResult(result.data, { id: roomId, at: close.ts }) : null;
+    if (close?.kind !== 'close') return { match: null, reason: 'not closed', rateScripted };
+    const payload = close.payload as { result?: unknown; ended?: unknown } | undefined;
+    if (payload?.result === null || payload?.result === undefined) {
+      return { match: null, reason: 'aborted: no results', rateScripted };
+    }
+    const result = ResultsSchema.safeParse(payload.result);
+    if (!result.success) return { match: null, reason: 'no results', rateScripted };
+    const match = matchFromResult(result.data, { id: roomId, at: close.ts });
+    return match
+      ? { match, reason: null, rateScripted }
+      : { match: null, reason: 'fewer than two seats with a named holder', rateScripted };
   }
 }

@@ -56,6 +56,7 @@ export function ratingRoutes(root: FastifyInstance, ratings: DebateRatings): voi
       const info = await ratings.identities([...new Set(shown)]);
       return {
         matches: snap.matches,
+        unrated: snap.unrated,
         computed_at: new Date(snap.computedAt).toISOString(),
         global: global.map((r) => row(r, info)),
         tags: Object.fromEntries(tables.map(([t, rows]) => [t, rows.map((r) => row(r, info))])),

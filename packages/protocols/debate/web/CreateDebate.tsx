@@ -2,7 +2,7 @@ import type { CreateFormProps } from '@db8/web/kit';
 import { errorAt, Field, SecondsInput } from '@db8/web/kit';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Controller, useForm } from 'react-hook-form';
-import { type DebateConfigInput, DebateConfigSchema, TimingsSchema } from '../rules/index.ts';
+import { DEMO_TIMINGS, type DebateConfigInput, DebateConfigSchema, TimingsSchema } from '../rules/index.ts';
 
 // A new debate: the topic (the one required field), the cast sizes, the rounds and the phase
 // windows, checked as you type by the protocol's own zod schema. What is sent is what the form
@@ -88,6 +88,17 @@ export function CreateDebate(props: CreateFormProps) {
               <option value="required">required</option>
             </select>
           </Field>
+          <Field
+            id="debate-rate-scripted"
+            label="rating"
+            error={err('rate_scripted')}
+            hint="Scripted seats (demos) are left out of the ratings unless you ask."
+          >
+            <label className="inline">
+              <input id="debate-rate-scripted" type="checkbox" {...register('rate_scripted')} /> rate scripted
+              seats too
+            </label>
+          </Field>
           <Field id="debate-placement" label="placements by" error={err('placement')}>
             <select id="debate-placement" {...register('placement')}>
               <option value="approval">approval ballots</option>
@@ -98,6 +109,30 @@ export function CreateDebate(props: CreateFormProps) {
       </fieldset>
       <fieldset>
         <legend>phase windows</legend>
+        <p className="small">
+          <button
+            type="button"
+            data-testid="demo-pace"
+            onClick={() => {
+              for (const [k, v] of Object.entries(DEMO_TIMINGS))
+                form.setValue(`timings.${k as keyof typeof DEMO_TIMINGS}`, v, { shouldValidate: true });
+            }}
+          >
+            demo pace
+          </button>{' '}
+          <button
+            type="button"
+            data-testid="standard-pace"
+            onClick={() => {
+              for (const [k] of WINDOWS) form.setValue(`timings.${k}`, T[k], { shouldValidate: true });
+            }}
+          >
+            standard pace
+          </button>{' '}
+          <span className="muted">
+            Demo pace: windows of seconds, so an all-scripted debate ends in about a minute.
+          </span>
+        </p>
         <div className="grid-fields">
           {WINDOWS.map(([key, label]) => (
             <Field key={key} id={`debate-${key}`} label={label} error={err(`timings.${key}`)}>

@@ -10,6 +10,7 @@ import {
   useRoomInfo,
   useRoomLive,
 } from '@db8/web/kit';
+import { AdminOps } from './AdminOps.tsx';
 import { DraftEditor } from './DraftEditor.tsx';
 import { isOverPhase, legalOf, readDebate } from './model.ts';
 import { useIdentityNames } from './names.tsx';
@@ -116,10 +117,22 @@ export function DebateRoom(props: { roomId: string; room: Room | null }) {
         deadlineUnix={live.state?.deadline_unix ?? null}
         skewMs={live.skewMs}
       />
+      {view.paused ? (
+        <p className="card small" role="status" data-testid="paused-banner">
+          Paused by an admin: the clock is stopped with {Math.round(view.paused.remaining / 1000)} s left in
+          this window.
+        </p>
+      ) : null}
+      {view.aborted ? (
+        <p className="card small" role="status" data-testid="aborted-banner">
+          Aborted by an admin ({view.aborted.reason}): closed without results, not rated.
+        </p>
+      ) : null}
       {view.results ? <Results view={view} roomId={roomId} /> : null}
       <div className="debate-grid">
         <Transcript view={view} mySeat={seat} names={names} roomId={roomId} />
         <aside className="drawer" aria-label="your desk">
+          {role === 'admin' ? <AdminOps roomId={roomId} view={view} /> : null}
           <SeatCard
             // The socket's state says closed first; the room's record follows on its next read.
             room={room && live.state ? { ...room, status: live.state.status } : room}

@@ -1,4 +1,4 @@
-import { anonClient, errorText, useQueries, useQuery } from '@db8/web/kit';
+import { anonClient, errorText, Link, useQueries, useQuery } from '@db8/web/kit';
 import { useState } from 'react';
 import { debateRating, debateRatings } from '../client/index.ts';
 import type { RatingsResponse } from '../rules/ratings-wire.ts';
@@ -91,6 +91,23 @@ export function Leaderboard() {
         ) : null}
         {data === null && !error ? <p className="muted">Loading…</p> : null}
         {data && rows.length === 0 ? <p className="muted">No rated debates yet.</p> : null}
+        {data && data.unrated.length > 0 ? (
+          <details className="small" data-testid="unrated">
+            <summary>
+              {data.unrated.length} closed debate{data.unrated.length === 1 ? '' : 's'} not rated, and why
+            </summary>
+            <ul>
+              {data.unrated.slice(-20).map((u) => (
+                <li key={u.room_id}>
+                  <Link to={`/rooms/${encodeURIComponent(u.room_id)}/results`} className="mono">
+                    {u.room_id}
+                  </Link>
+                  : not rated: {u.reason}
+                </li>
+              ))}
+            </ul>
+          </details>
+        ) : null}
         {rows.length > 0 ? (
           <div className="table-wrap">
             <table className="reflow" data-testid="leaderboard">

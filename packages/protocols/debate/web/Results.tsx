@@ -45,14 +45,16 @@ function EloCell(props: {
   masked: boolean;
   identity: string | null;
   scripted: boolean;
+  unrated: boolean;
 }) {
   if (props.masked) return <span className="muted small">after the reveal</span>;
   if (!props.identity) return <span className="muted small">anonymous</span>;
-  if (props.scripted) return <span className="muted small">not rated (scripted)</span>;
   if (!props.closed) return <span className="muted small">when closed</span>;
+  if (props.unrated) return <span className="muted small">not rated</span>;
   const c = props.change;
   if (!c) return <span className="muted small">…</span>;
-  if (c.kind === 'none') return <span className="muted small">not rated</span>;
+  if (c.kind === 'none')
+    return <span className="muted small">{props.scripted ? 'not rated (scripted)' : 'not rated'}</span>;
   return (
     <span
       className={c.delta > 0 ? 'ok' : c.delta < 0 ? 'error' : ''}
@@ -95,6 +97,11 @@ export function Results(props: { view: DebateView; roomId: string }) {
         </span>
       </header>
       <JournalBadge view={view} roomId={props.roomId} />
+      {closed && elo.unrated ? (
+        <p className="small muted" data-testid="not-rated">
+          Not rated: {elo.unrated}.
+        </p>
+      ) : null}
       <div className="table-wrap">
         <table className="placements reflow" data-testid="placements">
           <thead>
@@ -154,7 +161,8 @@ export function Results(props: { view: DebateView; roomId: string }) {
                 </td>
                 <td className="num" data-testid="elo" data-label="Elo">
                   <EloCell
-                    change={name(p.seat) ? elo[name(p.seat)!] : undefined}
+                    change={name(p.seat) ? elo.changes[name(p.seat)!] : undefined}
+                    unrated={elo.unrated !== null}
                     closed={closed}
                     masked={ids === null}
                     identity={name(p.seat)}

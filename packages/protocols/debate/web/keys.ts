@@ -6,4 +6,6 @@ export const debateKeys = {
   rating: (identity: string, scripted: boolean, asOf?: string) =>
     ['debate', 'rating', identity, { scripted, asOf: asOf ?? null }] as const,
   names: (ids: string) => ['debate', 'names', ids] as const,
+  /** The leaderboard's head only (limit 1): read for its list of unrated debates and why. */
+  unrated: () => ['debate', 'ratings', 'unrated'] as const,
 };

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Budget, type BudgetLimits, type Provider, ProviderConfigError, resolveProvider } from '@db8/agents';
 import type { Bus } from '../bus/types.ts';
 import { ApiError } from '../errors.ts';
@@ -119,8 +120,43 @@ export class DriverHost {
         dirty: false,
       });
     }
+    if (persist && module.holdDrivenSeats) await this.#holdSeats(roomId, specs);
     this.#rooms.set(roomId, { module, roles, seats, abort: new AbortController() });
     this.poke(roomId);
+  }
+
+  /**
+   * Joins each driven seat with the driver's own principal (ProtocolModule.holdDrivenSeats): one
+   * per (provider, model, persona, seat), so a seat's record carries over from room to room.
+   */
+  async #holdSeats(roomId: string, specs: Drivers): Promise<void> {
+    const { runtime, log } = this.opts;
+    for (const [seat, spec] of Object.entries(specs)) {
+      const key = [spec.provider, spec.model ?? '', spec.persona ?? '', seat].join('\u0000');
+      const id = `drv_${createHash('sha256').update(key).digest('hex').slice(0, 20)}`;
+      const scripted = spec.provider === 'scripted';
+      const name = `${scripted ? 'scripted' : (spec.model ?? spec.provider)} · ${seat}`;
+      try {
+        if (!(await runtime.store.principals.get(id))) {
+          await runtime.store.principals
+            .create({
+              id,
+              kind: 'agent',
+              displayName: name,
+              meta: { driver: spec.provider, ...(scripted ? { scripted: true } : {}) },
+              createdAt: runtime.now(),
+            })
+            .catch(async (err) => {
+              // Another room's creation made it first: that one is as good.
+              if (!(await runtime.store.principals.get(id))) throw err;
+            });
+        }
+        await runtime.join(roomId, { seat, principal: id });
+      } catch (err) {
+        // The seat stays driven anyway, only without a named holder.
+        log.warn({ err, roomId, seat }, 'drivers: could not hold the seat');
+      }
+    }
   }
 
   /** Seats played by a driver, per room: they are taken, never joined by a client. */

@@ -47,6 +47,12 @@ export interface ProtocolModule {
   /** The model agent that plays a driver-held seat of this protocol. */
   agent?: SeatAgent;
   /**
+   * A driven seat is joined by a principal of its own (`drv_…`, named after the driver and seat,
+   * `scripted` in its metadata for the scripted cast), so the protocol sees a holder (a debate's
+   * unmask names it and its ratings rate it). Off: driven seats stay without a holder.
+   */
+  holdDrivenSeats?: boolean;
+  /**
    * What the `scripted` provider plays for a seat with this role (labelled scripted in every
    * record). Every role the protocol has must be covered, so a scripted seat of any role works.
    */

@@ -44,6 +44,7 @@ export type ModuleRuntime = Pick<
   | 'seatOf'
   | 'join'
   | 'act'
+  | 'serverAct'
   | 'watchActs'
   | 'tick'
   | 'stateFor'

@@ -38,7 +38,8 @@ export interface PlanMark {
 export class BatchPlan {
   readonly out: BuiltEntry[] = [];
   readonly idem: IdempotencyRow[] = [];
-  readonly seatTakes: Array<{ seat: string; principal: string; seq: number; ts: number }> = [];
+  /** Seats taken in this batch; `from`: the holder a replacement takes the seat from. */
+  readonly seatTakes: Array<{ seat: string; principal: string; seq: number; ts: number; from?: string }> = [];
   readonly checkpoints: PlannedCheckpoint[] = [];
   /** Idempotency keys claimed in this batch: `${seat}\u0000${key}` → record. */
   readonly keys = new Map<string, IdempotencyRow>();

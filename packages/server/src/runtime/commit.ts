@@ -106,7 +106,7 @@ export async function commitPlan(
     }
     await s.entries.appendWithHead(rows, plan.idem, head);
     for (const t of plan.seatTakes) {
-      if (!(await s.rooms.takeSeat(roomId, t.seat, t.principal, t.seq, t.ts))) throw new RaceLost();
+      if (!(await s.rooms.takeSeat(roomId, t.seat, t.principal, t.seq, t.ts, t.from))) throw new RaceLost();
     }
     if (snapshot) {
       await s.snapshots.put({

@@ -152,10 +152,13 @@ export async function planAct(plan: BatchPlan, input: ActInput, byServer = false
 
 export async function planJoin(
   plan: BatchPlan,
-  input: { seat?: string; principal: string },
+  input: { seat?: string; principal: string; replace?: boolean },
   joinEffects?: RuntimeOptions['joinEffects'],
 ): Promise<{ seat: string; entrySeq: number }> {
   const memo = plan.memo;
+  // `replace` (the server's, after the protocol accepted a replacement): the named seat changes
+  // hands even when held; the fold takes the later join entry as the seat's holder.
+  const from = input.replace && input.seat !== undefined ? memo.holders[input.seat]?.principal : undefined;
   const held = memo.seatOf(input.principal);
   if (held !== undefined && (input.seat === undefined || input.seat === held)) {
     return { seat: held, entrySeq: memo.holders[held]!.seq };
@@ -170,7 +173,7 @@ export async function planJoin(
   if (seat !== undefined) {
     if (!memo.core.seats.some((s) => s.id === seat))
       throw runtimeError('UNKNOWN_SEAT', `this room has no seat ${seat}`);
-    if (memo.holders[seat]) throw runtimeError('SEAT_TAKEN', `seat ${seat} is taken`);
+    if (memo.holders[seat] && !input.replace) throw runtimeError('SEAT_TAKEN', `seat ${seat} is taken`);
   } else {
     // Reserved seats (Protocol.reservedRoles) are the server's and privileged ones are given by
     // name: auto-assignment never hands either out by chance.
@@ -189,7 +192,7 @@ export async function planJoin(
   });
   const seq = built.stored.seq;
   plan.memo.holders[seat] = { principal: input.principal, seq };
-  plan.seatTakes.push({ seat, principal: input.principal, seq, ts });
+  plan.seatTakes.push({ seat, principal: input.principal, seq, ts, ...(from !== undefined ? { from } : {}) });
   const info = memo.core.seats.find((s) => s.id === seat)!;
   const effects = joinEffects
     ? protocolCall('onJoin', () =>

@@ -211,6 +211,27 @@ export class Runtime {
   }
 
   /**
+   * The server's own write of one of the protocol's serverActions (an admin's operation, after the
+   * caller checked who may), never watched as a seat's act. `reseat`: in the same write, once the
+   * protocol accepted the action, the seat passes to a new holder (a join entry, with the module's
+   * join effects, e.g. a debate's identity binding).
+   */
+  serverAct(
+    roomId: string,
+    input: ActInput,
+    reseat?: { seat: string; principal: string },
+  ): Promise<Ack & { joinSeq?: number }> {
+    return this.write(roomId, {
+      plan: async (w) => {
+        const ack = await planAct(w, input, true);
+        if (!reseat) return ack;
+        const j = await planJoin(w, { ...reseat, replace: true }, this.joinEffects);
+        return { ...ack, joinSeq: j.entrySeq };
+      },
+    });
+  }
+
+  /**
    * Watches the seats' actions (`act`, not the server's own writes): `before` may refuse one by
    * throwing (e.g. a per-author rate limit), `refused` hears every refusal after the fact (nothing
    * was written), e.g. to keep a dead-letter record. Returns the unwatch function.

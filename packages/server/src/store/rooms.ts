@@ -183,12 +183,22 @@ export class RoomsRepo {
     return parseRows(SeatRowSchema, rows);
   }
 
-  /** Gives a free seat to a principal; false when the seat is taken or unknown. */
-  async takeSeat(roomId: string, seat: string, principalId: string, joinedSeq: number, joinedAt: number) {
+  /**
+   * Gives a free seat to a principal; false when the seat is taken or unknown. `from`: the seat
+   * changes hands (a protocol's replacement of a holder), and only if `from` still holds it.
+   */
+  async takeSeat(
+    roomId: string,
+    seat: string,
+    principalId: string,
+    joinedSeq: number,
+    joinedAt: number,
+    from?: string,
+  ) {
     const rows = await this.db.query(
       `UPDATE seats SET principal_id = $3, joined_seq = $4, joined_at = $5
-       WHERE room_id = $1 AND seat = $2 AND principal_id IS NULL RETURNING seat`,
-      [roomId, seat, principalId, joinedSeq, joinedAt],
+       WHERE room_id = $1 AND seat = $2 AND principal_id IS NOT DISTINCT FROM $6 RETURNING seat`,
+      [roomId, seat, principalId, joinedSeq, joinedAt, from ?? null],
     );
     return rows.length === 1;
   }

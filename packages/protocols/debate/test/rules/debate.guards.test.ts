@@ -449,6 +449,28 @@ describe('debate: every rejection code', () => {
     );
   });
 
+  it("refuses the admin's operations that do not apply (admin-ops.test.ts covers them in full)", () => {
+    const by = 'admin_1';
+    const room = atSubmit();
+    expectCode('NOT_PAUSED', room.refuse('moderator', { type: 'resume', by }, 2_000));
+    room.must('anon_1', room.submission('anon_1'), 2_001);
+    expectCode(
+      'NOT_A_NO_SHOW',
+      room.refuse('moderator', { type: 'replace_seat', by, seat: 'anon_1' }, 2_002),
+    );
+    const draft = { type: 'draft', content: 'x' };
+    room.must('moderator', { type: 'pause', by }, 2_003);
+    expectCode('PAUSED', room.refuse('anon_2', draft, 2_004));
+    room.must('moderator', { type: 'abort', by }, 2_005);
+    expectCode('DEBATE_OVER', room.refuse('moderator', { type: 'extend', by, ms: 1_000 }, 2_006));
+    const voting = roomAtContinueVote({ ...baseConfig, max_rounds: 1 });
+    while (voting.state.phase !== 'final_vote') voting.advance();
+    expectCode(
+      'TOO_LATE',
+      voting.refuse('moderator', { type: 'replace_seat', by, seat: 'anon_2' }, voting.lastTs + 1),
+    );
+  });
+
   it('the cases above provoke every code in REJECTION_CODES', () => {
     expect([...provoked].sort()).toEqual([...REJECTION_CODES].sort());
   });
