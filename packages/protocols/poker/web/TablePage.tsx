@@ -1,5 +1,6 @@
 import { errorText, Link, LiveBadge, useQuery, useQueryClient } from '@db8/web/kit';
 import { useEffect, useMemo } from 'react';
+import { FinalStandings } from './FinalStandings.tsx';
 import { HandSummaries } from './HandSummaries.tsx';
 import { pokerKeys } from './keys.ts';
 import { useTableLive } from './live.ts';
@@ -61,6 +62,7 @@ export function TablePage(props: { tableId: string }) {
       ) : (
         <p className="muted">Connecting to the table…</p>
       )}
+      {state?.status === 'stopped' ? <FinalStandings tableId={tableId} names={names} /> : null}
       <HandSummaries hands={hands} />
     </div>
   );

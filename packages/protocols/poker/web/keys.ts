@@ -11,5 +11,7 @@ export const pokerKeys = {
   table: (id: string) => ['poker', 'table', id] as const,
   /** Finished hands kept by the table; the poker socket invalidates it on every (re)connect. */
   recent: (id: string) => ['poker', 'recent', id] as const,
+  /** A stopped table's final stacks. */
+  standings: (id: string) => ['poker', 'standings', id] as const,
   events: (id: string, from: number) => [...webKeys.room(id), 'poker', 'events', from] as const,
 };

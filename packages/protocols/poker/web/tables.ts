@@ -43,6 +43,21 @@ const Events = z.object({ events: z.array(AdminEventSchema), next_seq: z.number(
 
 /** The generic room state for an observer: its view carries the table's recent hands. */
 const RecentOf = z.object({ recent: z.array(HandSummarySchema) }).loose();
+/** …and every seat's stack, chips bought and hands played (public: the table's end settles them). */
+const SeatsOf = z
+  .object({
+    seats: z.array(
+      z.object({ stack: z.number().int(), bought: z.number().int(), handsPlayed: z.number().int() }).loose(),
+    ),
+  })
+  .loose();
+export interface Standing {
+  seat: number;
+  stack: number;
+  bought: number;
+  net: number;
+  handsPlayed: number;
+}
 
 const enc = encodeURIComponent;
 const get = <S extends z.ZodType>(schema: S, path: string) => personalClient().request(schema, 'GET', path);
@@ -59,6 +74,20 @@ export const pokerApi = {
       .catch(() => null);
     const r = RecentOf.safeParse(s?.view);
     return r.success ? r.data.recent.map(handCompleteOf) : [];
+  },
+  /** Each seat that played, best net first: the table's standings (read once it has stopped). */
+  standings: async (id: string): Promise<Standing[]> => {
+    const v = SeatsOf.parse((await anonClient().state(id)).view);
+    return v.seats
+      .map((s, seat) => ({
+        seat,
+        stack: s.stack,
+        bought: s.bought,
+        net: s.stack - s.bought,
+        handsPlayed: s.handsPlayed,
+      }))
+      .filter((s) => s.handsPlayed > 0 || s.bought > 0)
+      .sort((a, b) => b.net - a.net || a.seat - b.seat);
   },
   adminTables: () => get(Tables, '/v1/admin/tables').then((r) => r.tables),
   create: (body: Partial<CreateTableBody>) => post(TableSummarySchema, '/v1/admin/tables', body),

@@ -270,6 +270,20 @@ describe('observer table view', () => {
     await page.reload();
     for (const b of bots)
       await expect(page.getByTestId(`seat-name-${b.seat}`).textContent()).resolves.toBe(b.name);
+    // The table's final standings: every seat that played, named, two hands each, nets summing to zero.
+    const standings = page.getByTestId('final-standings');
+    await standings.waitFor();
+    const rows = standings.locator('tbody tr');
+    expect(await rows.count()).toBe(3);
+    let sum = 0;
+    for (const b of bots) {
+      const row = standings.locator(`tr[data-seat="${b.seat}"]`);
+      await expect(row.textContent()).resolves.toContain(b.name);
+      await expect(row.locator('[data-label="Hands"]').textContent()).resolves.toBe('2');
+      sum += Number(await row.getByTestId('standing-net').textContent());
+    }
+    expect(sum).toBe(0);
+    await shot(page, 'poker-table-standings');
   }, 120_000);
 });
 
