@@ -315,6 +315,17 @@ describe('admin pages', () => {
     await made.waitFor();
     await expect(made.getByTestId('table-status').textContent()).resolves.toBe('waiting');
     await expect(made.textContent()).resolves.toContain('0/4');
+    // The seat count agrees everywhere: the public tables list and the lobby say 0/4 too (the
+    // house seat is the server's and is not counted).
+    for (const [path, row] of [
+      ['/tables', `tr[data-table="${madeId}"]`],
+      ['/', `tr[data-room="${madeId}"]`],
+    ] as const) {
+      const other = await newPage(env);
+      await other.goto(`${env.url}${path}`);
+      await expect(other.locator(row).textContent()).resolves.toContain('0/4');
+      await other.context().close();
+    }
     await shot(page, 'poker-admin-tables');
     await made.getByRole('button', { name: 'Stop' }).click();
     await made.getByTestId('table-status').filter({ hasText: 'ended' }).waitFor();
