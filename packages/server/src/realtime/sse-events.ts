@@ -2,13 +2,13 @@ import type { ServerResponse } from 'node:http';
 import type { RoomEvent } from '@db8/core';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { checkedCredential } from '../auth/limits.ts';
 import { viewerIn } from '../routes/access.ts';
 import type { AppContext } from '../routes/context.ts';
 import type { ZodTypeProvider } from '../routes/zod.ts';
 import { RoomIdSchema } from '../schemas/common.ts';
 import type { RealtimeHub } from './hub.ts';
 import { RoomEventStream, type RoomEventsHub } from './room-events.ts';
+import { openEventStream, sseCaller } from './sse-stream.ts';
 
 const MAX_BUFFERED = 1024 * 1024;
 const HEARTBEAT_MS = 15_000;
@@ -50,25 +50,14 @@ export function sseEventRoutes(
     async (req, reply) => {
       const roomId = req.query.room_id;
       const token = req.query.token;
-      const auth =
-        req.auth ??
-        (token
-          ? await checkedCredential(ctx.limits, req.ip, token, () => ctx.authn.fromBearer(token))
-          : null);
+      const auth = await sseCaller(ctx, req, token);
       const room = await ctx.runtime.getRoom(roomId);
       const viewer = await viewerIn(ctx, auth, roomId);
       // `connection: close`: nothing more comes from this client (an EventSource stops here), and an
       // idle kept-alive socket would only race the keep-alive timeout on its next use.
       if (room.status === 'closed') return reply.code(204).header('connection', 'close').send();
 
-      reply.hijack();
-      const res = reply.raw;
-      res.writeHead(200, {
-        'content-type': 'text/event-stream; charset=utf-8',
-        'cache-control': 'no-cache, no-transform',
-        connection: 'keep-alive',
-        'x-accel-buffering': 'no',
-      });
+      const res = openEventStream(reply);
       open.add(res);
       const write = (text: string) => {
         if (res.writableEnded || res.destroyed) return;

@@ -1,6 +1,5 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
-import { checkedCredential } from '../auth/limits.ts';
 import { ApiError } from '../errors.ts';
 import { viewerIn } from '../routes/access.ts';
 import type { AppContext } from '../routes/context.ts';
@@ -8,6 +7,7 @@ import type { ZodTypeProvider } from '../routes/zod.ts';
 import { EventsQuerySchema, RoomParamsSchema } from '../schemas/rest.ts';
 import type { Frame } from './frame.ts';
 import type { RealtimeHub } from './hub.ts';
+import { openEventStream, sseCaller } from './sse-stream.ts';
 
 const MAX_BUFFERED = 8 * 1024 * 1024;
 const HEARTBEAT_MS = 15_000;
@@ -47,24 +47,13 @@ export function sseRoutes(root: FastifyInstance, ctx: AppContext, hub: RealtimeH
       const roomId = req.params.id;
       // ?token= (EventSource cannot send headers) passes the same failed-key limiter as a header.
       const token = req.query.token;
-      const auth =
-        req.auth ??
-        (token
-          ? await checkedCredential(ctx.limits, req.ip, token, () => ctx.authn.fromBearer(token))
-          : null);
+      const auth = await sseCaller(ctx, req, token);
       const lastEventId = parseLastEventId(req.headers['last-event-id']);
       const room = await ctx.runtime.getRoom(roomId);
       const viewer = await viewerIn(ctx, auth, roomId);
       const since = Math.min(lastEventId ?? req.query.since ?? room.seq, room.seq);
 
-      reply.hijack();
-      const res = reply.raw;
-      res.writeHead(200, {
-        'content-type': 'text/event-stream; charset=utf-8',
-        'cache-control': 'no-cache, no-transform',
-        connection: 'keep-alive',
-        'x-accel-buffering': 'no',
-      });
+      const res = openEventStream(reply);
       openStreams.add(res);
       let off = () => {};
       const write = (text: string | Buffer) => {
