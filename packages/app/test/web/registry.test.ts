@@ -13,10 +13,7 @@ const moduleFor = (name: string) => modules.find((m) => m.protocol === name);
  * schema, each with the reason. Only an entry here excuses a protocol from having its own form;
  * remove it in the change that gives the protocol its form (the test fails while it stays).
  */
-const CREATE_FORM_PENDING: Record<string, string> = {
-  arena:
-    'a tournament spec (entrants, format) is made by db8 arena run or POST /v1/rooms for now; the generated form from its preset stands in until its own form is written',
-};
+const CREATE_FORM_PENDING: Record<string, string> = {};
 
 // The web app's protocol boundary: one module per protocol in the registry, and no generic file
 // (packages/web/src) names a protocol.

@@ -16,12 +16,15 @@ import type { ArenaLegal } from '../../rules/index.ts';
 
 let env: Env;
 let adminToken = '';
+/** The stored admin session (role included: the lobby shows the create form to admins). */
+let adminSession = '';
 
 beforeAll(async () => {
   buildWeb();
   env = await startEnv();
   const page = await newPage(env);
   adminToken = await adminLogin(env, page);
+  adminSession = (await page.evaluate(() => localStorage.getItem('db8.session'))) ?? '';
   await page.context().close();
 });
 afterEach(async (ctx) => {
@@ -148,6 +151,51 @@ describe('arena room page', () => {
     await page.locator(`a[href="/rooms/room_${due.matches[0]!.id}"]`).click();
     await expect.poll(() => page.url()).toContain(`/rooms/room_${due.matches[0]!.id}`);
     expect(await page.evaluate(() => (window as unknown as { __stay?: number }).__stay)).toBe(1);
+    await page.context().close();
+  });
+
+  it('is created from the lobby with its own form, checked as you type', async () => {
+    const page = await newPage(env);
+    await page.addInitScript((raw) => localStorage.setItem('db8.session', raw), adminSession);
+    await page.setViewportSize({ width: 1366, height: 900 });
+    await page.goto(`${env.url}/`);
+    await page.locator('#cr-protocol').selectOption('arena');
+    await page.locator('#arena-name').fill('web-made cup');
+    // More seats per match than entrants: the schema says so before anything is sent.
+    await page.locator('#arena-seats').fill('4');
+    await page.getByRole('alert').filter({ hasText: 'more seats per match than entrants' }).waitFor();
+    await page.locator('#arena-seats').fill('2');
+    // The format's count follows its kind; an entrant's fields follow its kind.
+    await page.locator('#arena-format').selectOption('swiss');
+    await expect(page.locator('label[for="arena-count"]').textContent()).resolves.toBe('rounds');
+    await page.locator('#arena-count').fill('2');
+    await page.getByRole('button', { name: 'Add an entrant' }).click();
+    await page.locator('#arena-e3-name').fill('second truthful');
+    await page.locator('#arena-e3-strategy').fill('truthful');
+    await page.locator('#arena-e2-kind').selectOption('model');
+    await page.locator('#arena-e2-provider').fill('scripted');
+    await page.locator('#arena-e2-model').fill('echo');
+    await shot(page, 'arena-create-1366');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await shot(page, 'arena-create-390');
+    await page.getByRole('button', { name: 'Create room' }).click();
+    await page.waitForURL(/\/rooms\/[^/]+$/);
+    const roomId = decodeURIComponent(page.url().split('/rooms/')[1]!);
+    const standings = page.getByTestId('arena-standings');
+    await standings.waitFor();
+    await expect(standings.textContent()).resolves.toContain('web-made cup: sealed-bid, swiss');
+    expect(await standings.locator('tbody tr').count()).toBe(4);
+    // The room holds the config the form built: the schema's, with the model entrant as typed.
+    const room = await client(env, adminToken).getRoom(roomId);
+    const config = room.config as { format: unknown; entrants: Array<Record<string, unknown>> };
+    expect(config.format).toEqual({ kind: 'swiss', rounds: 2 });
+    expect(config.entrants[2]).toEqual({
+      name: 'lowballer',
+      kind: 'model',
+      provider: 'scripted',
+      model: 'echo',
+    });
+    expect(config.entrants[3]).toEqual({ name: 'second truthful', kind: 'scripted', strategy: 'truthful' });
     await page.context().close();
   });
 });
