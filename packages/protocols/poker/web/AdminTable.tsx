@@ -1,14 +1,5 @@
-import {
-  type Entry,
-  EntryRow,
-  errorText,
-  getSession,
-  Link,
-  useQuery,
-  useQueryClient,
-  useRoomLive,
-} from '@db8/web/kit';
-import { useEffect, useMemo, useState } from 'react';
+import { type Entry, EntryRow, errorText, getSession, Link, useQuery, useRoomLive } from '@db8/web/kit';
+import { useState } from 'react';
 import { AdminOnly } from './AdminTables.tsx';
 import { describePokerEntry } from './entry-words.ts';
 import { HandSummaries } from './HandSummaries.tsx';
@@ -17,6 +8,7 @@ import { pokerKeys } from './keys.ts';
 import { useTableLive } from './live.ts';
 import { PokerFelt } from './PokerFelt.tsx';
 import { TopUp } from './TopUp.tsx';
+import { useTableRead } from './table-read.ts';
 import { type AdminEvent, pokerApi } from './tables.ts';
 
 // Admin: one table — the felt, the live log feed (admin reads every entry), the recorded events a
@@ -54,20 +46,8 @@ function AdminTableInner(props: { tableId: string }) {
     }
   };
   const recentFeed = feed.entries.slice(-40).reverse();
-  const tableRead = useQuery({ queryKey: pokerKeys.table(tableId), queryFn: () => pokerApi.table(tableId) });
+  const { read: tableRead, names } = useTableRead(tableId, table.state);
   const startingStack = tableRead.data?.table.starting_stack ?? null;
-  const names = useMemo(
-    () =>
-      new Map((tableRead.data?.players ?? []).flatMap((p) => (p.name ? [[p.seat_id, p.name] as const] : []))),
-    [tableRead.data],
-  );
-  // Read again when an agent sits down or leaves (an admin sees who sits where all along).
-  const queryClient = useQueryClient();
-  const taken =
-    table.state?.seats.flatMap((s) => (s.status === 'empty' ? [] : [s.seat_id])).join(',') ?? null;
-  useEffect(() => {
-    if (taken !== null) void queryClient.invalidateQueries({ queryKey: pokerKeys.table(tableId) });
-  }, [taken, tableId, queryClient]);
   return (
     <div className="poker-page">
       <header className="card-head poker-head">

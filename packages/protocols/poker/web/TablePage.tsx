@@ -1,11 +1,9 @@
-import { errorText, Link, LiveBadge, useQuery, useQueryClient } from '@db8/web/kit';
-import { useEffect, useMemo } from 'react';
+import { errorText, Link, LiveBadge } from '@db8/web/kit';
 import { FinalStandings } from './FinalStandings.tsx';
 import { HandSummaries } from './HandSummaries.tsx';
-import { pokerKeys } from './keys.ts';
 import { useTableLive } from './live.ts';
 import { PokerFelt } from './PokerFelt.tsx';
-import { pokerApi } from './tables.ts';
+import { useTableRead } from './table-read.ts';
 
 // The observer's table (/tables/:id): live over the poker WebSocket with no credential, so the page
 // can only ever receive what any observer may see.
@@ -13,23 +11,10 @@ import { pokerApi } from './tables.ts';
 export function TablePage(props: { tableId: string }) {
   const { tableId } = props;
   const { state, hands, status, error, skewMs } = useTableLive(tableId);
-  // The title and who sits where (a 404 is not asked again); the felt comes from the socket.
-  const read = useQuery({ queryKey: pokerKeys.table(tableId), queryFn: () => pokerApi.table(tableId) });
+  // The title and who sits where; the felt comes from the socket.
+  const { read, names } = useTableRead(tableId, state);
   const title = read.data ? (read.data.table.title ?? read.data.table.table_id) : null;
   const missing = read.error ? errorText(read.error) : null;
-  const names = useMemo(
-    () => new Map((read.data?.players ?? []).flatMap((p) => (p.name ? [[p.seat_id, p.name] as const] : []))),
-    [read.data],
-  );
-  // Names are read again when an agent sits down or leaves, and when the table stops (an observer
-  // sees who sat where once it has ended; an admin all along). No state yet: nothing to refresh.
-  const queryClient = useQueryClient();
-  const taken = state
-    ? `${state.seats.flatMap((s) => (s.status === 'empty' ? [] : [s.seat_id])).join(',')}:${state.status === 'stopped'}`
-    : null;
-  useEffect(() => {
-    if (taken !== null) void queryClient.invalidateQueries({ queryKey: pokerKeys.table(tableId) });
-  }, [taken, tableId, queryClient]);
   if (missing && !state) {
     return (
       <section className="card narrow">

@@ -1,0 +1,27 @@
+import { useQuery, useQueryClient } from '@db8/web/kit';
+import { useEffect, useMemo } from 'react';
+import type { GameStatePayload } from '../rules/index.ts';
+import { pokerKeys } from './keys.ts';
+import { pokerApi } from './tables.ts';
+
+/**
+ * A table's REST record (summary and who sits where) beside its live state, and the agents' names by
+ * seat. Read again when an agent sits down or leaves and when the table stops (an observer sees who
+ * sat where once it has ended, an admin all along); with no live state yet there is nothing to
+ * refresh, so a 404 is asked once.
+ */
+export function useTableRead(tableId: string, state: GameStatePayload | null) {
+  const read = useQuery({ queryKey: pokerKeys.table(tableId), queryFn: () => pokerApi.table(tableId) });
+  const names = useMemo(
+    () => new Map((read.data?.players ?? []).flatMap((p) => (p.name ? [[p.seat_id, p.name] as const] : []))),
+    [read.data],
+  );
+  const queryClient = useQueryClient();
+  const taken = state
+    ? `${state.seats.flatMap((s) => (s.status === 'empty' ? [] : [s.seat_id])).join(',')}:${state.status === 'stopped'}`
+    : null;
+  useEffect(() => {
+    if (taken !== null) void queryClient.invalidateQueries({ queryKey: pokerKeys.table(tableId) });
+  }, [taken, tableId, queryClient]);
+  return { read, names };
+}
