@@ -40,6 +40,15 @@ export async function seatOf(ctx: AppContext, roomId: string, principal: string)
   return ctx.store.rooms.seatOf(principal, roomId);
 }
 
+/** A single-use nonce for `roomId` (or the server), as both login routes answer it (here and routes/seed-auth.ts). */
+export async function issueChallenge(ctx: AppContext, roomId: string | null) {
+  if (roomId && !(await ctx.store.rooms.get(roomId))) {
+    throw notFound(`room ${roomId} not found`, 'ROOM_NOT_FOUND');
+  }
+  const c = await ctx.ssh.challenge(roomId);
+  return { nonce: c.nonce, expires_at: c.expiresAt.toISOString(), audience: c.audience, room_id: c.roomId };
+}
+
 /** The session an SSH login earns (here and at seed 000's `POST /auth/verify`, routes/seed-auth.ts). */
 export async function sshSession(ctx: AppContext, id: SshIdentity) {
   const claims: SessionClaims = { sub: id.principal, role: 'agent' };
@@ -170,19 +179,7 @@ export function authRoutes(root: FastifyInstance, ctx: AppContext): void {
       },
       config: AUTH_LIMIT,
     },
-    async (req) => {
-      const roomId = req.body.room_id ?? null;
-      if (roomId && !(await ctx.store.rooms.get(roomId))) {
-        throw notFound(`room ${roomId} not found`, 'ROOM_NOT_FOUND');
-      }
-      const c = await ctx.ssh.challenge(roomId);
-      return {
-        nonce: c.nonce,
-        expires_at: c.expiresAt.toISOString(),
-        audience: c.audience,
-        room_id: c.roomId,
-      };
-    },
+    async (req) => issueChallenge(ctx, req.body.room_id ?? null),
   );
 
   app.post(

@@ -5,7 +5,7 @@ import { normalizeArmored, signedNonce, splitPrincipal } from '../auth/ssh-login
 import { ApiError, badRequest } from '../errors.ts';
 import { RoomIdSchema } from '../schemas/common.ts';
 import { ChallengeResponseSchema, SessionResponseSchema } from '../schemas/rest.ts';
-import { sshSession } from './auth.ts';
+import { issueChallenge, sshSession } from './auth.ts';
 import type { AppContext } from './context.ts';
 import type { ZodTypeProvider } from './zod.ts';
 
@@ -64,20 +64,11 @@ export function seedAuthRoutes(root: FastifyInstance, ctx: AppContext): void {
       config: AUTH_LIMIT,
     },
     async (req) => {
-      const roomId = req.query.room_id ?? null;
-      if (roomId && !(await ctx.store.rooms.get(roomId))) {
-        throw new ApiError(404, 'ROOM_NOT_FOUND', `room ${roomId} not found`);
-      }
-      const c = await ctx.ssh.challenge(roomId);
+      const c = await issueChallenge(ctx, req.query.room_id ?? null);
       const now = ctx.clock();
       for (const [n, exp] of pending) if (exp <= now || pending.size >= PENDING_MAX) pending.delete(n);
-      pending.set(c.nonce, c.expiresAt.getTime());
-      return {
-        nonce: c.nonce,
-        expires_at: c.expiresAt.toISOString(),
-        audience: c.audience,
-        room_id: c.roomId,
-      };
+      pending.set(c.nonce, Date.parse(c.expires_at));
+      return c;
     },
   );
 
