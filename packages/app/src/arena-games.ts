@@ -9,6 +9,8 @@ import { createRng } from '@db8/core';
 import { gameStateOf, HOUSE, poker, type TableResult, type TableView } from '@db8/poker';
 import { seededRand, strategyNamed } from '@db8/poker/agent/strategies.ts';
 import { AUCTIONEER, bidderSeat, type Outcome, sealedBid } from '@db8/sealed-bid';
+import { debateGame } from './arena-debate.ts';
+import { type ModelSetup, modelProviders } from './arena-models.ts';
 
 const int = (v: unknown, fallback: number) =>
   typeof v === 'number' && Number.isSafeInteger(v) ? v : fallback;
@@ -114,4 +116,9 @@ const sealedBidGame: Game = {
   },
 };
 
-export const arenaGames: Games = { poker: pokerGame, 'sealed-bid': sealedBidGame };
+/** The games, with model entrants played through `setup`'s provider profiles (default: db8.config.json and the environment). */
+export function makeArenaGames(setup: ModelSetup = {}): Games {
+  return { poker: pokerGame, 'sealed-bid': sealedBidGame, debate: debateGame(modelProviders(setup)) };
+}
+
+export const arenaGames: Games = makeArenaGames();
