@@ -286,4 +286,26 @@ describe('db8 arena run with model entrants (local mock model server)', () => {
     expect(r.error?.exitCode).toBe(2);
     expect(r.error?.message).toMatch(/entrant ada is a person: they play on a server/);
   });
+
+  it('an unknown provider profile is refused, naming it', async () => {
+    const d = await fresh();
+    vi.stubEnv('DB8_CONFIG', '');
+    const spec = join(d, 'spec.json');
+    await writeFile(
+      spec,
+      JSON.stringify({
+        name: 'x',
+        game: 'debate',
+        format: { kind: 'round-robin' },
+        entrants: [
+          { name: 'evidence', kind: 'scripted', strategy: 'evidence' },
+          { name: 'ghost', kind: 'model', provider: 'nosuch', model: 'm' },
+        ],
+        seed: 's',
+      }),
+    );
+    const r = await db8(['arena', 'run', spec, '--out', join(d, 'out')]);
+    expect(r.error?.exitCode).toBe(2);
+    expect(r.error?.message).toMatch(/unknown provider profile "nosuch"/);
+  });
 });

@@ -172,15 +172,14 @@ export function houseDecisions(
         action: { type: 'score', cards: l.debaters.map((d) => ({ debater: d, ...houseCard(view, d) })) },
       });
     if (l.type === 'final_vote' && !view.final_vote.voted.includes(seat)) {
-      // Approve the best card (all of them, when tied); rank by card.
+      // Approve the best card(s). No ranking: it would order equal cards somehow (seat order), and
+      // its Borda points would then break a tie the rules should leave shared.
       const w = view.config.scoring.weights;
       const marks = l.candidates.map((d) => ({ d, m: weightedRubric(houseCard(view, d), w) }));
       const best = Math.max(...marks.map((x) => x.m));
-      const ranking = [...marks].sort((a, b) => b.m - a.m).map((x) => x.d);
       const action: DebateAction = {
         type: 'final_vote',
         approval: marks.filter((x) => x.m === best).map((x) => x.d),
-        ranking,
       };
       out.push({ key: 'final_vote', action });
     }
