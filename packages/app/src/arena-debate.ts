@@ -76,26 +76,31 @@ export function debateGame(models: ModelProviders): Game {
       const seats = debateSeats(view0.config).map((s) => s.id);
       const done = new Set<string>();
       while (!room.closed) {
+        // Every seat decides on the same state (model seats are asked at once), then they act in
+        // seat order: the log's order does not depend on which model answered first.
+        const turns = await Promise.all(
+          seats.map(async (seat) => {
+            const legal = room.legal(seat).actions as LegalAction[];
+            if (legal.length === 0) return { seat, model: false, actions: [] };
+            const view = room.view({ kind: 'seat', seat }) as DebateView;
+            const player = players[match.entrants.findIndex((_, k) => debaterSeat(k + 1) === seat)];
+            const actions =
+              player === undefined
+                ? houseDecisions(seat, view, legal)
+                : player.kind === 'scripted'
+                  ? strategyDecisions(player.strategy, seat, view, legal, roomId)
+                  : await modelDecisions(player.provider, seat, view, legal, roomId, done);
+            return { seat, model: player?.kind === 'model', actions };
+          }),
+        );
         let acted = false;
-        for (const seat of seats) {
-          const legal = room.legal(seat).actions as LegalAction[];
-          if (legal.length === 0) continue;
-          const view = room.view({ kind: 'seat', seat }) as DebateView;
-          const i = match.entrants.findIndex((_, k) => debaterSeat(k + 1) === seat);
-          const player = players[i];
-          const actions =
-            player === undefined
-              ? houseDecisions(seat, view, legal)
-              : player.kind === 'scripted'
-                ? strategyDecisions(player.strategy, seat, view, legal, roomId)
-                : await modelDecisions(player.provider, seat, view, legal, roomId, done);
+        for (const { seat, model, actions } of turns)
           for (const d of actions) {
             if (done.has(`${seat} ${d.key}`)) continue;
             done.add(`${seat} ${d.key}`);
             if (d.action === null) continue; // a model call that failed: nothing is sent
-            if (tryAct(room, seat, d.action, player?.kind === 'model')) acted = true;
+            if (tryAct(room, seat, d.action, model)) acted = true;
           }
-        }
         if (!acted && !room.advance() && !room.closed)
           throw new Error(`debate ${match.id}: nothing to do and nothing due`);
         await pause();
