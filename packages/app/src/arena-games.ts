@@ -1,7 +1,8 @@
-// The games `db8 arena run` plays locally, with scripted entrants: the composition root joins the
-// arena to the protocols it schedules (a protocol never imports another). Each opens a match room in
-// core's LocalRoom, plays it to its close, and reads the placements back from the room's result —
-// the same function `db8 arena verify` applies to a refolded match log.
+// The games `db8 arena run` plays locally (scripted entrants; debate also model entrants, in
+// arena-debate.ts): the composition root joins the arena to the protocols it schedules (a protocol
+// never imports another). Each opens a match room in core's LocalRoom, plays it to its close, and
+// reads the placements back from the room's result — the same function `db8 arena verify` applies
+// to a refolded match log.
 
 import { type ArenaConfig, type Entrant, POKER_DEFAULT_BIG_BLIND } from '@db8/arena';
 import { type Game, type Games, placeByScore } from '@db8/arena/cli/game.ts';
@@ -116,7 +117,7 @@ const sealedBidGame: Game = {
   },
 };
 
-/** The games, with model entrants played through `setup`'s provider profiles (default: db8.config.json and the environment). */
+/** The games; model entrants play through `setup`'s provider profiles (default: $DB8_CONFIG or db8.config.json, and the environment). */
 export function makeArenaGames(setup: ModelSetup = {}): Games {
   return { poker: pokerGame, 'sealed-bid': sealedBidGame, debate: debateGame(modelProviders(setup)) };
 }
