@@ -287,6 +287,29 @@ describe('db8 arena run with model entrants (local mock model server)', () => {
     expect(r.error?.message).toMatch(/entrant ada is a person: they play on a server/);
   });
 
+  it('a model entrant in a game that plays scripted entrants only is refused, saying so', async () => {
+    const d = await fresh();
+    const spec = join(d, 'spec.json');
+    await writeFile(
+      spec,
+      JSON.stringify({
+        name: 'x',
+        game: 'sealed-bid',
+        format: { kind: 'round-robin' },
+        entrants: [
+          { name: 'truthful', kind: 'scripted', strategy: 'truthful' },
+          { name: 'gpt', kind: 'model', provider: 'openai', model: 'm' },
+        ],
+        seed: 's',
+      }),
+    );
+    const r = await db8(['arena', 'run', spec, '--out', join(d, 'out')]);
+    expect(r.error?.exitCode).toBe(2);
+    expect(r.error?.message).toMatch(
+      /entrant gpt is a model: db8 arena run plays sealed-bid with scripted entrants only/,
+    );
+  });
+
   it('an unknown provider profile is refused, naming it', async () => {
     const d = await fresh();
     vi.stubEnv('DB8_CONFIG', '');
