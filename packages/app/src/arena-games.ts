@@ -1,7 +1,8 @@
-// The games `db8 arena run` plays locally, with scripted entrants: the composition root joins the
-// arena to the protocols it schedules (a protocol never imports another). Each opens a match room in
-// core's LocalRoom, plays it to its close, and reads the placements back from the room's result —
-// the same function `db8 arena verify` applies to a refolded match log.
+// The games `db8 arena run` plays locally (scripted entrants; debate also model entrants, in
+// arena-debate.ts): the composition root joins the arena to the protocols it schedules (a protocol
+// never imports another). Each opens a match room in core's LocalRoom, plays it to its close, and
+// reads the placements back from the room's result — the same function `db8 arena verify` applies
+// to a refolded match log.
 
 import { type ArenaConfig, type Entrant, POKER_DEFAULT_BIG_BLIND } from '@db8/arena';
 import { type Game, type Games, placeByScore } from '@db8/arena/cli/game.ts';
@@ -9,6 +10,8 @@ import { createRng } from '@db8/core';
 import { gameStateOf, HOUSE, poker, type TableResult, type TableView } from '@db8/poker';
 import { seededRand, strategyNamed } from '@db8/poker/agent/strategies.ts';
 import { AUCTIONEER, bidderSeat, type Outcome, sealedBid } from '@db8/sealed-bid';
+import { debateGame } from './arena-debate.ts';
+import { type ModelSetup, modelProviders } from './arena-models.ts';
 
 const int = (v: unknown, fallback: number) =>
   typeof v === 'number' && Number.isSafeInteger(v) ? v : fallback;
@@ -114,4 +117,9 @@ const sealedBidGame: Game = {
   },
 };
 
-export const arenaGames: Games = { poker: pokerGame, 'sealed-bid': sealedBidGame };
+/** The games; model entrants play through `setup`'s provider profiles (default: $DB8_CONFIG or db8.config.json, and the environment). */
+export function makeArenaGames(setup: ModelSetup = {}): Games {
+  return { poker: pokerGame, 'sealed-bid': sealedBidGame, debate: debateGame(modelProviders(setup)) };
+}
+
+export const arenaGames: Games = makeArenaGames();

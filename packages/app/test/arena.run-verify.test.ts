@@ -163,17 +163,17 @@ describe('duplicate poker, the example spec', () => {
       spec,
       JSON.stringify({
         name: 'x',
-        game: 'debate',
+        game: 'deliberation',
         format: { kind: 'round-robin' },
         entrants: [
-          { name: 'a', kind: 'person' },
-          { name: 'b', kind: 'person' },
+          { name: 'a', kind: 'scripted', strategy: 'x' },
+          { name: 'b', kind: 'scripted', strategy: 'x' },
         ],
         seed: 's',
       }),
     );
     await expect(runTournament(await readSpec(spec), arenaGames, { out: d })).rejects.toThrow(
-      /debate matches need a server/,
+      /plays poker, sealed-bid and debate locally; deliberation matches need a server/,
     );
     await writeFile(spec, '{ not json');
     await expect(readSpec(spec)).rejects.toThrow(/not JSON/);

@@ -2,7 +2,7 @@ import type { AnyProtocol, LocalRoom } from '@db8/core';
 import type { ArenaConfig, Match, Placement } from '../rules/index.ts';
 
 /**
- * What `db8 arena run` needs of a game it plays locally with scripted entrants, in core's LocalRoom
+ * What `db8 arena run` needs of a game it plays locally with scripted (and, where the game says so, model) entrants, in core's LocalRoom
  * (the very entries a server room writes): how to open a match room, play it to its close, and read
  * the placements back from the room's result — the same function `db8 arena verify` applies to a
  * refolded match log, so a reported placement is checked against the log, not taken on trust. The
@@ -15,6 +15,8 @@ export interface Game {
   protocol: AnyProtocol;
   /** Strategies a scripted entrant of this game may name. */
   strategies: readonly string[];
+  /** Whether model entrants (`kind: model`) may play: the game drives them through provider profiles. */
+  models?: boolean;
   config(arena: ArenaConfig, match: Match): unknown;
   /** Plays the room to its close; yields (`pause`) now and then so matches interleave. */
   play(room: LocalRoom, arena: ArenaConfig, match: Match, pause: () => Promise<void>): Promise<void>;
@@ -39,11 +41,17 @@ export type Games = Readonly<Record<string, Game>>;
 /** The game for a tournament, or why it cannot be run here. */
 export function gameFor(games: Games, arena: ArenaConfig): Game | string {
   const g = games[arena.game];
-  if (!g)
-    return `db8 arena run plays ${Object.keys(games).join(' and ')} locally; ${arena.game} matches need a server`;
+  if (!g) {
+    const names = Object.keys(games);
+    const list = names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : names.join('');
+    return `db8 arena run plays ${list} locally; ${arena.game} matches need a server`;
+  }
   for (const e of arena.entrants) {
+    if (e.kind === 'model' && g.models) continue;
+    if (e.kind === 'model')
+      return `entrant ${e.name} is a model: db8 arena run plays ${arena.game} with scripted entrants only`;
     if (e.kind !== 'scripted')
-      return `entrant ${e.name} is a ${e.kind}: db8 arena run plays scripted entrants only`;
+      return `entrant ${e.name} is ${e.kind === 'person' ? 'a person' : 'an outside agent'}: they play on a server, not in db8 arena run (which plays scripted and model entrants)`;
     if (!g.strategies.includes(e.strategy))
       return `entrant ${e.name}: no ${arena.game} strategy ${e.strategy} (try ${g.strategies.join(', ')})`;
   }

@@ -1,4 +1,4 @@
-// `db8 arena run|verify`: play a tournament of scripted entrants locally and check one offline.
+// `db8 arena run|verify`: play a tournament locally (scripted entrants; model entrants where the game drives them) and check one offline.
 import type { CliModule } from '@db8/cli/kit';
 import {
   CliError,
@@ -20,7 +20,7 @@ function register(program: Command, loadGames: () => Promise<Games>): void {
   const run = arena
     .command('run')
     .description(
-      'play a tournament spec (YAML or JSON) locally with scripted entrants; write the tournament bundle, every match bundle and the standings to --out',
+      'play a tournament spec (YAML or JSON) locally: scripted entrants, and in debate model entrants through provider profiles ($DB8_CONFIG or ./db8.config.json); write the tournament bundle, every match bundle and the standings to --out',
     )
     .argument('<spec>', 'tournament spec: .yaml, .yml or .json (see docs/arena.md)')
     .option('--out <dir>', 'output directory', 'arena-out')

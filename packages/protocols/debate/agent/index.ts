@@ -6,3 +6,12 @@ export {
   scriptedDecisions,
   scriptedSubmission,
 } from './scripted.ts';
+export {
+  DEBATE_STRATEGIES,
+  type DebateStrategy,
+  houseCard,
+  houseDecisions,
+  houseVerdict,
+  strategyDecisions,
+  strategySubmission,
+} from './strategies.ts';

@@ -1,0 +1,166 @@
+// The debate game of `db8 arena run`: one debate room per match, its debaters the match's entrants
+// in seat order (anon_1, anon_2, …), its fact-checker and judge house seats that apply fixed rules
+// (packages/protocols/debate/agent/strategies.ts), placed by the protocol's total score. Scripted
+// entrants play a strategy; model entrants write their submissions through a provider profile, with
+// the prompts and schemas of the debate's own model driver (server/agent.ts). The placements are
+// read from the room's recorded result — what `db8 arena verify` recomputes from the refolded log.
+
+import type { Provider } from '@db8/agents';
+import type { Entrant } from '@db8/arena';
+import type { Game } from '@db8/arena/cli/game.ts';
+import {
+  type DebateConfigInput,
+  type DebateResult,
+  type DebateView,
+  debate,
+  debaterSeat,
+  debateSeats,
+  type LegalAction,
+} from '@db8/debate';
+import { DEBATE_STRATEGIES, type DebateStrategy, houseDecisions, strategyDecisions } from '@db8/debate/agent';
+import { debateScript } from '@db8/debate/server/scripted.ts';
+import type { ModelProviders } from './arena-models.ts';
+
+/** What one debater seat is played by. */
+type Player = { kind: 'scripted'; strategy: DebateStrategy } | { kind: 'model'; provider: Provider };
+
+const int = (v: unknown, fallback: number) =>
+  typeof v === 'number' && Number.isSafeInteger(v) ? v : fallback;
+
+// Windows on the room's own clock: nobody waits for them (the runner ticks at each deadline once
+// every seat has acted), they only bound the phases in the log.
+const MINUTE = 60_000;
+const TIMINGS = {
+  research_ms: 0,
+  submit_ms: MINUTE,
+  verify_ms: MINUTE,
+  continue_vote_ms: MINUTE,
+  final_submit_ms: MINUTE,
+  final_vote_ms: MINUTE,
+  results_ms: 1_000,
+  reveal_ms: 1_000,
+};
+
+export function debateGame(models: ModelProviders): Game {
+  return {
+    protocol: debate,
+    strategies: DEBATE_STRATEGIES,
+    models: true,
+    config: (arena, match): DebateConfigInput => ({
+      topic:
+        typeof arena.gameConfig.topic === 'string'
+          ? arena.gameConfig.topic
+          : 'This house would make every public record machine-readable',
+      debaters: match.entrants.length,
+      judges: 1,
+      viewers: 0,
+      // Argument rounds before the closing round (default one).
+      max_rounds: Math.min(20, Math.max(1, int(arena.gameConfig.rounds, 1))),
+      final_voters: ['judge'],
+      placement: 'score',
+      timings: TIMINGS,
+    }),
+    async play(room, arena, match, pause) {
+      const roomId = `arena-${match.id}`;
+      const players = await Promise.all(
+        match.entrants.map(async (name): Promise<Player> => {
+          const e = arena.entrants.find((x) => x.name === name) as Entrant;
+          if (e.kind === 'model') return { kind: 'model', provider: await models(e, debateScript) };
+          return {
+            kind: 'scripted',
+            strategy: (e.kind === 'scripted' ? e.strategy : 'silent') as DebateStrategy,
+          };
+        }),
+      );
+      const view0 = room.view({ kind: 'admin' }) as DebateView;
+      const seats = debateSeats(view0.config).map((s) => s.id);
+      const done = new Set<string>();
+      while (!room.closed) {
+        // Every seat decides on the same state (model seats are asked at once), then they act in
+        // seat order: the log's order does not depend on which model answered first.
+        const turns = await Promise.all(
+          seats.map(async (seat) => {
+            const legal = room.legal(seat).actions as LegalAction[];
+            if (legal.length === 0) return { seat, model: false, actions: [] };
+            const view = room.view({ kind: 'seat', seat }) as DebateView;
+            const player = players[match.entrants.findIndex((_, k) => debaterSeat(k + 1) === seat)];
+            const actions =
+              player === undefined
+                ? houseDecisions(seat, view, legal)
+                : player.kind === 'scripted'
+                  ? strategyDecisions(player.strategy, seat, view, legal, roomId)
+                  : await modelDecisions(player.provider, seat, view, legal, roomId, done);
+            return { seat, model: player?.kind === 'model', actions };
+          }),
+        );
+        let acted = false;
+        for (const { seat, model, actions } of turns)
+          for (const d of actions) {
+            if (done.has(`${seat} ${d.key}`)) continue;
+            done.add(`${seat} ${d.key}`);
+            if (d.action === null) continue; // a model call that failed: nothing is sent
+            if (tryAct(room, seat, d.action, model)) acted = true;
+          }
+        if (!acted && !room.advance() && !room.closed)
+          throw new Error(`debate ${match.id}: nothing to do and nothing due`);
+        await pause();
+      }
+    },
+    placements(result, match) {
+      const r = result as DebateResult;
+      return match.entrants.map((entrant, i) => {
+        const p = r.placements.find((x) => x.seat === debaterSeat(i + 1))!;
+        // The protocol's total score, in hundredths (it is rounded to two decimals).
+        return { entrant, place: p.place, score: Math.round(p.total * 100) };
+      });
+    },
+  };
+}
+
+/**
+ * A model's action that the rules refuse (too few citations, a claim without support…) is its own
+ * mistake: the seat forfeits that step, as it would on a server. A house or scripted seat's refusal
+ * is a bug and stops the run.
+ */
+function tryAct(room: Parameters<Game['play']>[0], seat: string, action: unknown, model: boolean): boolean {
+  try {
+    room.must(seat, action);
+    return true;
+  } catch (e) {
+    if (model) return false;
+    throw e;
+  }
+}
+
+/**
+ * A model seat's decisions, made with the debate driver's own prompts and schemas: each decision's
+ * call runs once (a failed call submits nothing, and the deadline forfeits the slot).
+ */
+async function modelDecisions(
+  provider: Provider,
+  seat: string,
+  view: DebateView,
+  legal: readonly LegalAction[],
+  roomId: string,
+  done: ReadonlySet<string>,
+): Promise<{ key: string; action: unknown | null }[]> {
+  const { debateAgent } = await import('@db8/debate/server/agent.ts');
+  const decisions = debateAgent({
+    roomId,
+    seat,
+    role: view.you.role,
+    view,
+    legal: [...legal],
+    turnToken: null,
+    persona: null,
+    now: view.phase_at,
+  });
+  const out: { key: string; action: unknown | null }[] = [];
+  for (const d of decisions) {
+    if (done.has(`${seat} ${d.key}`)) continue;
+    const outcome = await d.run(provider, new AbortController().signal);
+    // A failed call (null): the caller marks the key done all the same, so it is not asked again.
+    out.push({ key: d.key, action: outcome.action });
+  }
+  return out;
+}
