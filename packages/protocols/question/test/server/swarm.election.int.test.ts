@@ -36,7 +36,9 @@ beforeAll(async () => {
       await startSwarmNode(name, {
         prefix: `e${RUN}.`,
         stream: `SWARM_E${RUN}`,
-        settings: { presenceLapseMs: 1000 },
+        // The answers must land before the asker lapses, or the elected node closes the room first
+        // (409 on the answer): 1 s lost that race at load 15; 8 s is a safety margin, not a budget.
+        settings: { presenceLapseMs: 8000 },
         env: {
           DB8_SERVER_KEY: formatOpenSshPrivateKey(seedOf(i), `node-${name}`),
           DB8_SWARM_ROSTER: JSON.stringify(roster),
