@@ -65,9 +65,14 @@ export function winMatrixOf(state: ArenaState, sets: readonly SetOutcome[] = com
   for (const g of sets.flatMap((s) => pairGames(s, index))) {
     const ab = count[g.a]![g.b]!;
     const ba = count[g.b]![g.a]!;
-    if (g.scoreA === 1) (ab.wins++, ba.losses++);
-    else if (g.scoreA === 0) (ab.losses++, ba.wins++);
-    else (ab.draws++, ba.draws++);
+    const [x, y] =
+      g.scoreA === 1
+        ? (['wins', 'losses'] as const)
+        : g.scoreA === 0
+          ? (['losses', 'wins'] as const)
+          : (['draws', 'draws'] as const);
+    ab[x]++;
+    ba[y]++;
   }
   const cells: PairCell[] = [];
   entrants.forEach((entrant, i) => {
@@ -75,7 +80,13 @@ export function winMatrixOf(state: ArenaState, sets: readonly SetOutcome[] = com
       if (i === j) return;
       const c = count[i]![j]!;
       const games = c.wins + c.draws + c.losses;
-      cells.push({ entrant, opponent, ...c, games, winRate: games > 0 ? (c.wins + c.draws / 2) / games : null });
+      cells.push({
+        entrant,
+        opponent,
+        ...c,
+        games,
+        winRate: games > 0 ? (c.wins + c.draws / 2) / games : null,
+      });
     });
   });
   return { entrants, cells };
@@ -84,7 +95,10 @@ export function winMatrixOf(state: ArenaState, sets: readonly SetOutcome[] = com
 const band = (centre: number, half: number | null): [number, number] | null =>
   half === null ? null : [centre - half, centre + half];
 
-export function seriesOf(state: ArenaState, sets: readonly SetOutcome[] = completeSets(state)): EntrantSeries[] {
+export function seriesOf(
+  state: ArenaState,
+  sets: readonly SetOutcome[] = completeSets(state),
+): EntrantSeries[] {
   const poker = state.config.game === 'poker';
   const hands = poker ? handsBySet(state) : new Map<string, number>();
   const bigBlind = bigBlindOf(state);

@@ -17,7 +17,10 @@ export function csvField(v: Cell | undefined): string {
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
-export function csvOf(columns: readonly string[], rows: ReadonlyArray<Readonly<Record<string, Cell>>>): string {
+export function csvOf(
+  columns: readonly string[],
+  rows: ReadonlyArray<Readonly<Record<string, Cell>>>,
+): string {
   const line = (cells: ReadonlyArray<Cell | undefined>) => `${cells.map(csvField).join(',')}\r\n`;
   return line(columns) + rows.map((r) => line(columns.map((c) => r[c]))).join('');
 }

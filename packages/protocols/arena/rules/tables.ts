@@ -24,7 +24,20 @@ const hi = (ci: readonly [number, number] | null | undefined, d: number) => (ci 
 export function standingsTable(s: Standings): Table {
   return {
     name: 'standings',
-    columns: ['rank', 'entrant', 'rating', 'ci_low', 'ci_high', 'wins', 'draws', 'losses', 'points', 'score', 'sets', 'byes'],
+    columns: [
+      'rank',
+      'entrant',
+      'rating',
+      'ci_low',
+      'ci_high',
+      'wins',
+      'draws',
+      'losses',
+      'points',
+      'score',
+      'sets',
+      'byes',
+    ],
     rows: s.rows.map((r, i) => ({
       rank: i + 1,
       entrant: r.entrant,
@@ -73,7 +86,16 @@ export function ratingsTable(s: Standings): Table {
 export function pokerTable(p: PokerStats): Table {
   return {
     name: 'poker',
-    columns: ['entrant', 'sets', 'hands', 'bb100', 'ci_low', 'ci_high', 'hands_for_clear_interval', 'big_blind'],
+    columns: [
+      'entrant',
+      'sets',
+      'hands',
+      'bb100',
+      'ci_low',
+      'ci_high',
+      'hands_for_clear_interval',
+      'big_blind',
+    ],
     rows: p.rows.map((r) => ({
       entrant: r.entrant,
       sets: r.sets,
@@ -139,7 +161,11 @@ export function bankrollTable(series: readonly EntrantSeries[]): Table {
 }
 
 /** Every table of a tournament, in page order (poker only when there are poker stats). */
-export function tablesOf(v: { standings: Standings; matrix: WinMatrix; series: readonly EntrantSeries[] }): Table[] {
+export function tablesOf(v: {
+  standings: Standings;
+  matrix: WinMatrix;
+  series: readonly EntrantSeries[];
+}): Table[] {
   return [
     standingsTable(v.standings),
     ratingsTable(v.standings),

@@ -1,7 +1,7 @@
 import type { Legal, Viewer } from '@db8/core';
+import { type EntrantSeries, seriesOf, type WinMatrix, winMatrixOf } from './charts.ts';
 import type { Entrant } from './config.ts';
 import { ORGANIZER } from './config.ts';
-import { type EntrantSeries, seriesOf, type WinMatrix, winMatrixOf } from './charts.ts';
 import { roundCount } from './schedule.ts';
 import { completeSets, dueRound, type Standings, standingsOf } from './standings.ts';
 import type { ArenaState, Match, MatchResult } from './state.ts';

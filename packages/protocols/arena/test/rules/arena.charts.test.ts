@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  type ArenaState,
-  type Match,
-  seriesOf,
-  standingsOf,
-  winMatrixOf,
-} from '../../rules/index.ts';
+import { type ArenaState, type Match, seriesOf, standingsOf, winMatrixOf } from '../../rules/index.ts';
 import { config, play } from './harness.ts';
 
 // The plots' data, hand-worked: the pairwise matrix, the bankroll with its band, poker's running bb/100.

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
-  type Match,
   csvField,
   csvOf,
+  type Match,
   matrixTable,
   ratingsTable,
   seriesOf,
@@ -34,9 +34,15 @@ describe('CSV encoder', () => {
 
   it('writes a header and one CRLF line per row, in column order', () => {
     const name = '=evil, "quoted"\nname';
-    expect(csvOf(['entrant', 'score'], [{ score: -3, entrant: name }, { entrant: 'ok', score: null }])).toBe(
-      `entrant,score\r\n"'=evil, ""quoted""\nname",-3\r\nok,\r\n`,
-    );
+    expect(
+      csvOf(
+        ['entrant', 'score'],
+        [
+          { score: -3, entrant: name },
+          { entrant: 'ok', score: null },
+        ],
+      ),
+    ).toBe(`entrant,score\r\n"'=evil, ""quoted""\nname",-3\r\nok,\r\n`);
   });
 });
 
