@@ -70,37 +70,35 @@ export function StandingsSummary(props: { view: unknown; status: string }) {
         {separated ? '' : ' Not enough games yet: no rank is clear of the next at 95%.'}
       </p>
       <Downloads table={standingsTable(s)} stem={stem} label="the standings" />
-      <div style={{ display: 'flex', flexWrap: 'wrap', gap: '1rem', alignItems: 'flex-start' }}>
-        <div style={{ overflowX: 'auto', maxWidth: '100%' }}>
-          <table className="reflow" data-testid="arena-standings-table">
-            <thead>
-              <tr>
-                <th>entrant</th>
-                <th>rating</th>
-                <th>95% interval</th>
-                <th>W-D-L</th>
-                <th>points</th>
-                <th>score</th>
+      <div className="table-wrap">
+        <table className="reflow" data-testid="arena-standings-table">
+          <thead>
+            <tr>
+              <th>entrant</th>
+              <th>rating</th>
+              <th>95% interval</th>
+              <th>W-D-L</th>
+              <th>points</th>
+              <th>score</th>
+            </tr>
+          </thead>
+          <tbody>
+            {s.rows.map((r) => (
+              <tr key={r.entrant}>
+                <td>{r.entrant}</td>
+                <td data-label="rating">{r.rating.toFixed(0)}</td>
+                <td data-label="95% interval">
+                  {r.ci ? `${r.ci[0].toFixed(0)}–${r.ci[1].toFixed(0)}` : '—'}
+                </td>
+                <td data-label="W-D-L">
+                  {r.wins}-{r.draws}-{r.losses}
+                </td>
+                <td data-label="points">{r.points}</td>
+                <td data-label="score">{r.score}</td>
               </tr>
-            </thead>
-            <tbody>
-              {s.rows.map((r) => (
-                <tr key={r.entrant}>
-                  <td>{r.entrant}</td>
-                  <td data-label="rating">{r.rating.toFixed(0)}</td>
-                  <td data-label="95% interval">
-                    {r.ci ? `${r.ci[0].toFixed(0)}–${r.ci[1].toFixed(0)}` : '—'}
-                  </td>
-                  <td data-label="W-D-L">
-                    {r.wins}-{r.draws}-{r.losses}
-                  </td>
-                  <td data-label="points">{r.points}</td>
-                  <td data-label="score">{r.score}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+            ))}
+          </tbody>
+        </table>
       </div>
       {s.poker ? <PokerRates poker={s.poker} stem={stem} /> : null}
       <ArenaPlots standings={s} matrix={v.matrix} series={v.series} stem={stem} />

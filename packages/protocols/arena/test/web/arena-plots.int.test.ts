@@ -1,10 +1,12 @@
 import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import {
   adminLogin,
   buildWeb,
   client,
   type Env,
   newPage,
+  SCREENS,
   shootOpenPages,
   shot,
   startEnv,
@@ -112,7 +114,7 @@ describe('arena plots', () => {
     const strongRow = matrix.locator('tbody tr', { has: page.locator('th', { hasText: /^strong$/ }) });
     expect(await strongRow.locator('td .rate').allTextContents()).toEqual(['75%', '75%']);
     await shot(page, 'arena-plots-1366');
-    await standings.screenshot({ path: '.tmp/screens/arena-plots-only-1366.png' });
+    await standings.screenshot({ path: join(SCREENS, 'arena-plots-only-1366.png') });
 
     // The standings CSV: one line per table row, in the table's order, with the table's ratings.
     const csv = (await download(page, 'arena-csv-standings')).split('\r\n');
@@ -152,7 +154,7 @@ describe('arena plots', () => {
       .poll(() => page.evaluate(() => document.documentElement.scrollWidth))
       .toBeLessThanOrEqual(390);
     await shot(page, 'arena-plots-390');
-    await standings.screenshot({ path: '.tmp/screens/arena-plots-only-390.png' });
+    await standings.screenshot({ path: join(SCREENS, 'arena-plots-only-390.png') });
     await page.context().close();
   });
 });
