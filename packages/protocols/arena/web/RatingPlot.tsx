@@ -33,7 +33,7 @@ type ShapeProps = { cx?: number; cy?: number; payload?: Point };
 
 function Dot(p: ShapeProps) {
   if (p.cx === undefined || p.cy === undefined || !p.payload) return <g />;
-  const solid = p.payload.status === 'separated';
+  const solid = p.payload.status !== 'not enough games';
   return (
     <circle
       cx={p.cx}
