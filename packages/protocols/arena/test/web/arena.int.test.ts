@@ -145,6 +145,11 @@ describe('arena room page', () => {
     expect(await tight.textContent()).toContain('-9.8 to +39.8');
     await shot(page, 'arena-bb100-1366');
     await page.setViewportSize({ width: 390, height: 844 });
+    // The bb/100 table, both plots and the matrix fit a phone: nothing wider than the screen.
+    await page.getByTestId('arena-bb100-chart').waitFor();
+    await expect
+      .poll(() => page.evaluate(() => document.documentElement.scrollWidth))
+      .toBeLessThanOrEqual(390);
     await shot(page, 'arena-bb100-390');
     // The match link is the app's own: the page is not reloaded (a marker on window survives).
     await page.evaluate(() => {
