@@ -20,7 +20,7 @@ function register(program: Command, loadGames: () => Promise<Games>): void {
   const run = arena
     .command('run')
     .description(
-      'play a tournament spec (YAML or JSON) locally: scripted entrants, and in debate model entrants through provider profiles ($DB8_CONFIG or ./db8.config.json); write the tournament bundle, every match bundle and the standings to --out',
+      'play a tournament spec (YAML or JSON) locally: scripted entrants, and in debate model entrants through provider profiles ($DB8_CONFIG or ./db8.config.json); write the tournament bundle, every match bundle, the standings and its tables (tables/*.csv, *.json) to --out',
     )
     .argument('<spec>', 'tournament spec: .yaml, .yml or .json (see docs/arena.md)')
     .option('--out <dir>', 'output directory', 'arena-out')
@@ -31,7 +31,7 @@ function register(program: Command, loadGames: () => Promise<Games>): void {
       const concurrency = o.concurrency === undefined ? undefined : Number(o.concurrency);
       if (concurrency !== undefined && !(Number.isSafeInteger(concurrency) && concurrency >= 1))
         throw new CliError(EXIT_USAGE, `--concurrency: expected a positive integer, got ${o.concurrency}`);
-      const { formatStandings, readSpec, runTournament, SpecError } = await import('./run.ts');
+      const { formatMatrix, formatStandings, readSpec, runTournament, SpecError } = await import('./run.ts');
       const p = progress();
       try {
         const config = await readSpec(spec);
@@ -47,7 +47,7 @@ function register(program: Command, loadGames: () => Promise<Games>): void {
         await writeStdout(
           o.json
             ? `${JSON.stringify({ room: r.room, matches: r.matches, out: r.out, standings: r.standings })}\n`
-            : `${r.matches} matches in ${r.out} (room ${r.room})\n${formatStandings(r.standings)}`,
+            : `${r.matches} matches in ${r.out} (room ${r.room}; tables in ${r.out}/tables)\n${formatStandings(r.standings)}${formatMatrix(r.matrix)}`,
         );
       } catch (e) {
         p.done();
@@ -60,13 +60,14 @@ function register(program: Command, loadGames: () => Promise<Games>): void {
   const verify = arena
     .command('verify')
     .description(
-      'check a tournament directory offline: every bundle verified and refolded, each result against its match log, the standings refolded',
+      'check a tournament directory offline: every bundle verified and refolded, each result against its match log, the standings and tables refolded',
     )
     .argument('<dir>', 'the directory db8 arena run wrote')
     .option('--json', 'print the verdict as JSON');
   verify.action(
     runAction(verify, async (dir: string, o: { json?: boolean }) => {
       const { verifyArena } = await import('./verify.ts');
+      const { formatMatrix, formatStandings } = await import('./run.ts');
       const v = await verifyArena(dir, await loadGames());
       if (o.json) await writeStdout(`${JSON.stringify(v)}\n`);
       if (!v.ok) {
@@ -79,7 +80,7 @@ function register(program: Command, loadGames: () => Promise<Games>): void {
       }
       if (!o.json)
         await writeStdout(
-          `ok ${dir}: room ${v.room}, ${v.matches} matches verified against their bundles; standings refold the same\n`,
+          `ok ${dir}: room ${v.room}, ${v.matches} matches verified against their bundles; standings and tables refold the same\n${formatStandings(v.standings!)}${formatMatrix(v.matrix!)}`,
         );
     }),
   );

@@ -10,15 +10,19 @@ import {
   arena,
   type Match,
   type Standings,
+  type WinMatrix,
+  winMatrixOf,
 } from '../rules/index.ts';
 import { type Game, type Games, gameFor } from './game.ts';
+import { writeTables } from './tables.ts';
 
 /**
  * `db8 arena run`: the tournament room and every match room in memory (core's LocalRoom), matches
  * `concurrency` at a time (interleaved in this process: each yields between moves), each finished
  * match's result appended with its signed tree head. The output directory holds the tournament's
- * journal bundle, each match's bundle (matches/<id>.jsonl) and the standings — what `db8 arena
- * verify` checks. All bundles are signed by one key made for the run (bundles carry it).
+ * journal bundle, each match's bundle (matches/<id>.jsonl), the standings and every table as CSV
+ * and JSON (tables/) — what `db8 arena verify` checks. All bundles are signed by one key made for
+ * the run (bundles carry it).
  */
 
 export class SpecError extends Error {}
@@ -54,6 +58,7 @@ export interface RunResult {
   room: string;
   matches: number;
   standings: Standings;
+  matrix: WinMatrix;
   out: string;
 }
 
@@ -129,7 +134,8 @@ export async function runTournament(config: ArenaConfig, games: Games, opts: Run
     journalText(localJournal(t, { key, exportedAt, title: config.name })),
   );
   await writeFile(join(opts.out, STANDINGS_FILE), `${JSON.stringify(standings, null, 2)}\n`);
-  return { room: id, matches: total, standings, out: opts.out };
+  await writeTables(opts.out, t.state);
+  return { room: id, matches: total, standings, matrix: winMatrixOf(t.state), out: opts.out };
 }
 
 async function playMatch(
@@ -182,4 +188,19 @@ export function formatPoker(p: NonNullable<Standings['poker']>): string {
     return `${r.entrant.padEnd(16)} ${r.bb100.toFixed(1).padStart(8)}  ${ci.padEnd(17)} ${String(r.hands).padStart(7)}  ${need}${clear}`;
   });
   return `\npoker, big blind ${p.bigBlind}:\n${head}\n${rows.join('\n')}\n`;
+}
+
+/** The pairwise matrix for a terminal: a row per entrant, its W-D-L against each opponent. */
+export function formatMatrix(m: WinMatrix): string {
+  const w = Math.max(8, ...m.entrants.map((e) => Math.min(e.length, 16)));
+  const cell = (e: string, o: string) => {
+    if (e === o) return '—';
+    const c = m.cells.find((x) => x.entrant === e && x.opponent === o)!;
+    return c.games === 0 ? '·' : `${c.wins}-${c.draws}-${c.losses}`;
+  };
+  const head = `${'W-D-L vs'.padEnd(16)} ${m.entrants.map((e) => e.slice(0, 16).padStart(w)).join(' ')}`;
+  const rows = m.entrants.map(
+    (e) => `${e.slice(0, 16).padEnd(16)} ${m.entrants.map((o) => cell(e, o).padStart(w)).join(' ')}`,
+  );
+  return `\npairwise games (row against column):\n${head}\n${rows.join('\n')}\n`;
 }

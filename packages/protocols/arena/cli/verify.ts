@@ -12,9 +12,17 @@ import {
   sha256Hex,
   verifyBundleText,
 } from '@db8/core';
-import { type ArenaState, arena, type Standings, standingsOf } from '../rules/index.ts';
+import {
+  type ArenaState,
+  arena,
+  type Standings,
+  standingsOf,
+  type WinMatrix,
+  winMatrixOf,
+} from '../rules/index.ts';
 import type { Games } from './game.ts';
 import { headOf, matchFile, STANDINGS_FILE, TOURNAMENT_FILE } from './run.ts';
+import { tableMismatches } from './tables.ts';
 
 /**
  * `db8 arena verify <dir>`: every bundle checked offline as `db8 verify` checks one (core's
@@ -22,7 +30,8 @@ import { headOf, matchFile, STANDINGS_FILE, TOURNAMENT_FILE } from './run.ts';
  * every match bundle signed by the tournament's key, and each reported result held against its
  * match's log: the room id, the scheduled seed (the genesis commits to it), the signed tree head and
  * the placements recomputed from the refolded result. Then the standings are refolded and compared
- * with the close entry's and standings.json. Each problem names the match.
+ * with the close entry's and standings.json, and the tables/ files with the tables rebuilt. Each
+ * problem names the match.
  */
 
 export interface ArenaProblem {
@@ -37,6 +46,8 @@ export interface ArenaVerdict {
   matches: number;
   problems: ArenaProblem[];
   standings: Standings | null;
+  /** The pairwise matrix refolded from the log (what tables/matrix.* hold). */
+  matrix: WinMatrix | null;
 }
 
 async function readText(path: string): Promise<string | null> {
@@ -52,13 +63,12 @@ const records = (text: string) => parseJournalText(text).records.map((r) => r.va
 export async function verifyArena(dir: string, games: Games): Promise<ArenaVerdict> {
   const problems: ArenaProblem[] = [];
   const fail = (match: string | null, message: string) => problems.push({ match, message });
-  const verdict = (room: string | null, matches: number, standings: Standings | null): ArenaVerdict => ({
-    ok: problems.length === 0,
-    room,
-    matches,
-    problems,
-    standings,
-  });
+  const verdict = (
+    room: string | null,
+    matches: number,
+    standings: Standings | null,
+    matrix: WinMatrix | null = null,
+  ): ArenaVerdict => ({ ok: problems.length === 0, room, matches, problems, standings, matrix });
   const text = await readText(join(dir, TOURNAMENT_FILE));
   if (text === null) {
     fail(null, `no ${TOURNAMENT_FILE} in ${dir}`);
@@ -119,5 +129,7 @@ export async function verifyArena(dir: string, games: Games): Promise<ArenaVerdi
   const file = await readText(join(dir, STANDINGS_FILE));
   if (file !== null && canonicalize(JSON.parse(file)) !== canonicalize(JSON.parse(JSON.stringify(standings))))
     fail(null, `${STANDINGS_FILE} differs from the standings refolded from the log`);
-  return verdict(tb.room ?? null, state.matches.length, standings);
+  for (const path of await tableMismatches(dir, state))
+    fail(null, `${path} differs from the table refolded from the log (or is missing)`);
+  return verdict(tb.room ?? null, state.matches.length, standings, winMatrixOf(state));
 }

@@ -58,32 +58,46 @@ export function bigBlindOf(state: ArenaState): number {
   return typeof bb === 'number' && Number.isSafeInteger(bb) && bb > 0 ? bb : POKER_DEFAULT_BIG_BLIND;
 }
 
+/** The mean of xs with its 95% Student-t half-width (null below two values) and sample sd. */
+export function meanInterval(xs: readonly number[]): { mean: number; sd: number; half: number | null } {
+  const n = xs.length;
+  const mean = n > 0 ? xs.reduce((a, b) => a + b, 0) / n : 0;
+  const sd = n > 1 ? Math.sqrt(xs.reduce((a, x) => a + (x - mean) ** 2, 0) / (n - 1)) : 0;
+  return { mean, sd, half: n > 1 ? (tQuantile975(n - 1) * sd) / Math.sqrt(n) : null };
+}
+
+/**
+ * Hands per set, for the sets whose every match reported its hand count (NaN where one did not:
+ * results recorded before hand counts existed give none).
+ */
+export function handsBySet(state: ArenaState): Map<string, number> {
+  const handsOfSet = new Map<string, number>();
+  for (const m of state.matches) {
+    const hands = state.results[m.id]?.hands;
+    handsOfSet.set(m.set, hands === undefined ? Number.NaN : (handsOfSet.get(m.set) ?? 0) + hands);
+  }
+  return handsOfSet;
+}
+
+/** A set's bb/100 for one entrant: x = 100 · net / (big blind · hands). */
+export const bb100Of = (net: number, bigBlind: number, hands: number) => (100 * net) / (bigBlind * hands);
+
 /**
  * bb/100 per entrant over the complete sets whose every match reported its hand count (results
  * recorded before hand counts existed give none: then there are no poker stats, as before).
  */
 export function pokerStatsOf(state: ArenaState, sets: readonly CountedSet[]): PokerStats | null {
   if (state.config.game !== 'poker') return null;
-  const handsOfSet = new Map<string, number>();
-  for (const m of state.matches) {
-    const hands = state.results[m.id]?.hands;
-    if (hands === undefined) {
-      handsOfSet.set(m.set, Number.NaN);
-      continue;
-    }
-    handsOfSet.set(m.set, (handsOfSet.get(m.set) ?? 0) + hands);
-  }
+  const handsOfSet = handsBySet(state);
   const counted = sets.filter((s) => (handsOfSet.get(s.set) ?? 0) > 0);
   if (counted.length === 0) return null;
   const bigBlind = bigBlindOf(state);
   const rows = state.config.entrants.map(({ name }) => {
     const mine = counted.filter((s) => s.entrants.includes(name));
-    const xs = mine.map((s) => (100 * s.score[name]!) / (bigBlind * handsOfSet.get(s.set)!));
+    const xs = mine.map((s) => bb100Of(s.score[name]!, bigBlind, handsOfSet.get(s.set)!));
     const hands = mine.reduce((n, s) => n + handsOfSet.get(s.set)!, 0);
     const n = xs.length;
-    const mean = n > 0 ? xs.reduce((a, b) => a + b, 0) / n : 0;
-    const sd = n > 1 ? Math.sqrt(xs.reduce((a, x) => a + (x - mean) ** 2, 0) / (n - 1)) : 0;
-    const half = n > 1 ? (tQuantile975(n - 1) * sd) / Math.sqrt(n) : null;
+    const { mean, sd, half } = meanInterval(xs);
     const perSet = n > 0 ? hands / n : 0;
     const needed =
       n > 1 && sd > 0 && mean !== 0 ? Math.ceil(((1.96 * sd) / Math.abs(mean)) ** 2 * perSet) : null;

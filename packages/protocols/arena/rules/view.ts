@@ -1,8 +1,9 @@
 import type { Legal, Viewer } from '@db8/core';
+import { type EntrantSeries, seriesOf, type WinMatrix, winMatrixOf } from './charts.ts';
 import type { Entrant } from './config.ts';
 import { ORGANIZER } from './config.ts';
 import { roundCount } from './schedule.ts';
-import { dueRound, type Standings, standingsOf } from './standings.ts';
+import { completeSets, dueRound, type Standings, standingsOf } from './standings.ts';
 import type { ArenaState, Match, MatchResult } from './state.ts';
 
 /** Everything in a tournament is public: the view is the state in words, with the standings folded. */
@@ -18,10 +19,14 @@ export interface ArenaView {
   matches: Array<Match & { result: MatchResult | null }>;
   played: number;
   standings: Standings;
+  /** The plots' data (charts.ts), folded here so the web and the CLI's exports read one copy. */
+  matrix: WinMatrix;
+  series: EntrantSeries[];
   you: { kind: Viewer['kind']; seat?: string };
 }
 
 export function viewOf(state: ArenaState, viewer: Viewer): ArenaView {
+  const sets = completeSets(state);
   return {
     name: state.config.name,
     game: state.config.game,
@@ -34,6 +39,8 @@ export function viewOf(state: ArenaState, viewer: Viewer): ArenaView {
     matches: state.matches.map((m) => ({ ...m, result: state.results[m.id] ?? null })),
     played: Object.keys(state.results).length,
     standings: standingsOf(state),
+    matrix: winMatrixOf(state, sets),
+    series: seriesOf(state, sets),
     you: viewer.kind === 'seat' ? { kind: 'seat', seat: viewer.seat } : { kind: viewer.kind },
   };
 }

@@ -1,53 +1,22 @@
 import { Link } from '@db8/web/kit';
-import type { ArenaView, PokerStats, StandingRow } from '../rules/index.ts';
+import { type ArenaView, type PokerStats, pokerTable, standingsTable } from '../rules/index.ts';
+import { ArenaPlots } from './ArenaPlots.tsx';
+import { Downloads, stemOf } from './Downloads.tsx';
 
-// The tournament in words and one picture: each entrant's Bradley–Terry rating as a dot with its
-// bootstrap 95% interval as a bar (plain SVG), the record beside it, and every match linked to its
-// room. A rank whose interval overlaps the next one's is marked as not yet separated.
-
-const W = 320;
-const ROW = 22;
-
-function scale(rows: readonly StandingRow[]) {
-  const xs = rows.flatMap((r) => (r.ci ? [r.ci[0], r.ci[1], r.rating] : [r.rating]));
-  const lo = Math.min(...xs) - 20;
-  const hi = Math.max(...xs) + 20;
-  return (v: number) => 8 + ((v - lo) / (hi - lo || 1)) * (W - 16);
-}
-
-function Bars({ rows }: { rows: readonly StandingRow[] }) {
-  const x = scale(rows);
-  return (
-    <svg
-      width={W}
-      height={rows.length * ROW + 8}
-      role="img"
-      aria-label="ratings with 95% intervals"
-      style={{ maxWidth: '100%' }}
-    >
-      <line x1={x(1000)} x2={x(1000)} y1={0} y2={rows.length * ROW + 8} stroke="#bbb" strokeDasharray="3 3" />
-      {rows.map((r, i) => {
-        const y = 4 + i * ROW + ROW / 2;
-        return (
-          <g key={r.entrant}>
-            {r.ci ? (
-              <line x1={x(r.ci[0])} x2={x(r.ci[1])} y1={y} y2={y} stroke="#4a7bd0" strokeWidth={4} />
-            ) : null}
-            <circle cx={x(r.rating)} cy={y} r={5} fill="#1d3f80" />
-          </g>
-        );
-      })}
-    </svg>
-  );
-}
+// The tournament in words and pictures: the standings table, poker's bb/100, the plots
+// (ArenaPlots: ratings with intervals, bankroll curves, the win-rate matrix), every table with its
+// CSV and JSON downloads, and every match linked to its room.
 
 const signed = (v: number) => `${v > 0 ? '+' : ''}${v.toFixed(1)}`;
 
 /** Poker: big blinds won per 100 hands over the duplicate sets, and the hands an edge would need. */
-function PokerRates({ poker }: { poker: PokerStats }) {
+function PokerRates({ poker, stem }: { poker: PokerStats; stem: string }) {
   return (
     <section aria-labelledby="arena-bb100">
-      <h3 id="arena-bb100">Win rate (big blind {poker.bigBlind})</h3>
+      <h3 id="arena-bb100">
+        Win rate (big blind {poker.bigBlind}){' '}
+        <Downloads table={pokerTable(poker)} stem={stem} label="the poker win rates" />
+      </h3>
       <div style={{ overflowX: 'auto', maxWidth: '100%' }}>
         <table className="reflow" data-testid="arena-bb100">
           <thead>
@@ -89,6 +58,7 @@ export function StandingsSummary(props: { view: unknown; status: string }) {
   const s = v?.standings;
   if (!v || !s) return <p>Tournament: {props.status}</p>;
   const separated = s.rows.some((r) => r.clearOfNext);
+  const stem = stemOf(v.name ?? 'arena');
   return (
     <div data-testid="arena-standings">
       <h2>
@@ -99,40 +69,39 @@ export function StandingsSummary(props: { view: unknown; status: string }) {
         {v.played} of {v.matches?.length ?? 0} matches played; {s.sets} sets, {s.games} pairwise games.
         {separated ? '' : ' Not enough games yet: no rank is clear of the next at 95%.'}
       </p>
-      <div style={{ display: 'flex', flexWrap: 'wrap', gap: '1rem', alignItems: 'flex-start' }}>
-        <div style={{ overflowX: 'auto', maxWidth: '100%' }}>
-          <table className="reflow">
-            <thead>
-              <tr>
-                <th>entrant</th>
-                <th>rating</th>
-                <th>95% interval</th>
-                <th>W-D-L</th>
-                <th>points</th>
-                <th>score</th>
+      <Downloads table={standingsTable(s)} stem={stem} label="the standings" />
+      <div className="table-wrap">
+        <table className="reflow" data-testid="arena-standings-table">
+          <thead>
+            <tr>
+              <th>entrant</th>
+              <th>rating</th>
+              <th>95% interval</th>
+              <th>W-D-L</th>
+              <th>points</th>
+              <th>score</th>
+            </tr>
+          </thead>
+          <tbody>
+            {s.rows.map((r) => (
+              <tr key={r.entrant}>
+                <td>{r.entrant}</td>
+                <td data-label="rating">{r.rating.toFixed(0)}</td>
+                <td data-label="95% interval">
+                  {r.ci ? `${r.ci[0].toFixed(0)}–${r.ci[1].toFixed(0)}` : '—'}
+                </td>
+                <td data-label="W-D-L">
+                  {r.wins}-{r.draws}-{r.losses}
+                </td>
+                <td data-label="points">{r.points}</td>
+                <td data-label="score">{r.score}</td>
               </tr>
-            </thead>
-            <tbody>
-              {s.rows.map((r) => (
-                <tr key={r.entrant}>
-                  <td>{r.entrant}</td>
-                  <td data-label="rating">{r.rating.toFixed(0)}</td>
-                  <td data-label="95% interval">
-                    {r.ci ? `${r.ci[0].toFixed(0)}–${r.ci[1].toFixed(0)}` : '—'}
-                  </td>
-                  <td data-label="W-D-L">
-                    {r.wins}-{r.draws}-{r.losses}
-                  </td>
-                  <td data-label="points">{r.points}</td>
-                  <td data-label="score">{r.score}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-        <Bars rows={s.rows} />
+            ))}
+          </tbody>
+        </table>
       </div>
-      {s.poker ? <PokerRates poker={s.poker} /> : null}
+      {s.poker ? <PokerRates poker={s.poker} stem={stem} /> : null}
+      <ArenaPlots standings={s} matrix={v.matrix} series={v.series} stem={stem} />
       <details>
         <summary>Matches</summary>
         <ul>

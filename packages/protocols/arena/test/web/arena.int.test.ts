@@ -12,7 +12,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ArenaLegal } from '../../rules/index.ts';
 
 // A tournament room on a real server, read in headless Chromium: the generic room page with the
-// arena's summary — standings, one interval bar per entrant, each match linked to its room.
+// arena's summary — standings, the rating chart, each match linked to its room (the plots and the
+// downloads: arena-plots.int.test.ts).
 
 let env: Env;
 let adminToken = '';
@@ -37,7 +38,7 @@ afterAll(async () => {
 const HEAD = { size: 9, rootHash: 'ef'.repeat(32), note: 'db8-local/room/x\n9\n7+8=\n\n— db8-local sig\n' };
 
 describe('arena room page', () => {
-  it('shows the standings with interval bars and links every match', async () => {
+  it('shows the standings with a rating chart and links every match', async () => {
     const admin = client(env, adminToken);
     const room = await admin.createRoom({
       protocol: 'arena',
@@ -76,8 +77,10 @@ describe('arena room page', () => {
     await page.goto(`${env.url}/rooms/${room.room_id}`);
     const standings = page.getByTestId('arena-standings');
     await standings.waitFor();
-    await expect.poll(() => standings.locator('svg circle').count()).toBe(3);
-    expect(await standings.locator('tbody tr').count()).toBe(3);
+    await expect
+      .poll(() => standings.getByTestId('arena-rating-chart').locator('circle.dot').count())
+      .toBe(3);
+    expect(await standings.getByTestId('arena-standings-table').locator('tbody tr').count()).toBe(3);
     expect(await standings.locator('a[href="/rooms/room_m1"]').count()).toBe(1);
     await shot(page, 'arena-standings-1366');
     await page.setViewportSize({ width: 390, height: 844 });
@@ -142,6 +145,11 @@ describe('arena room page', () => {
     expect(await tight.textContent()).toContain('-9.8 to +39.8');
     await shot(page, 'arena-bb100-1366');
     await page.setViewportSize({ width: 390, height: 844 });
+    // The bb/100 table, both plots and the matrix fit a phone: nothing wider than the screen.
+    await page.getByTestId('arena-bb100-chart').waitFor();
+    await expect
+      .poll(() => page.evaluate(() => document.documentElement.scrollWidth))
+      .toBeLessThanOrEqual(390);
     await shot(page, 'arena-bb100-390');
     // The match link is the app's own: the page is not reloaded (a marker on window survives).
     await page.evaluate(() => {
@@ -184,7 +192,7 @@ describe('arena room page', () => {
     const standings = page.getByTestId('arena-standings');
     await standings.waitFor();
     await expect(standings.textContent()).resolves.toContain('web-made cup: sealed-bid, swiss');
-    expect(await standings.locator('tbody tr').count()).toBe(4);
+    expect(await standings.getByTestId('arena-standings-table').locator('tbody tr').count()).toBe(4);
     // The room holds the config the form built: the schema's, with the model entrant as typed.
     const room = await client(env, adminToken).getRoom(roomId);
     const config = room.config as { format: unknown; entrants: Array<Record<string, unknown>> };
