@@ -121,6 +121,33 @@ describe('server-run tournaments', () => {
     await servers.pop()!.close();
   });
 
+  it('plays duplicate poker: each rotation in its own table room, the hands checked by the verifier', async () => {
+    const { admin } = await server();
+    const t = await admin.createRoom({
+      protocol: 'arena',
+      title: 'server duplicate',
+      config: {
+        name: 'server duplicate',
+        game: 'poker',
+        gameConfig: { hands: 10, bigBlind: 10 },
+        format: { kind: 'duplicate-poker', deals: 2 },
+        entrants: ['tight', 'random'].map((s) => ({ name: s, kind: 'scripted', strategy: s })),
+        seed: 'server duplicate',
+        bootstrap: 0,
+      },
+    });
+    const v = await until(admin, t.room_id, (x) => x.phase === 'closed');
+    expect(v.played).toBe(4);
+    for (const m of v.matches) {
+      expect(m.result!.hands).toBeGreaterThanOrEqual(1);
+      expect((await admin.getRoom(m.result!.room)).protocol).toBe('poker');
+    }
+    expect(v.standings.poker?.rows.map((r) => r.entrant).sort()).toEqual(['random', 'tight']);
+    const verdict = await exportAndVerify(admin, t.room_id, v);
+    expect(verdict.problems).toEqual([]);
+    await servers.pop()!.close();
+  });
+
   it('on a cluster, one process drives a tournament: every match is played once, in one room', async () => {
     const a = await server();
     await server();
