@@ -9,7 +9,7 @@ import { driveTournament } from './tournament.ts';
  * whose game and entrants this server can play is driven by exactly one process of the cluster —
  * the holder of the store lease `arena:<room>` (one lease per tournament, so a cluster's
  * tournaments spread over its nodes). Each process looks for open tournaments on start, whenever a
- * room is created (the bus's genesis entries), and every `DB8_ARENA_SCAN_MS` (default 5 s: how soon
+ * tournament is created (the bus's genesis entries), and every `DB8_ARENA_SCAN_MS` (default 5 s: how soon
  * a process takes over from one that died, with the lease's time, `DB8_ARENA_LEASE_MS`, default
  * 15 s). The holder drives the tournament from its log (tournament.ts); a clean stop releases the
  * lease at once, a crash after its time.
@@ -58,9 +58,10 @@ export class TournamentRunner {
   ) {}
 
   start(): void {
-    // A new room anywhere in the cluster: look at once rather than at the next scan.
+    // A new tournament anywhere in the cluster (its public genesis names the protocol): look at once
+    // rather than at the next scan.
     this.unsubscribe = this.ctx.app.bus.subscribe('*', (e) => {
-      if (e.seq === 0) this.scan();
+      if (e.seq === 0 && (e.payload as { protocol?: unknown } | undefined)?.protocol === 'arena') this.scan();
     });
     const loop = () => {
       this.timer = setTimeout(() => {
