@@ -83,7 +83,7 @@ export class TournamentRunner {
     await Promise.all([...this.held.keys()].map((id) => this.release(id)));
   }
 
-  /** Whether this process drives the tournament now (tests). */
+  /** Whether this process drives the tournament now. */
   drives(id: string): boolean {
     return this.held.get(id)?.live === true;
   }
