@@ -121,6 +121,26 @@ describe('server-run tournaments', () => {
     await servers.pop()!.close();
   });
 
+  it('leaves to their organizer the tournaments it should not play: organizer-run, or with a model entrant', async () => {
+    const { admin } = await server();
+    const byHand = cup('by hand');
+    const withModel = cup('with a model');
+    const modelled = withModel.config.entrants as Array<Record<string, string>>;
+    modelled[3] = { name: 'a model', kind: 'model', provider: 'scripted', model: 'echo' };
+    const a = await admin.createRoom({ ...byHand, config: { ...byHand.config, runBy: 'organizer' } });
+    const b = await admin.createRoom(withModel);
+    // One it plays, made last: once it is over, the runner has looked at all three more than once.
+    const c = await admin.createRoom(cup('played'));
+    await until(admin, c.room_id, (x) => x.phase === 'closed');
+    for (const id of [a.room_id, b.room_id]) {
+      const v = await viewOf(admin, id);
+      expect(v.round).toBe(0);
+      expect(v.matches).toEqual([]);
+      expect(v.phase).toBe('running');
+    }
+    await servers.pop()!.close();
+  });
+
   it('plays duplicate poker: each rotation in its own table room, the hands checked by the verifier', async () => {
     const { admin } = await server();
     const t = await admin.createRoom({

@@ -124,9 +124,18 @@ export class TournamentRunner {
     for (const id of [...this.held.keys()]) if (!open.has(id) && !this.drives(id)) await this.release(id);
   }
 
+  /**
+   * Scripted entrants only: a model entrant on the server would spend the server's provider budget
+   * outside its drivers (which meter, cap and record it), so such a tournament waits for its organizer.
+   */
   private playable(config: unknown): config is ArenaConfig {
     const c = ArenaConfigSchema.safeParse(config);
-    return c.success && c.data.runBy === 'server' && typeof gameFor(this.games, c.data) !== 'string';
+    return (
+      c.success &&
+      c.data.runBy === 'server' &&
+      c.data.entrants.every((e) => e.kind === 'scripted') &&
+      typeof gameFor(this.games, c.data) !== 'string'
+    );
   }
 
   private async lead(id: string, entry: Held): Promise<void> {
