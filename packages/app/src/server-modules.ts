@@ -1,4 +1,4 @@
-import { arenaModule } from '@db8/arena/server';
+import { arenaServerModule } from '@db8/arena/server';
 import { councilModule } from '@db8/council/server';
 import { debateModule } from '@db8/debate/server';
 import { deliberationModule } from '@db8/deliberation/server';
@@ -6,6 +6,7 @@ import { pokerModule } from '@db8/poker/server';
 import { questionModule } from '@db8/question/server';
 import { sealedBidModule } from '@db8/sealed-bid/server';
 import type { ProtocolModule } from '@db8/server/kit';
+import { arenaGames } from './arena-games.ts';
 
 /** Every protocol module a db8 server runs out of the box: adding a protocol is one line here. */
 export const builtinModules: readonly ProtocolModule[] = [
@@ -15,5 +16,6 @@ export const builtinModules: readonly ProtocolModule[] = [
   debateModule,
   questionModule,
   deliberationModule,
-  arenaModule,
+  // The server plays tournaments of the games the arena CLI plays (arena-games.ts).
+  arenaServerModule(arenaGames),
 ];

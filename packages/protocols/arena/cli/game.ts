@@ -1,9 +1,25 @@
-import type { AnyProtocol, LocalRoom } from '@db8/core';
+import type { AnyProtocol, Legal, Viewer } from '@db8/core';
 import type { ArenaConfig, Match, Placement } from '../rules/index.ts';
 
 /**
- * What `db8 arena run` needs of a game it plays locally with scripted (and, where the game says so, model) entrants, in core's LocalRoom
- * (the very entries a server room writes): how to open a match room, play it to its close, and read
+ * The match room a game plays: what a game's `play` may call. Core's LocalRoom satisfies it (`db8
+ * arena run`), and so does the server's mirrored match room (server/match-room.ts), which folds
+ * each input at once in a LocalRoom mirror and writes it through to a real server room — so a game's
+ * body stays synchronous and one body plays in both places.
+ */
+export interface MatchRoom {
+  readonly closed: boolean;
+  /** A seat's action; throws when refused. */
+  must(seat: string, action: unknown): unknown;
+  /** Ticks at the protocol's next deadline; null when none is set. */
+  advance(): unknown;
+  view(viewer: Viewer): unknown;
+  legal(seat: string): Legal;
+}
+
+/**
+ * What a tournament runner needs of a game it plays with scripted (and, where the game says so, model) entrants — `db8 arena run` in
+ * core's LocalRoom, the server in a real match room: how to open a match room, play it to its close, and read
  * the placements back from the room's result — the same function `db8 arena verify` applies to a
  * refolded match log, so a reported placement is checked against the log, not taken on trust. The
  * composition root supplies the games (packages/app/src/arena-games.ts): a protocol never imports
@@ -19,7 +35,7 @@ export interface Game {
   models?: boolean;
   config(arena: ArenaConfig, match: Match): unknown;
   /** Plays the room to its close; yields (`pause`) now and then so matches interleave. */
-  play(room: LocalRoom, arena: ArenaConfig, match: Match, pause: () => Promise<void>): Promise<void>;
+  play(room: MatchRoom, arena: ArenaConfig, match: Match, pause: () => Promise<void>): Promise<void>;
   /** The entrants' placements from the room's recorded result and the match's seed. */
   placements(result: unknown, match: Match): Placement[];
   /** How many hands the match played, for games scored per hand (poker's bb/100). */

@@ -22,6 +22,8 @@ export const arenaCast: Cast = {
       ],
       seed: 'privacy-kit',
       bootstrap: 20,
+      // The cast writes the schedule and results itself: the server must not play it meanwhile.
+      runBy: 'organizer',
     },
     steps: [
       { kind: 'act', seat: 'organizer', action: ({ legal }) => legal.actions[0] },

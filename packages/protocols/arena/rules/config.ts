@@ -59,6 +59,12 @@ export const ArenaConfigSchema = z
     concurrency: z.number().int().min(1).max(64).default(4),
     /** Bootstrap resamples for the rating intervals (0: no intervals). */
     bootstrap: z.number().int().min(0).max(2000).default(200),
+    /**
+     * Who plays a tournament made on a server: `server` — the server plays every match itself (when
+     * it can play the game and every entrant); `organizer` — whoever holds the organizer seat writes
+     * the schedule and results (a script, a hand-run test). `db8 arena run` plays its own either way.
+     */
+    runBy: z.enum(['server', 'organizer']).default('server'),
   })
   .strict()
   .superRefine((c, ctx) => {

@@ -1,5 +1,27 @@
 import type { ProtocolModule } from '@db8/server/kit';
+import type { Games } from '../cli/game.ts';
 import { arena } from '../rules/index.ts';
+import { runnerOptions, TournamentRunner } from './runner.ts';
 
-/** A tournament is created and read like any room: the generic routes serve it; its view holds the standings. */
-export const arenaModule: ProtocolModule = { protocol: arena };
+export { matchRoomId } from './tournament.ts';
+
+/**
+ * A tournament is created and read like any room: the generic routes serve it; its view holds the
+ * standings. The server plays the tournaments it can (runner.ts): `games` are the match protocols
+ * it plays, supplied by the composition root (a protocol never imports another); none, and every
+ * tournament waits for its organizer seat.
+ */
+export function arenaServerModule(games: Games = {}): ProtocolModule {
+  return {
+    protocol: arena,
+    routes(app, ctx) {
+      const runner = new TournamentRunner(ctx, games, runnerOptions(ctx.env), app.log);
+      // After listen: every module's routes are mounted and the runtime is serving.
+      app.addHook('onReady', async () => runner.start());
+      app.addHook('onClose', async () => runner.stop());
+    },
+  };
+}
+
+/** The arena without match games: tournaments are written by their organizer seat only. */
+export const arenaModule: ProtocolModule = arenaServerModule();

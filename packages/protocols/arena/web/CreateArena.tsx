@@ -6,8 +6,9 @@ import { type ArenaConfigInput, ArenaConfigSchema, type Format, GAMES } from '..
 
 // A new tournament: which game its matches play, the format, the entrants (each a scripted
 // strategy, a model, a person or an outside agent) and the seed everything derives from, checked as
-// you type by the arena's own zod schema. The room is the tournament's log: its organizer seat
-// writes the schedule and the results (`db8 arena run` plays scripted tournaments locally; docs/arena.md).
+// you type by the arena's own zod schema. The room is the tournament's log: the server plays it when
+// it can (scripted entrants of a game it plays), else its organizer seat writes the schedule and the
+// results (docs/arena.md, Server-run tournaments).
 
 /** What each format counts, by kind: round robin its games per group, Swiss its rounds, duplicate its deals. */
 const COUNT_OF = { 'round-robin': 'games', swiss: 'rounds', 'duplicate-poker': 'deals' } as const;

@@ -22,7 +22,8 @@ let adminSession = '';
 
 beforeAll(async () => {
   buildWeb();
-  env = await startEnv();
+  // Server-run matches write one input every 150 ms here, so the page is seen filling in.
+  env = await startEnv({ env: { DB8_ARENA_STEP_DELAY_MS: '150', DB8_ARENA_SCAN_MS: '200' } });
   const page = await newPage(env);
   adminToken = await adminLogin(env, page);
   adminSession = (await page.evaluate(() => localStorage.getItem('db8.session'))) ?? '';
@@ -50,6 +51,8 @@ describe('arena room page', () => {
         entrants: ['truthful', 'shade', 'lowball'].map((s) => ({ name: s, kind: 'scripted', strategy: s })),
         seed: 'web-cup',
         bootstrap: 50,
+        // This test writes the schedule and results itself, as an organizer would.
+        runBy: 'organizer',
       },
     });
     const j = await admin.join(room.room_id, { seat: 'organizer' });
@@ -101,6 +104,7 @@ describe('arena room page', () => {
         entrants: ['tight', 'random'].map((s) => ({ name: s, kind: 'scripted', strategy: s })),
         seed: 'web-duplicate',
         bootstrap: 0,
+        runBy: 'organizer',
       },
     });
     const j = await admin.join(room.room_id, { seat: 'organizer' });
@@ -204,6 +208,40 @@ describe('arena room page', () => {
       model: 'echo',
     });
     expect(config.entrants[3]).toEqual({ name: 'second truthful', kind: 'scripted', strategy: 'truthful' });
+    await page.context().close();
+  });
+
+  it('plays a tournament made in the lobby by itself: the standings fill in to the end', async () => {
+    const page = await newPage(env);
+    await page.addInitScript((raw) => localStorage.setItem('db8.session', raw), adminSession);
+    await page.setViewportSize({ width: 1366, height: 900 });
+    await page.goto(`${env.url}/`);
+    await page.locator('#cr-protocol').selectOption('arena');
+    // The form's defaults: three scripted sealed-bid entrants, a round robin of two games per pair.
+    await page.locator('#arena-name').fill('lobby cup');
+    await page.getByRole('button', { name: 'Create room' }).click();
+    await page.waitForURL(/\/rooms\/[^/]+$/);
+    const standings = page.getByTestId('arena-standings');
+    await standings.waitFor();
+    const played = async () =>
+      Number(/(\d+) of 6 matches played/.exec((await standings.textContent()) ?? '')?.[1]);
+    await expect.poll(played, { timeout: 60_000 }).toBeGreaterThanOrEqual(1);
+    await shot(page, 'arena-lobby-playing-1366');
+    await expect.poll(() => standings.locator('h2').textContent(), { timeout: 60_000 }).toContain('final');
+    expect(await played()).toBe(6);
+    // Every row has its four games (each entrant meets the other two twice); a match links to its room.
+    for (const row of await standings.locator('tbody tr').all()) {
+      const wdl = (await row.locator('td[data-label="W-D-L"]').textContent())!.split('-').map(Number);
+      expect(wdl.reduce((a, b) => a + b, 0)).toBe(4);
+    }
+    await shot(page, 'arena-lobby-final-1366');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await shot(page, 'arena-lobby-final-390');
+    await standings.locator('summary').click();
+    await standings.locator('li a').first().click();
+    await expect.poll(() => page.url()).toMatch(/\/rooms\/room_[0-9a-f]+-m1$/);
+    await page.getByText('closed').first().waitFor();
+    await shot(page, 'arena-lobby-match-390');
     await page.context().close();
   });
 });

@@ -1,0 +1,247 @@
+// Server-run tournaments (issue 28): a tournament made over REST is played by the server itself, each
+// match in a real room; a server stopped mid-tournament is replaced by a new one on the same
+// Postgres, which finishes it from the log with no match lost or doubled; the exported bundles pass
+// `db8 arena verify`.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ArenaView } from '@db8/arena';
+import { verifyArena } from '@db8/arena/cli/verify.ts';
+import { Db8Client } from '@db8/sdk';
+import { postgresDriver } from '@db8/server/src/store/index.ts';
+import { createPgSchema, PG_URL } from '@db8/server/test/store.helpers.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { arenaGames } from '../src/arena-games.ts';
+import { type RunningServer, startServer } from '../src/server.ts';
+
+let schema: { schema: string; drop(): Promise<void> };
+let dataDir: string;
+const servers: RunningServer[] = [];
+
+beforeAll(async () => {
+  schema = await createPgSchema();
+  // One data dir for every server: the same server key, as the nodes of a cluster share one.
+  dataDir = mkdtempSync(join(tmpdir(), 'db8-arena-srv-'));
+});
+afterAll(async () => {
+  for (const s of servers) await s.close().catch(() => {});
+  await schema?.drop();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** A server on the test schema; `stepDelayMs` slows each match write so a test can stop it mid-tournament. */
+async function server(stepDelayMs = 0): Promise<{ s: RunningServer; admin: Db8Client }> {
+  const s = await startServer({
+    port: 0,
+    host: '127.0.0.1',
+    dataDir,
+    databaseUrl: PG_URL,
+    pgSchema: schema.schema,
+    logLevel: 'warn',
+    adminLink: true,
+    print: () => {},
+    env: { DB8_ARENA_SCAN_MS: '200', DB8_ARENA_STEP_DELAY_MS: String(stepDelayMs) },
+  });
+  servers.push(s);
+  const token = new URL(s.adminLink!).hash.replace('#token=', '');
+  const login = await new Db8Client({ baseUrl: s.url }).adminLogin(token);
+  return { s, admin: new Db8Client({ baseUrl: s.url, token: login.token }) };
+}
+
+const cup = (name: string) => ({
+  protocol: 'arena',
+  title: name,
+  config: {
+    name,
+    game: 'sealed-bid',
+    format: { kind: 'round-robin', games: 2 },
+    entrants: [
+      { name: 'truthful', kind: 'scripted', strategy: 'truthful' },
+      { name: 'shader', kind: 'scripted', strategy: 'shade' },
+      { name: 'lowballer', kind: 'scripted', strategy: 'lowball' },
+      { name: 'truthful too', kind: 'scripted', strategy: 'truthful' },
+    ],
+    seed: name,
+    concurrency: 2,
+    bootstrap: 20,
+  },
+});
+
+const viewOf = async (c: Db8Client, id: string) => ((await c.state(id)) as { view: ArenaView }).view;
+
+/** Polls the tournament until `done` holds (the safety limit is the test's timeout, not a measure). */
+async function until(c: Db8Client, id: string, done: (v: ArenaView) => boolean): Promise<ArenaView> {
+  for (;;) {
+    const v = await viewOf(c, id);
+    if (done(v)) return v;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Exports the tournament and every reported match as `db8 arena run` writes them, and verifies them. */
+async function exportAndVerify(c: Db8Client, id: string, v: ArenaView) {
+  const dir = mkdtempSync(join(tmpdir(), 'db8-arena-export-'));
+  mkdirSync(join(dir, 'matches'));
+  const text = async (room: string) => {
+    let out = '';
+    for await (const r of c.export(room)) out += `${JSON.stringify(r)}\n`;
+    return out;
+  };
+  writeFileSync(join(dir, 'tournament.jsonl'), await text(id));
+  for (const m of v.matches) writeFileSync(join(dir, 'matches', `${m.id}.jsonl`), await text(m.result!.room));
+  writeFileSync(join(dir, 'standings.json'), JSON.stringify(v.standings));
+  try {
+    return await verifyArena(dir, arenaGames);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+describe('server-run tournaments', () => {
+  it('plays a sealed-bid round robin of four scripted entrants in real match rooms', async () => {
+    const { admin } = await server();
+    const t = await admin.createRoom(cup('server cup'));
+    const v = await until(admin, t.room_id, (x) => x.phase === 'closed');
+    // Four entrants, six pairs, both seat orders.
+    expect(v.matches).toHaveLength(12);
+    expect(v.played).toBe(12);
+    expect(v.standings.rows.map((r) => r.entrant).sort()).toEqual(
+      ['lowballer', 'shader', 'truthful', 'truthful too'].sort(),
+    );
+    expect(v.standings.rows.reduce((n, r) => n + r.wins + r.draws + r.losses, 0)).toBe(24);
+    for (const m of v.matches) {
+      const room = await admin.getRoom(m.result!.room);
+      expect(room.protocol).toBe('sealed-bid');
+      expect(room.status).toBe('closed');
+      expect(room.title).toBe(`server cup: ${m.id}`);
+    }
+    const verdict = await exportAndVerify(admin, t.room_id, v);
+    expect(verdict.problems).toEqual([]);
+    expect(verdict.ok).toBe(true);
+    await servers.pop()!.close();
+  });
+
+  it('leaves to their organizer the tournaments it should not play: organizer-run, or with a model entrant', async () => {
+    const { admin } = await server();
+    const byHand = cup('by hand');
+    const withModel = cup('with a model');
+    const modelled = withModel.config.entrants as Array<Record<string, string>>;
+    modelled[3] = { name: 'a model', kind: 'model', provider: 'scripted', model: 'echo' };
+    const a = await admin.createRoom({ ...byHand, config: { ...byHand.config, runBy: 'organizer' } });
+    const b = await admin.createRoom(withModel);
+    // One it plays, made last: once it is over, the runner has looked at all three more than once.
+    const c = await admin.createRoom(cup('played'));
+    await until(admin, c.room_id, (x) => x.phase === 'closed');
+    for (const id of [a.room_id, b.room_id]) {
+      const v = await viewOf(admin, id);
+      expect(v.round).toBe(0);
+      expect(v.matches).toEqual([]);
+      expect(v.phase).toBe('running');
+    }
+    await servers.pop()!.close();
+  });
+
+  it('plays duplicate poker: each rotation in its own table room, the hands checked by the verifier', async () => {
+    const { admin } = await server();
+    const t = await admin.createRoom({
+      protocol: 'arena',
+      title: 'server duplicate',
+      config: {
+        name: 'server duplicate',
+        game: 'poker',
+        gameConfig: { hands: 10, bigBlind: 10 },
+        format: { kind: 'duplicate-poker', deals: 2 },
+        entrants: ['tight', 'random'].map((s) => ({ name: s, kind: 'scripted', strategy: s })),
+        seed: 'server duplicate',
+        bootstrap: 0,
+      },
+    });
+    const v = await until(admin, t.room_id, (x) => x.phase === 'closed');
+    expect(v.played).toBe(4);
+    for (const m of v.matches) {
+      expect(m.result!.hands).toBeGreaterThanOrEqual(1);
+      expect((await admin.getRoom(m.result!.room)).protocol).toBe('poker');
+    }
+    expect(v.standings.poker?.rows.map((r) => r.entrant).sort()).toEqual(['random', 'tight']);
+    const verdict = await exportAndVerify(admin, t.room_id, v);
+    expect(verdict.problems).toEqual([]);
+    await servers.pop()!.close();
+  });
+
+  it('on a cluster, one process drives a tournament: every match is played once, in one room', async () => {
+    const a = await server();
+    await server();
+    const t = await a.admin.createRoom(cup('cluster cup'));
+    const v = await until(a.admin, t.room_id, (x) => x.phase === 'closed');
+    expect(v.played).toBe(12);
+    // Both processes heard of the tournament; had both played it, rooms would have been refused,
+    // abandoned or replayed (…-r2). Exactly the twelve reported rooms exist.
+    const rooms = await a.admin.listRooms({ protocol: 'sealed-bid', limit: 200 });
+    const ofCup = rooms.rooms.map((r) => r.room_id).filter((id) => id.startsWith(`${t.room_id}-`));
+    expect(ofCup.sort()).toEqual(v.matches.map((m) => m.result!.room).sort());
+    expect(ofCup.every((id) => /-m\d+$/.test(id))).toBe(true);
+    await servers.pop()!.close();
+    await servers.pop()!.close();
+  });
+
+  it('survives a restart mid-tournament: a new server finishes it, no match lost or doubled', async () => {
+    const first = await server(40);
+    const t = await first.admin.createRoom(cup('restart cup'));
+    await until(first.admin, t.room_id, (x) => x.played >= 1);
+    await servers.pop()!.close();
+    // Read straight from the database while no server runs: results in, not all (the step delay
+    // keeps the tournament going), and which ones.
+    const db = postgresDriver(PG_URL, { schema: schema.schema, max: 1 });
+    const resultsIn = async () =>
+      (
+        await db.query<{ match: string }>(
+          `SELECT public_json::json->'payload'->>'match' AS match FROM entries
+            WHERE room_id = $1 AND kind = 'action' AND public_json::json->'payload'->>'type' = 'result'`,
+          [t.room_id],
+        )
+      ).map((r) => r.match);
+    const stopped = await resultsIn();
+    expect(stopped.length).toBeGreaterThanOrEqual(1);
+    expect(stopped.length).toBeLessThan(12);
+    const before = await viewOfDb(db, t.room_id);
+    // The match rooms the first server left half-played (it stops at its next write: there is one
+    // in play whenever it stops, two matches being played at once).
+    const halfPlayed = (
+      await db.query<{ id: string }>(`SELECT id FROM rooms WHERE status = 'open' AND id LIKE $1`, [
+        `${t.room_id}-%`,
+      ])
+    ).map((r) => r.id);
+    expect(halfPlayed.length).toBeGreaterThanOrEqual(1);
+    const { admin } = await server();
+    const v = await until(admin, t.room_id, (x) => x.phase === 'closed');
+    expect(v.played).toBe(12);
+    // Every result the first server appended is still the one reported.
+    for (const [match, room] of before)
+      expect(v.matches.find((x) => x.id === match)!.result!.room).toBe(room);
+    // One result entry per match in the log: none lost, none doubled.
+    expect((await resultsIn()).sort()).toEqual(v.matches.map((m) => m.id).sort());
+    await db.close();
+    // A match left half-played is ended as abandoned and replayed in a new room, which is the one reported.
+    for (const id of halfPlayed) {
+      expect((await admin.getRoom(id)).status).toBe('closed');
+      expect(v.matches.some((m) => m.result!.room === id)).toBe(false);
+      const match = v.matches.find((m) => id === `${t.room_id}-${m.id}`)!;
+      expect(match.result!.room).toBe(`${t.room_id}-${match.id}-r2`);
+    }
+    const open = await admin.listRooms({ protocol: 'sealed-bid', status: 'open', limit: 100 });
+    expect(open.rooms.filter((r) => r.room_id.startsWith(t.room_id))).toEqual([]);
+    const verdict = await exportAndVerify(admin, t.room_id, v);
+    expect(verdict.problems).toEqual([]);
+    expect(verdict.ok).toBe(true);
+  });
+});
+
+/** Match → room of every result in the tournament's log, read from the database. */
+async function viewOfDb(db: ReturnType<typeof postgresDriver>, room: string): Promise<Map<string, string>> {
+  const rows = await db.query<{ match: string; room: string }>(
+    `SELECT public_json::json->'payload'->>'match' AS match, public_json::json->'payload'->>'room' AS room
+       FROM entries WHERE room_id = $1 AND kind = 'action' AND public_json::json->'payload'->>'type' = 'result'`,
+    [room],
+  );
+  return new Map(rows.map((r) => [r.match, r.room]));
+}

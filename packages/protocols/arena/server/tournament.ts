@@ -1,0 +1,165 @@
+import { canonicalize } from '@db8/core';
+import { type ModuleRuntime, RuntimeError } from '@db8/server/kit';
+import type { Game } from '../cli/game.ts';
+import { type ArenaAction, type ArenaState, legalFor, type Match, ORGANIZER } from '../rules/index.ts';
+import { Aborted, MirroredMatchRoom } from './match-room.ts';
+
+/**
+ * One tournament played by the server, from its log: publish the round that is due, play every
+ * scheduled match without a result (`concurrency` at once) in a real match room, append each result
+ * with that room's id and signed tree head, close when nothing is left. It starts from whatever the
+ * log says, so a boot or a takeover by another node resumes where the last driver stopped:
+ *
+ * - a match with a result is never played again;
+ * - a match room that closed normally but whose result was not appended yet is reported as it is;
+ * - a match room left half-played (its driver died) is ended as abandoned and the match replayed
+ *   in a new room (`<tournament>-<match>-r2`, …) from its scheduled seed: the scripted entrants play
+ *   it exactly as before, and the abandoned room stays on the server, ended, for anyone to read.
+ *
+ * The organizer's writes are the server's own (no principal); the rules refuse a second result for
+ * a match or a schedule that is not due, so two drivers racing for a moment cannot double anything.
+ */
+
+export interface DriveOptions {
+  runtime: ModuleRuntime;
+  game: Game;
+  clock: () => number;
+  /** False once this node must stop (lease lost, server closing). */
+  live: () => boolean;
+  stepDelayMs?: number;
+}
+
+/** Attempts at one match before the driver gives up on the tournament (a deterministic failure). */
+const MAX_ATTEMPTS = 3;
+
+export const matchRoomId = (tournament: string, match: string, attempt: number) =>
+  attempt === 1 ? `${tournament}-${match}` : `${tournament}-${match}-r${attempt}`;
+
+async function pool<T>(items: readonly T[], n: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await work(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(n, items.length) }, worker));
+}
+
+/** Writes as the organizer; a refusal means another driver got there first (the caller rereads the log). */
+async function organizer(o: DriveOptions, room: string, action: ArenaAction): Promise<boolean> {
+  if (!o.live()) throw new Aborted();
+  try {
+    await o.runtime.act(room, { seat: ORGANIZER, action });
+    return true;
+  } catch (err) {
+    if (
+      err instanceof RuntimeError &&
+      ['ALREADY_REPORTED', 'NOT_DUE', 'CLOSED', 'ROOM_CLOSED'].includes(err.code)
+    )
+      return false;
+    throw err;
+  }
+}
+
+/** Plays the tournament to its close (or until `live()` turns false: then throws Aborted). */
+export async function driveTournament(o: DriveOptions, room: string): Promise<void> {
+  for (;;) {
+    if (!o.live()) throw new Aborted();
+    const { state, closed } = await o.runtime.protocolState(room);
+    if (closed) return;
+    const s = state as ArenaState;
+    const open = s.matches.filter((m) => !s.results[m.id]);
+    if (open.length > 0) {
+      await pool(open, s.config.concurrency, (m) => playMatch(o, room, s, m));
+      continue;
+    }
+    const due = legalFor(s, ORGANIZER).actions.find((a) => a.type === 'schedule');
+    await organizer(o, room, due ?? { type: 'close' });
+  }
+}
+
+async function playMatch(o: DriveOptions, tournament: string, s: ArenaState, m: Match): Promise<void> {
+  for (let attempt = 1; attempt <= MAX_ATTEMPTS + 1; attempt++) {
+    const id = matchRoomId(tournament, m.id, attempt);
+    const existing = await o.runtime.getRoom(id).catch((err) => {
+      if (err instanceof RuntimeError && err.code === 'ROOM_NOT_FOUND') return null;
+      throw err;
+    });
+    if (existing) {
+      const r = await o.runtime.protocolState(id);
+      if (r.closed && o.game.protocol.isOver(r.state)) return report(o, tournament, m, id, null);
+      // Half-played by a driver that died, or ended as abandoned: this attempt is spent.
+      if (!r.closed)
+        await o.runtime
+          .end(id, { by: 'arena', reason: 'abandoned: its driver stopped mid-match; replayed in a new room' })
+          .catch(() => {});
+      continue;
+    }
+    if (attempt > MAX_ATTEMPTS) break;
+    const mirror = await open(o, s, m, id).catch((err) => {
+      // Another driver (one that has not yet noticed it lost the lease) opened it first: look again.
+      if (err instanceof RuntimeError && err.code === 'ROOM_EXISTS') return null;
+      throw err;
+    });
+    if (!mirror) {
+      attempt--;
+      continue;
+    }
+    try {
+      await o.game.play(mirror, s.config, m, () => mirror.flush());
+      await mirror.flush();
+    } catch (err) {
+      if (err instanceof Aborted || !o.live()) throw new Aborted();
+      // A refusal on the server that the mirror accepted: end this room, try the match afresh.
+      await o.runtime.end(id, { by: 'arena', reason: `failed: ${(err as Error).message}` }).catch(() => {});
+      continue;
+    }
+    return report(o, tournament, m, id, mirror.result());
+  }
+  throw new Error(`match ${m.id}: ${MAX_ATTEMPTS} attempts failed`);
+}
+
+async function open(o: DriveOptions, s: ArenaState, m: Match, id: string): Promise<MirroredMatchRoom> {
+  const config = o.game.config(s.config, m);
+  const now = o.clock();
+  await o.runtime.createRoom({
+    protocol: o.game.protocol.name,
+    config,
+    id,
+    seed: m.seed,
+    now,
+    title: `${s.config.name}: ${m.id}`,
+    createdBy: 'arena',
+  });
+  return new MirroredMatchRoom(o.runtime, id, {
+    protocol: o.game.protocol,
+    config,
+    seed: m.seed,
+    now,
+    clock: o.clock,
+    live: o.live,
+    ...(o.stepDelayMs ? { stepDelayMs: o.stepDelayMs } : {}),
+  });
+}
+
+/** Appends the closed match room's result with its signed tree head. `expected`: the mirror's result. */
+async function report(o: DriveOptions, tournament: string, m: Match, id: string, expected: unknown) {
+  const r = await o.runtime.protocolState(id);
+  if (!r.closed) throw new Error(`match room ${id} did not close`);
+  const result = o.game.protocol.result(r.state);
+  const placements = o.game.placements(result, m);
+  // Instants may differ (the deadline scheduler may tick before the player does); the outcome may not.
+  if (expected !== null && canonicalize(placements) !== canonicalize(o.game.placements(expected, m)))
+    throw new Error(`match room ${id}: the server's outcome differs from the one its player folded`);
+  // A checkpoint of the head (the close entry) is signed if the newest lags: the head a verifier finds last.
+  await o.runtime.proof(id, r.seq);
+  const last = (await o.runtime.checkpoints(id)).at(-1);
+  if (!last) throw new Error(`match room ${id} has no checkpoint`);
+  const hands = o.game.hands?.(result);
+  await organizer(o, tournament, {
+    type: 'result',
+    match: m.id,
+    room: id,
+    head: { size: last.size, rootHash: last.rootHash, note: last.note },
+    placements,
+    ...(hands === undefined ? {} : { hands }),
+  });
+}
