@@ -61,7 +61,7 @@ export function debateGame(models: ModelProviders): Game {
       timings: TIMINGS,
     }),
     async play(room, arena, match, pause) {
-      const roomId = `arena-${match.id}`;
+      const roomId = room.id;
       const players = await Promise.all(
         match.entrants.map(async (name): Promise<Player> => {
           const e = arena.entrants.find((x) => x.name === name) as Entrant;

@@ -121,6 +121,48 @@ describe('server-run tournaments', () => {
     await servers.pop()!.close();
   });
 
+  it('plays a debate round robin of four scripted debaters, the strongest first, as the CLI places them', async () => {
+    const { admin } = await server();
+    const t = await admin.createRoom({
+      protocol: 'arena',
+      title: 'debate cup',
+      config: {
+        name: 'debate cup',
+        game: 'debate',
+        gameConfig: { topic: 'This house would make every public record machine-readable', rounds: 1 },
+        format: { kind: 'round-robin', games: 2 },
+        entrants: [
+          { name: 'evidence', kind: 'scripted', strategy: 'evidence' },
+          { name: 'hedger', kind: 'scripted', strategy: 'hedge' },
+          { name: 'sloppy', kind: 'scripted', strategy: 'sloppy' },
+          { name: 'bluffer', kind: 'scripted', strategy: 'bluff' },
+        ],
+        seed: 'debate-cup-1',
+        concurrency: 2,
+        bootstrap: 20,
+      },
+    });
+    const v = await until(admin, t.room_id, (x) => x.phase === 'closed');
+    expect(v.matches).toHaveLength(12);
+    for (const m of v.matches) {
+      const room = await admin.getRoom(m.result!.room);
+      expect(room.protocol).toBe('debate');
+      expect(room.status).toBe('closed');
+    }
+    // The same order and records `db8 arena run examples/arena-debate-round-robin.yaml` gives
+    // (packages/app/test/arena.debate.test.ts): the house judge's fixed rules decide every match.
+    expect(v.standings.rows.map((r) => [r.entrant, r.wins])).toEqual([
+      ['evidence', 6],
+      ['hedger', 4],
+      ['sloppy', 2],
+      ['bluffer', 0],
+    ]);
+    const verdict = await exportAndVerify(admin, t.room_id, v);
+    expect(verdict.problems).toEqual([]);
+    expect(verdict.ok).toBe(true);
+    await servers.pop()!.close();
+  });
+
   it('leaves to their organizer the tournaments it should not play: organizer-run, or with a model entrant', async () => {
     const { admin } = await server();
     const byHand = cup('by hand');

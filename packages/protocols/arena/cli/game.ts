@@ -8,6 +8,8 @@ import type { ArenaConfig, Match, Placement } from '../rules/index.ts';
  * body stays synchronous and one body plays in both places.
  */
 export interface MatchRoom {
+  /** The room's id (a protocol may bind actions to it, e.g. a debate submission's room_id). */
+  readonly id: string;
   readonly closed: boolean;
   /** A seat's action; throws when refused. */
   must(seat: string, action: unknown): unknown;

@@ -54,6 +54,10 @@ export class MirroredMatchRoom implements MatchRoom {
     });
   }
 
+  get id(): string {
+    return this.roomId;
+  }
+
   get closed(): boolean {
     return this.mirror.closed;
   }

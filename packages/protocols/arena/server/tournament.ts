@@ -77,6 +77,8 @@ export async function driveTournament(o: DriveOptions, room: string): Promise<vo
 }
 
 async function playMatch(o: DriveOptions, tournament: string, s: ArenaState, m: Match): Promise<void> {
+  // Why each attempt failed, for the error that gives up (a deterministic failure repeats its reason).
+  const reasons: string[] = [];
   for (let attempt = 1; attempt <= MAX_ATTEMPTS + 1; attempt++) {
     const id = matchRoomId(tournament, m.id, attempt);
     const existing = await o.runtime.getRoom(id).catch((err) => {
@@ -109,12 +111,15 @@ async function playMatch(o: DriveOptions, tournament: string, s: ArenaState, m: 
     } catch (err) {
       if (err instanceof Aborted || !o.live()) throw new Aborted();
       // A refusal on the server that the mirror accepted: end this room, try the match afresh.
+      reasons.push(`${id}: ${(err as Error).message}`);
       await o.runtime.end(id, { by: 'arena', reason: `failed: ${(err as Error).message}` }).catch(() => {});
       continue;
     }
     return report(o, tournament, m, id, mirror.result());
   }
-  throw new Error(`match ${m.id}: ${MAX_ATTEMPTS} attempts failed`);
+  throw new Error(
+    `match ${m.id}: ${MAX_ATTEMPTS} attempts failed (${reasons.join('; ') || 'no room played'})`,
+  );
 }
 
 async function open(o: DriveOptions, s: ArenaState, m: Match, id: string): Promise<MirroredMatchRoom> {
