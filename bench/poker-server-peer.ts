@@ -33,6 +33,8 @@ export interface PeerResult {
   cpuUsPerAction: number;
   /** Main-thread GC pause time per second of the run. */
   gcMsPerSec: number;
+  /** Main-thread GC pause time per action, µs. */
+  gcUsPerAction: number;
 }
 
 const AGENTS = new URL('./poker-server-peer-agents.ts', import.meta.url);
@@ -164,6 +166,7 @@ export async function bareTables(spec: PeerSpec): Promise<PeerResult> {
       ackP99: quantile(latencies, 0.99),
       cpuUsPerAction: cost.cpuUs / Math.max(1, actions),
       gcMsPerSec: cost.gcMs / cost.seconds,
+      gcUsPerAction: (cost.gcMs * 1000) / Math.max(1, actions),
     };
   } finally {
     await app.close();

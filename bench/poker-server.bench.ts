@@ -28,8 +28,10 @@ const AREA = 'poker-server';
 const MIX = ['tight', 'random', 'station', 'station', 'tight', 'random'];
 const AGENTS = new URL('./poker-agents.ts', import.meta.url);
 const PG_URL = process.env.DB8_BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-// `DB8_BENCH_POKER=postgres`: only the Postgres run and its group-commit peer (profiling, quick checks).
+// `DB8_BENCH_POKER=postgres`: only the Postgres run and its group-commit peer (quick checks);
+// `DB8_BENCH_POKER=db8`: only db8 on Postgres, no peer (for a profile of the server alone).
 const POSTGRES_ONLY = process.env.DB8_BENCH_POKER === 'postgres';
+const DB8_ONLY = process.env.DB8_BENCH_POKER === 'db8';
 
 /** Every table's agents in a child process (bench/poker-agents.ts); resolves with their figures. */
 function runAgents(spec: AgentsSpec): Promise<AgentsResult> {
@@ -37,6 +39,7 @@ function runAgents(spec: AgentsSpec): Promise<AgentsResult> {
 }
 
 export async function run(): Promise<BenchRow[]> {
+  if (DB8_ONLY) return costRows(await onPostgres(), null);
   if (POSTGRES_ONLY) {
     const server = await onPostgres();
     const grouped = await bareTables({ ...peerOf(server), pgUrl: PG_URL, group: true });
@@ -102,7 +105,7 @@ async function onPostgres(): Promise<Measured> {
 }
 
 /** Cost per action on Postgres beside the group-commit peer (issue 27's fair peer), same run. */
-function costRows(m: Measured, grouped: PeerResult): BenchRow[] {
+function costRows(m: Measured, grouped: PeerResult | null): BenchRow[] {
   const peer = 'bare loop + Postgres group commit (one INSERT per commit round)';
   const setup = `${TABLES} tables × ${SEATS} WS agents, Postgres`;
   return [
@@ -112,7 +115,7 @@ function costRows(m: Measured, grouped: PeerResult): BenchRow[] {
       value: m.played / m.seconds,
       unit: 'hands/s',
       peer,
-      peerValue: grouped.handsPerSec,
+      peerValue: grouped?.handsPerSec,
     },
     {
       area: AREA,
@@ -120,7 +123,7 @@ function costRows(m: Measured, grouped: PeerResult): BenchRow[] {
       value: m.cpuUsPerAction,
       unit: 'µs',
       peer,
-      peerValue: grouped.cpuUsPerAction,
+      peerValue: grouped?.cpuUsPerAction,
       goal: '≤ 2× peer',
     },
     {
@@ -129,8 +132,16 @@ function costRows(m: Measured, grouped: PeerResult): BenchRow[] {
       value: m.gcMsPerSec,
       unit: 'ms/s',
       peer,
-      peerValue: grouped.gcMsPerSec,
+      peerValue: grouped?.gcMsPerSec,
       goal: '≤ 3× peer',
+    },
+    {
+      area: AREA,
+      name: `GC time per action (${setup})`,
+      value: m.gcUsPerAction,
+      unit: 'µs',
+      peer,
+      peerValue: grouped?.gcUsPerAction,
     },
     {
       area: AREA,
@@ -138,7 +149,7 @@ function costRows(m: Measured, grouped: PeerResult): BenchRow[] {
       value: quantile(m.latencies, 0.99),
       unit: 'ms',
       peer,
-      peerValue: grouped.ackP99,
+      peerValue: grouped?.ackP99,
       goal: '< 50',
     },
   ];
@@ -157,6 +168,7 @@ interface Measured {
    */
   cpuUsPerAction: number;
   gcMsPerSec: number;
+  gcUsPerAction: number;
 }
 
 /** The rows of one store's run, each beside the peer's figure from the same bench run. */
@@ -283,6 +295,7 @@ async function measure(label: string, store: Store): Promise<Measured> {
       latencies: lat,
       cpuUsPerAction: cost.cpuUs / Math.max(1, acted),
       gcMsPerSec: cost.gcMs / cost.seconds,
+      gcUsPerAction: (cost.gcMs * 1000) / Math.max(1, acted),
     };
   } finally {
     await server.close();
