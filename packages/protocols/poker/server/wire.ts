@@ -54,10 +54,17 @@ function envelope(
   return JSON.stringify(msg);
 }
 
+/** The last envelope head made: a table's seats get theirs in one go, mostly with the same ts. */
+let lastHead = { type: '', tableId: null as string | null, seq: -1, now: -1, text: '' };
+
 /** What goes before a payload already in JSON to make `envelope`'s message (then a closing `}`). */
 function envelopeHead(type: string, tableId: string | null, seq: number, now: number) {
+  const h = lastHead;
+  if (h.seq === seq && h.now === now && h.tableId === tableId && h.type === type) return h.text;
   const head = JSON.stringify({ type, table_id: tableId, seq, ts: new Date(now).toISOString() });
-  return `${head.slice(0, -1)},"payload":`;
+  const text = `${head.slice(0, -1)},"payload":`;
+  lastHead = { type, tableId, seq, now, text };
+  return text;
 }
 
 /** One per process: every table socket's `game_state` shares the parts common to its table's seats. */
