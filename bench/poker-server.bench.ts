@@ -18,7 +18,8 @@ import { bareTables, type PeerResult } from './poker-server-peer.ts';
 import { quantile } from './stats.ts';
 import type { BenchRow } from './types.ts';
 
-const TABLES = 50;
+// `DB8_BENCH_TABLES`: fewer tables for quick A/B runs on a busy machine (the goals are at 50).
+const TABLES = Number(process.env.DB8_BENCH_TABLES ?? 50);
 const SEATS = 6;
 // Enough hands that the measure is the tables playing, not 300 agents registering and joining.
 const HANDS = 30;

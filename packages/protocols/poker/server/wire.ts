@@ -241,9 +241,10 @@ class PokerSession implements WireSession {
               ...(s.turn_token !== null ? { turnToken: s.turn_token } : {}),
             }
           : undefined;
-        const gs = gameStateOf(view, legal, s.deadline_ms);
-        if (this.format === 'compact') return envelope('game_state', t, s.seq, compactOf(gs), f.ts);
-        return gameStates.bytes(t ?? '', s.seq, gs, envelopeHead('game_state', t, s.seq, f.ts), '}');
+        if (this.format === 'compact')
+          return envelope('game_state', t, s.seq, compactOf(gameStateOf(view, legal, s.deadline_ms)), f.ts);
+        const head = envelopeHead('game_state', t, s.seq, f.ts);
+        return gameStates.bytesOfView(t ?? '', s.seq, view, legal, s.deadline_ms, head, '}');
       }),
     );
     return out;
