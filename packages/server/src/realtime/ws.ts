@@ -170,7 +170,10 @@ class Connection {
    */
   private corkedUntilImmediate(fn: () => void): void {
     const raw = (this.ws as unknown as { _socket?: { cork?(): void; uncork?(): void } })._socket;
-    if (!raw?.cork || !raw.uncork) return fn();
+    if (!raw?.cork || !raw.uncork) {
+      fn();
+      return;
+    }
     raw.cork();
     try {
       fn();
