@@ -280,6 +280,7 @@ async function measure(label: string, store: Store): Promise<Measured> {
       maxRunMs: BUDGET_MS + 60_000,
     });
     const cost = costWindow.stop?.() ?? { cpuUs: Number.NaN, gcMs: Number.NaN, seconds: 1 };
+    if (process.env.DB8_BENCH_WINDOW) process.stderr.write(`cost window actions ${acted}\n`);
     clearTimeout(stopAll);
     off();
     if (failures.length > 0)
