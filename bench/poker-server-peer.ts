@@ -157,6 +157,7 @@ export async function bareTables(spec: PeerSpec): Promise<PeerResult> {
     const cost = costWindow.stop?.() ?? { cpuUs: Number.NaN, gcMs: Number.NaN, seconds: 1 };
     const seconds = (performance.now() - started) / 1000;
     const actions = tables.reduce((a, t) => a + t.seq, 0);
+    if (process.env.DB8_BENCH_WINDOW) process.stderr.write(`cost window actions ${actions}\n`);
     const hands = tables.reduce((a, t) => a + t.hands, 0);
     for (const t of tables) for (const s of t.sockets) s?.send('{"type":"stop"}');
     const { latencies } = await agents;

@@ -21,18 +21,8 @@ const SEAT_FIELDS: readonly GameStateSeatField[] = [
   'max_raise_to',
 ];
 
-/** Where one viewer's payload comes from: its parts, each built only when not shared yet. */
-interface Source {
-  rows: number;
-  /** What row `i` shows this viewer (its hole cards): rows with the same key are the same row. */
-  rowKey(i: number): string;
-  row(i: number): unknown;
-  /** The table part (no seats, no seat fields): the same for every viewer of one state. */
-  table(): Record<string, unknown>;
-  seat(): Partial<Pick<GameStatePayload, GameStateSeatField>>;
-}
-
 type Legal = { actions: readonly LegalTableAction[]; turnToken?: string } | undefined;
+type Parts = Map<string, Buffer>;
 
 /**
  * `game_state` payloads as JSON, built once per table state and seat: every seat of a table gets
@@ -44,7 +34,7 @@ type Legal = { actions: readonly LegalTableAction[]; turnToken?: string } | unde
  */
 export class GameStateJson {
   /** Per table, the parts of its newest state; the least recently played tables dropped first. */
-  private readonly tables: BoundedCache<string, { seq: number; parts: Map<string, Buffer> }>;
+  private readonly tables: BoundedCache<string, { seq: number; parts: Parts }>;
 
   constructor(maxTables = 4096) {
     this.tables = new BoundedCache(maxTables);
@@ -57,18 +47,22 @@ export class GameStateJson {
 
   /** `before` + `gs` as JSON + `after`, as bytes (the shared parts reused). */
   bytes(tableId: string, seq: number, gs: GameStatePayload, before = '', after = ''): Buffer {
-    return this.encode(tableId, seq, gs.deadline_ms, before, after, {
-      rows: gs.seats.length,
-      rowKey: (i) => holeKey(gs.seats[i]!.hole),
-      row: (i) => gs.seats[i],
-      table: () => {
-        const table: Record<string, unknown> = {};
-        for (const [k, v] of Object.entries(gs))
-          if (k !== 'seats' && !SEAT_FIELDS.includes(k as GameStateSeatField)) table[k] = v;
-        return table;
-      },
-      seat: () => gs,
-    });
+    const parts = this.partsOf(tableId, seq);
+    const chunks: Buffer[] = [Buffer.from(`${before}{"seats":[`)];
+    for (let i = 0; i < gs.seats.length; i++) {
+      const row = gs.seats[i]!;
+      chunks.push(parts.get(rowKey(i, row.hole)) ?? rowPart(parts, i, row.hole, row));
+    }
+    const table = parts.get(tableKey(gs.deadline_ms));
+    if (table) chunks.push(table);
+    else {
+      const t: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(gs))
+        if (k !== 'seats' && !SEAT_FIELDS.includes(k as GameStateSeatField)) t[k] = v;
+      chunks.push(tablePart(parts, gs.deadline_ms, t));
+    }
+    chunks.push(seatPart(gs, after));
+    return Buffer.concat(chunks);
   }
 
   /**
@@ -84,55 +78,20 @@ export class GameStateJson {
     before = '',
     after = '',
   ): Buffer {
-    return this.encode(tableId, seq, deadlineMs, before, after, {
-      rows: view.seats.length,
-      rowKey: (i) => holeKey(gameStateHoleOf(view, i)),
-      row: (i) => gameStateRowOf(view, i),
-      table: () => gameStateTableOf(view, deadlineMs),
-      seat: () => gameStateSeatOf(view, legal),
-    });
-  }
-
-  private encode(
-    tableId: string,
-    seq: number,
-    deadlineMs: number | null,
-    before: string,
-    after: string,
-    src: Source,
-  ): Buffer {
     const parts = this.partsOf(tableId, seq);
     const chunks: Buffer[] = [Buffer.from(`${before}{"seats":[`)];
-    for (let i = 0; i < src.rows; i++) {
-      const key = `s${i}:${src.rowKey(i)}`;
-      let text = parts.get(key);
-      if (text === undefined) {
-        const json = JSON.stringify(src.row(i));
-        text = Buffer.from(i === 0 ? json : `,${json}`);
-        parts.set(key, text);
-      }
-      chunks.push(text);
+    for (let i = 0; i < view.seats.length; i++) {
+      const hole = gameStateHoleOf(view, i);
+      chunks.push(parts.get(rowKey(i, hole)) ?? rowPart(parts, i, hole, gameStateRowOf(view, i)));
     }
-    // The table part is the same for every viewer of this seq (the deadline is in the key all the
-    // same, so a viewer-dependent one could never be shared).
-    const tableKey = `table:${deadlineMs}`;
-    let table = parts.get(tableKey);
-    if (table === undefined) {
-      table = Buffer.from(`],${JSON.stringify(src.table()).slice(1, -1)}`);
-      parts.set(tableKey, table);
-    }
-    chunks.push(table);
-    const seat = src.seat();
-    let own = '';
-    for (const k of SEAT_FIELDS) {
-      const v = seat[k];
-      if (v !== undefined) own += `,"${k}":${JSON.stringify(v)}`;
-    }
-    chunks.push(Buffer.from(`${own}}${after}`));
+    chunks.push(
+      parts.get(tableKey(deadlineMs)) ?? tablePart(parts, deadlineMs, gameStateTableOf(view, deadlineMs)),
+    );
+    chunks.push(seatPart(gameStateSeatOf(view, legal), after));
     return Buffer.concat(chunks);
   }
 
-  private partsOf(tableId: string, seq: number): Map<string, Buffer> {
+  private partsOf(tableId: string, seq: number): Parts {
     let t = this.tables.get(tableId);
     if (!t || t.seq !== seq) {
       t = { seq, parts: new Map() };
@@ -142,6 +101,39 @@ export class GameStateJson {
   }
 }
 
-function holeKey(hole: readonly string[] | null): string {
-  return hole ? hole.join(',') : '-';
+/** Keys of rows that show no cards (most of them), made once. */
+const BLANK_ROWS = Array.from({ length: 10 }, (_, i) => `s${i}:-`);
+
+function rowKey(i: number, hole: readonly string[] | null): string {
+  return hole ? `s${i}:${hole.join(',')}` : (BLANK_ROWS[i] ?? `s${i}:-`);
+}
+
+/** Row `i` (showing `hole`) as JSON, kept for the other viewers of this table and seq. */
+function rowPart(parts: Parts, i: number, hole: readonly string[] | null, row: unknown): Buffer {
+  const json = JSON.stringify(row);
+  const text = Buffer.from(i === 0 ? json : `,${json}`);
+  parts.set(rowKey(i, hole), text);
+  return text;
+}
+
+/** The deadline is in the key all the same, so a viewer-dependent one could never be shared. */
+function tableKey(deadlineMs: number | null): string {
+  return `table:${deadlineMs}`;
+}
+
+/** The table part (no seats, no seat fields), kept for the other viewers of this table and seq. */
+function tablePart(parts: Parts, deadlineMs: number | null, table: object): Buffer {
+  const text = Buffer.from(`],${JSON.stringify(table).slice(1, -1)}`);
+  parts.set(tableKey(deadlineMs), text);
+  return text;
+}
+
+/** The viewer's own fields, then `}` and `after`. */
+function seatPart(seat: Partial<Pick<GameStatePayload, GameStateSeatField>>, after: string): Buffer {
+  let own = '';
+  for (const k of SEAT_FIELDS) {
+    const v = seat[k];
+    if (v !== undefined) own += `,"${k}":${JSON.stringify(v)}`;
+  }
+  return Buffer.from(`${own}}${after}`);
 }

@@ -18,6 +18,7 @@ import { z } from 'zod';
 import {
   compactOf,
   gameStateOf,
+  type HandSummary,
   handCompleteOf,
   type LegalTableAction,
   POKER_MIN_SUPPORTED_PROTOCOL_VERSION,
@@ -65,6 +66,18 @@ function envelopeHead(type: string, tableId: string | null, seq: number, now: nu
   const text = `${head.slice(0, -1)},"payload":`;
   lastHead = { type, tableId, seq, now, text };
   return text;
+}
+
+/** The last `hand_complete` made: every seat of the table gets the same one after that state. */
+let lastHandComplete = { tableId: null as string | null, seq: -1, hand: -1, bytes: Buffer.alloc(0) };
+
+/** `hand_complete` for hand `h` after state `seq`, built once for all the table's seats. */
+function handComplete(tableId: string | null, seq: number, h: HandSummary, now: number): Buffer {
+  const last = lastHandComplete;
+  if (last.seq === seq && last.hand === h.number && last.tableId === tableId) return last.bytes;
+  const bytes = Buffer.from(envelope('hand_complete', tableId, seq, handCompleteOf(h), now));
+  lastHandComplete = { tableId, seq, hand: h.number, bytes };
+  return bytes;
 }
 
 /** One per process: every table socket's `game_state` shares the parts common to its table's seats. */
@@ -225,11 +238,7 @@ class PokerSession implements WireSession {
     if (this.lastHand !== null) {
       for (const h of view.recent) {
         if (h.number > this.lastHand)
-          out.push(
-            f.encode(`poker:hand:${h.number}`, () =>
-              envelope('hand_complete', t, s.seq, handCompleteOf(h), f.ts),
-            ),
-          );
+          out.push(f.encode(`poker:hand:${h.number}`, () => handComplete(t, s.seq, h, f.ts)));
       }
     }
     this.lastHand = view.recent.at(-1)?.number ?? 0;
