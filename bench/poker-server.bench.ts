@@ -186,6 +186,22 @@ function rowsOf(m: Measured, peer: { label: string; result: PeerResult }, goal?:
       peerValue: p.handsPerSec,
       ...(goal ? { goal } : {}),
     },
+    {
+      area: AREA,
+      name: `server CPU per action (${m.label})`,
+      value: m.cpuUsPerAction,
+      unit: 'µs',
+      peer: peer.label,
+      peerValue: p.cpuUsPerAction,
+    },
+    {
+      area: AREA,
+      name: `GC time per second (${m.label})`,
+      value: m.gcMsPerSec,
+      unit: 'ms/s',
+      peer: peer.label,
+      peerValue: p.gcMsPerSec,
+    },
     { area: AREA, name: `hands played in the run (${m.label})`, value: m.played, unit: 'hands' },
     { area: AREA, name: `tables that played (${m.label})`, value: m.tables, unit: 'tables' },
     {
