@@ -33,6 +33,8 @@ export interface PeerResult {
   cpuUsPerAction: number;
   /** Main-thread GC pause time per second of the run. */
   gcMsPerSec: number;
+  /** Main-thread GC pause time per action, µs. */
+  gcUsPerAction: number;
 }
 
 const AGENTS = new URL('./poker-server-peer-agents.ts', import.meta.url);
@@ -155,6 +157,7 @@ export async function bareTables(spec: PeerSpec): Promise<PeerResult> {
     const cost = costWindow.stop?.() ?? { cpuUs: Number.NaN, gcMs: Number.NaN, seconds: 1 };
     const seconds = (performance.now() - started) / 1000;
     const actions = tables.reduce((a, t) => a + t.seq, 0);
+    if (process.env.DB8_BENCH_WINDOW) process.stderr.write(`cost window actions ${actions}\n`);
     const hands = tables.reduce((a, t) => a + t.hands, 0);
     for (const t of tables) for (const s of t.sockets) s?.send('{"type":"stop"}');
     const { latencies } = await agents;
@@ -164,6 +167,7 @@ export async function bareTables(spec: PeerSpec): Promise<PeerResult> {
       ackP99: quantile(latencies, 0.99),
       cpuUsPerAction: cost.cpuUs / Math.max(1, actions),
       gcMsPerSec: cost.gcMs / cost.seconds,
+      gcUsPerAction: (cost.gcMs * 1000) / Math.max(1, actions),
     };
   } finally {
     await app.close();

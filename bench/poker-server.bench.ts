@@ -18,7 +18,8 @@ import { bareTables, type PeerResult } from './poker-server-peer.ts';
 import { quantile } from './stats.ts';
 import type { BenchRow } from './types.ts';
 
-const TABLES = 50;
+// `DB8_BENCH_TABLES`: fewer tables for quick A/B runs on a busy machine (the goals are at 50).
+const TABLES = Number(process.env.DB8_BENCH_TABLES ?? 50);
 const SEATS = 6;
 // Enough hands that the measure is the tables playing, not 300 agents registering and joining.
 const HANDS = 30;
@@ -28,8 +29,10 @@ const AREA = 'poker-server';
 const MIX = ['tight', 'random', 'station', 'station', 'tight', 'random'];
 const AGENTS = new URL('./poker-agents.ts', import.meta.url);
 const PG_URL = process.env.DB8_BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-// `DB8_BENCH_POKER=postgres`: only the Postgres run and its group-commit peer (profiling, quick checks).
+// `DB8_BENCH_POKER=postgres`: only the Postgres run and its group-commit peer (quick checks);
+// `DB8_BENCH_POKER=db8`: only db8 on Postgres, no peer (for a profile of the server alone).
 const POSTGRES_ONLY = process.env.DB8_BENCH_POKER === 'postgres';
+const DB8_ONLY = process.env.DB8_BENCH_POKER === 'db8';
 
 /** Every table's agents in a child process (bench/poker-agents.ts); resolves with their figures. */
 function runAgents(spec: AgentsSpec): Promise<AgentsResult> {
@@ -37,6 +40,7 @@ function runAgents(spec: AgentsSpec): Promise<AgentsResult> {
 }
 
 export async function run(): Promise<BenchRow[]> {
+  if (DB8_ONLY) return costRows(await onPostgres(), null);
   if (POSTGRES_ONLY) {
     const server = await onPostgres();
     const grouped = await bareTables({ ...peerOf(server), pgUrl: PG_URL, group: true });
@@ -102,7 +106,7 @@ async function onPostgres(): Promise<Measured> {
 }
 
 /** Cost per action on Postgres beside the group-commit peer (issue 27's fair peer), same run. */
-function costRows(m: Measured, grouped: PeerResult): BenchRow[] {
+function costRows(m: Measured, grouped: PeerResult | null): BenchRow[] {
   const peer = 'bare loop + Postgres group commit (one INSERT per commit round)';
   const setup = `${TABLES} tables × ${SEATS} WS agents, Postgres`;
   return [
@@ -112,7 +116,7 @@ function costRows(m: Measured, grouped: PeerResult): BenchRow[] {
       value: m.played / m.seconds,
       unit: 'hands/s',
       peer,
-      peerValue: grouped.handsPerSec,
+      peerValue: grouped?.handsPerSec,
     },
     {
       area: AREA,
@@ -120,7 +124,7 @@ function costRows(m: Measured, grouped: PeerResult): BenchRow[] {
       value: m.cpuUsPerAction,
       unit: 'µs',
       peer,
-      peerValue: grouped.cpuUsPerAction,
+      peerValue: grouped?.cpuUsPerAction,
       goal: '≤ 2× peer',
     },
     {
@@ -129,8 +133,16 @@ function costRows(m: Measured, grouped: PeerResult): BenchRow[] {
       value: m.gcMsPerSec,
       unit: 'ms/s',
       peer,
-      peerValue: grouped.gcMsPerSec,
+      peerValue: grouped?.gcMsPerSec,
       goal: '≤ 3× peer',
+    },
+    {
+      area: AREA,
+      name: `GC time per action (${setup})`,
+      value: m.gcUsPerAction,
+      unit: 'µs',
+      peer,
+      peerValue: grouped?.gcUsPerAction,
     },
     {
       area: AREA,
@@ -138,7 +150,7 @@ function costRows(m: Measured, grouped: PeerResult): BenchRow[] {
       value: quantile(m.latencies, 0.99),
       unit: 'ms',
       peer,
-      peerValue: grouped.ackP99,
+      peerValue: grouped?.ackP99,
       goal: '< 50',
     },
   ];
@@ -157,6 +169,7 @@ interface Measured {
    */
   cpuUsPerAction: number;
   gcMsPerSec: number;
+  gcUsPerAction: number;
 }
 
 /** The rows of one store's run, each beside the peer's figure from the same bench run. */
@@ -172,6 +185,22 @@ function rowsOf(m: Measured, peer: { label: string; result: PeerResult }, goal?:
       peer: peer.label,
       peerValue: p.handsPerSec,
       ...(goal ? { goal } : {}),
+    },
+    {
+      area: AREA,
+      name: `server CPU per action (${m.label})`,
+      value: m.cpuUsPerAction,
+      unit: 'µs',
+      peer: peer.label,
+      peerValue: p.cpuUsPerAction,
+    },
+    {
+      area: AREA,
+      name: `GC time per second (${m.label})`,
+      value: m.gcMsPerSec,
+      unit: 'ms/s',
+      peer: peer.label,
+      peerValue: p.gcMsPerSec,
     },
     { area: AREA, name: `hands played in the run (${m.label})`, value: m.played, unit: 'hands' },
     { area: AREA, name: `tables that played (${m.label})`, value: m.tables, unit: 'tables' },
@@ -267,6 +296,7 @@ async function measure(label: string, store: Store): Promise<Measured> {
       maxRunMs: BUDGET_MS + 60_000,
     });
     const cost = costWindow.stop?.() ?? { cpuUs: Number.NaN, gcMs: Number.NaN, seconds: 1 };
+    if (process.env.DB8_BENCH_WINDOW) process.stderr.write(`cost window actions ${acted}\n`);
     clearTimeout(stopAll);
     off();
     if (failures.length > 0)
@@ -283,6 +313,7 @@ async function measure(label: string, store: Store): Promise<Measured> {
       latencies: lat,
       cpuUsPerAction: cost.cpuUs / Math.max(1, acted),
       gcMsPerSec: cost.gcMs / cost.seconds,
+      gcUsPerAction: (cost.gcMs * 1000) / Math.max(1, acted),
     };
   } finally {
     await server.close();

@@ -12,7 +12,7 @@ import type { BenchRow } from './types.ts';
 // Enough hands that the figure is the table's steady pace, not the JIT's warm-up: at 300 hands db8
 // still runs its first few hundred actions unoptimised (~35 hands/s, against ~60 after).
 const HANDS = 1000;
-const AGENTS = ['tight', 'random', 'station', 'random'];
+export const AGENTS = ['tight', 'random', 'station', 'random'];
 
 // A peer agent: answers every "turn" addressed to its seat at once, as the reference agents do.
 const PEER_AGENT = `
@@ -25,9 +25,12 @@ ws.on('message', (d) => {
 });
 `;
 
-/** The bare turn loop: hands of `perHand` actions round the seats; hands/s over `hands` hands. */
-async function bareLoop(hands: number, perHand: number, insert: boolean): Promise<number> {
-  const db = insert ? await PGlite.create() : null;
+/**
+ * The bare turn loop: hands of `perHand` actions round the seats; hands/s over `hands` hands. With
+ * `insert`, one PGlite INSERT per action before the ack (`true`: in memory; a path: on disk there).
+ */
+export async function bareLoop(hands: number, perHand: number, insert: boolean | string): Promise<number> {
+  const db = insert === false ? null : await PGlite.create(insert === true ? undefined : insert);
   await db?.exec('CREATE TABLE log (seq int PRIMARY KEY, body text NOT NULL)');
   const app = Fastify();
   await app.register(websocket);

@@ -64,7 +64,13 @@ export function buildEntry(spec: EntrySpec, salt: () => string): BuiltEntry {
   }
   if (spec.reveals && spec.reveals.length > 0) pub.reveals = spec.reveals;
   if (spec.note !== undefined) pub.note = spec.note;
-  PublicEntrySchema.parse(pub);
+  // The payload and note are checked by canonicalize just below (the rule JsonValueSchema applies):
+  // zod checks the rest of the shape without canonicalising them a second time.
+  PublicEntrySchema.parse({
+    ...pub,
+    payload: pub.payload === undefined ? undefined : null,
+    note: pub.note === undefined ? undefined : null,
+  });
   const publicJson = canonicalize(pub);
   const leaf = leafHash(utf8Encode(publicJson));
   const stored: StoredEntry = sealed ? { ...pub, sealed } : pub;

@@ -1,5 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { canonicalize, sha256Hex, utf8Encode } from '@db8/core';
+import type { Store } from '@db8/server';
 import type { AgentRunResult } from '../agent/index.ts';
 import { runAgentProcess, strategyNamed } from '../agent/index.ts';
 import type { HandSummary } from '../rules/index.ts';
@@ -20,6 +21,8 @@ export interface SimulateOptions {
   journalPath?: string;
   /** Progress lines (stderr). */
   log?: (line: string) => void;
+  /** The store to play on (benchmarks: PGlite on disk); default an in-memory one. */
+  store?: Store;
 }
 
 export interface SimulateResult {
@@ -132,7 +135,7 @@ export function tableSeed(seed: number): string {
 export async function simulate(opts: SimulateOptions): Promise<SimulateResult> {
   const config = tableConfig(opts);
   const log = opts.log ?? (() => {});
-  const server = await startLocalPokerServer();
+  const server = await startLocalPokerServer(opts.store ? { store: opts.store } : {});
   try {
     const bb = config.big_blind;
     const stack = config.starting_stack;

@@ -18,6 +18,7 @@ import { z } from 'zod';
 import {
   compactOf,
   gameStateOf,
+  type HandSummary,
   handCompleteOf,
   type LegalTableAction,
   POKER_MIN_SUPPORTED_PROTOCOL_VERSION,
@@ -54,10 +55,29 @@ function envelope(
   return JSON.stringify(msg);
 }
 
+/** The last envelope head made: a table's seats get theirs in one go, mostly with the same ts. */
+let lastHead = { type: '', tableId: null as string | null, seq: -1, now: -1, text: '' };
+
 /** What goes before a payload already in JSON to make `envelope`'s message (then a closing `}`). */
 function envelopeHead(type: string, tableId: string | null, seq: number, now: number) {
+  const h = lastHead;
+  if (h.seq === seq && h.now === now && h.tableId === tableId && h.type === type) return h.text;
   const head = JSON.stringify({ type, table_id: tableId, seq, ts: new Date(now).toISOString() });
-  return `${head.slice(0, -1)},"payload":`;
+  const text = `${head.slice(0, -1)},"payload":`;
+  lastHead = { type, tableId, seq, now, text };
+  return text;
+}
+
+/** The last `hand_complete` made: every seat of the table gets the same one after that state. */
+let lastHandComplete = { tableId: null as string | null, seq: -1, hand: -1, bytes: Buffer.alloc(0) };
+
+/** `hand_complete` for hand `h` after state `seq`, built once for all the table's seats. */
+function handComplete(tableId: string | null, seq: number, h: HandSummary, now: number): Buffer {
+  const last = lastHandComplete;
+  if (last.seq === seq && last.hand === h.number && last.tableId === tableId) return last.bytes;
+  const bytes = Buffer.from(envelope('hand_complete', tableId, seq, handCompleteOf(h), now));
+  lastHandComplete = { tableId, seq, hand: h.number, bytes };
+  return bytes;
 }
 
 /** One per process: every table socket's `game_state` shares the parts common to its table's seats. */
@@ -218,11 +238,7 @@ class PokerSession implements WireSession {
     if (this.lastHand !== null) {
       for (const h of view.recent) {
         if (h.number > this.lastHand)
-          out.push(
-            f.encode(`poker:hand:${h.number}`, () =>
-              envelope('hand_complete', t, s.seq, handCompleteOf(h), f.ts),
-            ),
-          );
+          out.push(f.encode(`poker:hand:${h.number}`, () => handComplete(t, s.seq, h, f.ts)));
       }
     }
     this.lastHand = view.recent.at(-1)?.number ?? 0;
@@ -234,9 +250,10 @@ class PokerSession implements WireSession {
               ...(s.turn_token !== null ? { turnToken: s.turn_token } : {}),
             }
           : undefined;
-        const gs = gameStateOf(view, legal, s.deadline_ms);
-        if (this.format === 'compact') return envelope('game_state', t, s.seq, compactOf(gs), f.ts);
-        return gameStates.bytes(t ?? '', s.seq, gs, envelopeHead('game_state', t, s.seq, f.ts), '}');
+        if (this.format === 'compact')
+          return envelope('game_state', t, s.seq, compactOf(gameStateOf(view, legal, s.deadline_ms)), f.ts);
+        const head = envelopeHead('game_state', t, s.seq, f.ts);
+        return gameStates.bytesOfView(t ?? '', s.seq, view, legal, s.deadline_ms, head, '}');
       }),
     );
     return out;

@@ -162,6 +162,26 @@ class Connection {
     }
   }
 
+  /**
+   * Holds this socket's writes until the next check phase: an action's ack then leaves in one write
+   * with the state its append fans out (the room channel's fan-out runs in the check phase the
+   * append scheduled, before this), rather than in a syscall of its own. Nothing waits longer
+   * than that turn.
+   */
+  private corkedUntilImmediate(fn: () => void): void {
+    const raw = (this.ws as unknown as { _socket?: { cork?(): void; uncork?(): void } })._socket;
+    if (!raw?.cork || !raw.uncork) {
+      fn();
+      return;
+    }
+    raw.cork();
+    try {
+      fn();
+    } finally {
+      setImmediate(() => raw.uncork?.());
+    }
+  }
+
   /** The last seq this client has of `roomId` (or of the room it follows), 0 when none. */
   private seqOf(roomId: string | null): number {
     const id = roomId ?? this.home;
@@ -412,13 +432,15 @@ class Connection {
       ...(cmd.expectedSeq !== undefined ? { expectedSeq: cmd.expectedSeq } : {}),
       ...(principal !== undefined ? { principal } : {}),
     });
-    this.reply({
-      type: 'ack',
-      ...(cmd.id !== undefined ? { id: cmd.id } : {}),
-      roomId: cmd.roomId,
-      ack,
-      command: cmd,
-    });
+    this.corkedUntilImmediate(() =>
+      this.reply({
+        type: 'ack',
+        ...(cmd.id !== undefined ? { id: cmd.id } : {}),
+        roomId: cmd.roomId,
+        ack,
+        command: cmd,
+      }),
+    );
   }
 
   /** A logged-out session's socket: the action is refused and the socket closed (its feeds came from it). */

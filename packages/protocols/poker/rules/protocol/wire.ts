@@ -332,16 +332,24 @@ function wireActions(actions: readonly HandAction[]) {
   }));
 }
 
-/** A protocol view (plus legal moves for the viewer's seat) as the seed's `game_state` payload. */
-export function gameStateOf(
-  view: TableView,
-  legal: { actions: readonly LegalTableAction[]; turnToken?: string } | undefined,
-  deadlineMs: number | null,
-): GameStatePayload {
+type Legal = { actions: readonly LegalTableAction[]; turnToken?: string } | undefined;
+
+/** A `game_state`'s table part: every viewer of one state gets the same (no seat's own fields). */
+export type GameStateTable = Omit<GameStatePayload, 'seats' | GameStateSeatField>;
+/** The fields only the viewer's own seat gets. */
+export type GameStateSeatField =
+  | 'your_seat'
+  | 'your_hole'
+  | 'turn_token'
+  | 'legal_actions'
+  | 'amount_to_call'
+  | 'min_raise_to'
+  | 'max_raise_to';
+
+/** The table part of a view's `game_state` (public: the same from every viewer's view). */
+export function gameStateTableOf(view: TableView, deadlineMs: number | null): GameStateTable {
   const h = view.hand;
-  const me = view.you.seat;
-  const seatRow = me === null ? undefined : view.seats[me];
-  const out: GameStatePayload = {
+  return {
     protocol_version: POKER_PROTOCOL_VERSION,
     min_supported_protocol_version: POKER_MIN_SUPPORTED_PROTOCOL_VERSION,
     hand_number: h?.number ?? view.recent.at(-1)?.number ?? 0,
@@ -354,17 +362,6 @@ export function gameStateOf(
     big_blind_seat: h?.bigBlindSeat ?? null,
     to_act: h?.toAct ?? null,
     blinds: { small: view.config.smallBlind, big: view.config.bigBlind, ante: view.config.ante },
-    seats: view.seats.map((s) => ({
-      seat_id: s.seat,
-      status: s.status,
-      stack: s.stack,
-      bet: s.bet,
-      in_hand: s.inHand,
-      folded: s.folded,
-      all_in: s.allIn,
-      hole: s.seat !== me && s.hole && !s.hole.includes('??') ? s.hole : null,
-    })),
-    your_seat: me,
     deadline_ms: deadlineMs,
     action_timeout_ms: view.config.actionTimeoutMs,
     deck_commitment: h?.commitment ?? null,
@@ -378,6 +375,34 @@ export function gameStateOf(
         }
       : null,
   };
+}
+
+/** The hole cards row `i` shows this viewer: only cards shown to all, never the viewer's own. */
+export function gameStateHoleOf(view: TableView, i: number): string[] | null {
+  const s = view.seats[i]!;
+  return s.seat !== view.you.seat && s.hole && !s.hole.includes('??') ? s.hole : null;
+}
+
+/** Row `i` of a view's `game_state` seats. */
+export function gameStateRowOf(view: TableView, i: number): GameStatePayload['seats'][number] {
+  const s = view.seats[i]!;
+  return {
+    seat_id: s.seat,
+    status: s.status,
+    stack: s.stack,
+    bet: s.bet,
+    in_hand: s.inHand,
+    folded: s.folded,
+    all_in: s.allIn,
+    hole: gameStateHoleOf(view, i),
+  };
+}
+
+/** The viewer's own fields: its seat, its hole cards, and for the seat to act its turn and moves. */
+export function gameStateSeatOf(view: TableView, legal: Legal): Pick<GameStatePayload, GameStateSeatField> {
+  const me = view.you.seat;
+  const seatRow = me === null ? undefined : view.seats[me];
+  const out: Pick<GameStatePayload, GameStateSeatField> = { your_seat: me };
   if (seatRow?.hole && seatRow.inHand) out.your_hole = seatRow.hole;
   if (legal?.turnToken !== undefined) {
     out.turn_token = legal.turnToken;
@@ -394,6 +419,15 @@ export function gameStateOf(
     }
   }
   return out;
+}
+
+/** A protocol view (plus legal moves for the viewer's seat) as the seed's `game_state` payload. */
+export function gameStateOf(view: TableView, legal: Legal, deadlineMs: number | null): GameStatePayload {
+  return {
+    ...gameStateTableOf(view, deadlineMs),
+    seats: view.seats.map((_, i) => gameStateRowOf(view, i)),
+    ...gameStateSeatOf(view, legal),
+  };
 }
 
 export function handCompleteOf(h: HandSummary): HandCompletePayload {

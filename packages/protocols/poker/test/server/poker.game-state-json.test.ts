@@ -9,12 +9,14 @@ const viewers: Viewer[] = [
   { kind: 'observer' },
 ];
 
+function legalOf(t: LocalRoom<typeof poker>, v: Viewer) {
+  return v.kind === 'seat'
+    ? (t.legal(v.seat) as { actions: readonly LegalTableAction[]; turnToken?: string })
+    : undefined;
+}
+
 function payloadOf(t: LocalRoom<typeof poker>, v: Viewer) {
-  const legal =
-    v.kind === 'seat'
-      ? (t.legal(v.seat) as { actions: readonly LegalTableAction[]; turnToken?: string })
-      : undefined;
-  return gameStateOf(t.view(v) as TableView, legal, t.deadline());
+  return gameStateOf(t.view(v) as TableView, legalOf(t, v), t.deadline());
 }
 
 describe('poker game_state JSON shared across a table’s seats', () => {
@@ -27,13 +29,23 @@ describe('poker game_state JSON shared across a table’s seats', () => {
     });
     for (let i = 0; i < SEATS; i++) t.must(`seat_${i}`, { kind: 'sitIn' });
     const json = new GameStateJson();
+    const viewJson = new GameStateJson();
     let compared = 0;
     const check = () => {
       // Seats in a shuffled order each time: whoever asks first fills the shared parts.
       const order = [...viewers].sort(() => (t.seq % 2 === 0 ? 1 : -1));
       for (const v of order) {
         const gs = payloadOf(t, v);
+        // From the payload (its parts split off) and from the view (parts built only when missing).
         expect(JSON.parse(json.payload('table', t.seq, gs))).toEqual(gs);
+        const fromView = viewJson.bytesOfView(
+          'table',
+          t.seq,
+          t.view(v) as TableView,
+          legalOf(t, v),
+          t.deadline(),
+        );
+        expect(JSON.parse(fromView.toString('utf8'))).toEqual(gs);
         compared++;
       }
     };
@@ -98,5 +110,32 @@ describe('poker game_state JSON shared across a table’s seats', () => {
     const b = { ...base, your_seat: 1, seats: [row(0, null), row(1, null)], your_hole: ['Ah', 'Kd'] };
     expect(JSON.parse(json.payload('t', 9, a as never))).toEqual(a);
     expect(JSON.parse(json.payload('t', 9, b as never))).toEqual(b);
+  });
+
+  it('builds a row once per hole cards it shows, from views too', () => {
+    const t = new LocalRoom({
+      protocol: poker,
+      config: { seats: 2, smallBlind: 5, bigBlind: 10, startingStack: 1000, actionTimeoutMs: 5000 },
+      seed: 'c4'.repeat(32),
+      now: 1_000_000,
+    });
+    for (let i = 0; i < 2; i++) t.must(`seat_${i}`, { kind: 'sitIn' });
+    t.advance();
+    // As at a showdown: seat 1's cards shown to seat 0; seat 1's own row stays blank in its payload.
+    const shown = t.view({ kind: 'seat', seat: 'seat_1' }) as TableView;
+    const cards = shown.seats[1]!.hole!;
+    const v0 = structuredClone(t.view({ kind: 'seat', seat: 'seat_0' }) as TableView);
+    v0.seats[1]!.hole = cards;
+    for (const order of [
+      [shown, v0],
+      [v0, shown],
+    ]) {
+      const json = new GameStateJson();
+      for (const v of order) {
+        const out = JSON.parse(json.bytesOfView('t', t.seq, v, undefined, null).toString('utf8'));
+        expect(out).toEqual(gameStateOf(v, undefined, null));
+      }
+    }
+    expect(gameStateOf(v0, undefined, null).seats[1]!.hole).toEqual(cards);
   });
 });
