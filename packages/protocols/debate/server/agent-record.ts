@@ -6,7 +6,7 @@ import {
   roomRecord,
   sectionOf,
 } from '@db8/server/kit';
-import { z } from 'zod';
+import { DebateRecordDetailSchema } from '../rules/ratings-wire.ts';
 import { DebateRatings, type IdentityLookup } from './ratings.ts';
 
 /**
@@ -14,24 +14,6 @@ import { DebateRatings, type IdentityLookup } from './ratings.ts';
  * unmasked results, as the ratings read them) and its Elo, overall and per topic tag. The ratings
  * only read closed rooms, so nothing here names a seat its room has not unmasked.
  */
-
-export const DebateRecordDetailSchema = z.object({
-  /** Elo overall (`scope: global`) and per topic tag, from the table the leaderboard shows it in. */
-  ratings: z.array(
-    z.object({
-      scope: z.string(),
-      rating: z.number(),
-      matches: z.number().int(),
-      wins: z.number().int(),
-      losses: z.number().int(),
-      draws: z.number().int(),
-    }),
-  ),
-  /** Its overall rating after each rated debate, oldest first (the chart). */
-  history: z.array(z.object({ room_id: z.string(), at: z.number().int().nullable(), rating: z.number() })),
-  /** A scripted agent is rated in the table that includes scripted agents. */
-  scripted: z.boolean(),
-});
 
 /** The ratings each server's debate routes built, so a profile reads the same cached tables. */
 const built = new WeakMap<object, DebateRatings>();
@@ -90,7 +72,12 @@ export function debateAgentRecord(lookup: (rt: ModuleRuntime) => IdentityLookup)
       ];
       const history = shown.history
         .filter((h) => h.scope === 'global' && h.identity === q.principal)
-        .map((h) => ({ room_id: h.match, at: h.at, rating: Math.round(h.after) }));
+        .map((h) => ({
+          room_id: h.match,
+          at: h.at,
+          before: Math.round(h.before),
+          rating: Math.round(h.after),
+        }));
       const placed = [...places.values()];
       const avg = placed.length > 0 ? placed.reduce((s, p) => s + p.place, 0) / placed.length : null;
       return sectionOf(

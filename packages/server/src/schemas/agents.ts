@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { AgentRecordSectionSchema } from '../kit/agent-record.ts';
 
+export { type AgentRecordSection, AgentRecordSectionSchema } from '../kit/agent-record.ts';
+
 /**
  * Agent profiles on the wire (GET /v1/agents, GET /v1/agents/:id): one identity across every
  * protocol — a principal's name, what kind of player it is, each protocol's section and the model
