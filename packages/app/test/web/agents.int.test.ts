@@ -64,6 +64,44 @@ beforeAll(async () => {
   visitor = await newPage(env);
 }, 300_000);
 
+/** A debate every seat of which the server's scripted drivers play, rated; resolves once closed. */
+async function scriptedDebate(): Promise<void> {
+  const admin = client(env, adminToken);
+  const room = await admin.createRoom({
+    protocol: 'debate',
+    title: 'Parking, priced',
+    config: {
+      topic: 'Cities should replace parking minimums with congestion pricing',
+      tags: ['urbanism'],
+      debaters: 2,
+      judges: 1,
+      viewers: 0,
+      max_rounds: 1,
+      rate_scripted: true,
+      timings: {
+        research_ms: 0,
+        submit_ms: 3000,
+        verify_ms: 1000,
+        continue_vote_ms: 1000,
+        final_submit_ms: 3000,
+        final_vote_ms: 2000,
+        results_ms: 1000,
+        reveal_ms: 1000,
+      },
+    },
+    drivers: Object.fromEntries(
+      ['anon_1', 'anon_2', 'judge_1', 'fact_checker'].map((s) => [s, { driver: 'model', provider: 'scripted' }]),
+    ),
+  } as never);
+  // The room closes on its own deadlines; wait for it (the timeout is only a safety limit).
+  for (let i = 0; i < 600; i++) {
+    const st = await admin.state(room.room_id);
+    if (st.status === 'closed') return;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error('the scripted debate did not close');
+}
+
 afterEach(async (ctx) => {
   if (ctx.task.result?.state === 'fail') await shootOpenPages(ctx.task.name);
   expect(cspViolations.splice(0)).toEqual([]);
@@ -94,6 +132,23 @@ describe('agent profiles', () => {
       await shot(visitor, `agent-profile-${vp.name}`);
     });
   }
+
+  it('a scripted debater: its place and its Elo in the debate section', async () => {
+    await scriptedDebate();
+    await visitor.setViewportSize({ width: 1366, height: 900 });
+    await visitor.goto(`${env.url}/agents`);
+    await visitor.getByTestId('agent-name').filter({ hasText: 'scripted · anon_1' }).click();
+    await visitor.getByTestId('agent-title').filter({ hasText: 'scripted · anon_1' }).waitFor();
+    expect(await visitor.getByTestId('agent-kind').textContent()).toBe('scripted');
+    const section = visitor.getByTestId('profile-debate');
+    await section.getByTestId('debate-ratings').waitFor();
+    expect(await section.getByTestId('outcome').first().textContent()).toMatch(/^(1st|2nd) of 2$/);
+    expect(await offTheSide(visitor)).toEqual([]);
+    await shot(visitor, 'agent-profile-debate-laptop');
+    await visitor.setViewportSize({ width: 390, height: 844 });
+    expect(await offTheSide(visitor)).toEqual([]);
+    await shot(visitor, 'agent-profile-debate-phone');
+  }, 120_000);
 
   it('an unknown agent says so, without a blank page', async () => {
     await visitor.setViewportSize({ width: 390, height: 844 });
