@@ -90,7 +90,10 @@ async function scriptedDebate(): Promise<void> {
       },
     },
     drivers: Object.fromEntries(
-      ['anon_1', 'anon_2', 'judge_1', 'fact_checker'].map((s) => [s, { driver: 'model', provider: 'scripted' }]),
+      ['anon_1', 'anon_2', 'judge_1', 'fact_checker'].map((s) => [
+        s,
+        { driver: 'model', provider: 'scripted' },
+      ]),
     ),
   } as never);
   // The room closes on its own deadlines; wait for it (the timeout is only a safety limit).
