@@ -14,7 +14,9 @@ export const sealedBidAgentRecord: AgentRecordSource = {
       const { state } = await ctx.runtime.protocolState(seat.roomId);
       const outcome = sealedBid.result(state as SealedBidState);
       if (!outcome) {
-        rows.push(roomRecord(seat, { outcome: seat.status === 'open' ? 'running' : 'ended without a result' }));
+        rows.push(
+          roomRecord(seat, { outcome: seat.status === 'open' ? 'running' : 'ended without a result' }),
+        );
         continue;
       }
       const i = outcome.ranking.findIndex((r) => r.seat === seat.seat);
