@@ -2,6 +2,8 @@
 // server's zod schemas (@db8/server/schemas), so client and server cannot drift apart silently.
 export type * from '@db8/server/schemas';
 export {
+  AgentProfileSchema,
+  AgentsResponseSchema,
   ClientMessageSchema,
   compareVersions,
   MIN_SUPPORTED_PROTOCOL_VERSION,

@@ -3,6 +3,8 @@ import {
   AckSchema,
   type ActionBody,
   AdminRoomsResponseSchema,
+  AgentProfileSchema,
+  AgentsResponseSchema,
   type ChallengeBody,
   ChallengeResponseSchema,
   CheckpointsResponseSchema,
@@ -160,6 +162,16 @@ export class Db8Client {
   /** End this session on the server: its token and every refresh of it answer 401 SESSION_REVOKED. */
   logout() {
     return this.call(LogoutResponseSchema, 'POST', '/v1/auth/logout');
+  }
+
+  // ---------- agents ----------
+  /** Agents and people with a record (closed rooms; an admin's list counts open ones too). */
+  agents(q: { limit?: number } = {}) {
+    return this.call(AgentsResponseSchema, 'GET', `/v1/agents${query(q)}`);
+  }
+  /** One agent's profile: kind, each protocol's section, model usage (404 without a public record). */
+  agent(id: string) {
+    return this.call(AgentProfileSchema, 'GET', `/v1/agents/${encodeURIComponent(id)}`);
   }
 
   // ---------- rooms ----------

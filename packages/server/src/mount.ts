@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Bus } from './bus/types.ts';
 import { type DriverHost, registerDrivers } from './drivers/index.ts';
+import { agentRoutes } from './routes/agents.ts';
 import type { Runtime } from './runtime/index.ts';
 import type { Store } from './store/index.ts';
 import { migrate } from './store/migrate.ts';
@@ -23,7 +24,13 @@ export async function mountModules(
   // Each module's own tables before its routes and background work use them.
   const migrations = [...ctx.modules.values()].flatMap((m) => m.migrations ?? []);
   if (migrations.length > 0) await migrate(opts.store.db, migrations);
-  for (const m of ctx.modules.values()) await m.routes?.(app, { app: ctx, runtime: opts.runtime, env });
+  const mounted = [...ctx.modules.values()].map((module) => ({
+    module,
+    ctx: { app: ctx, runtime: opts.runtime, env },
+  }));
+  for (const m of mounted) await m.module.routes?.(app, m.ctx);
+  // Agent profiles gather each module's section with the context its routes got.
+  agentRoutes(app, ctx, mounted);
   const drivers = await registerDrivers(app, { ...opts, env, modules: ctx.modules });
   return { drivers };
 }

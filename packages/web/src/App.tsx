@@ -22,6 +22,8 @@ const Lobby = lazyPage(() => import('./pages/Lobby.tsx').then((m) => m.Lobby));
 const RoomPage = lazyPage(() => import('./pages/RoomPage.tsx').then((m) => m.RoomPage));
 const Journal = lazyPage(() => import('./pages/Journal.tsx').then((m) => m.Journal));
 const AdminRooms = lazyPage(() => import('./pages/AdminRooms.tsx').then((m) => m.AdminRooms));
+const Agents = lazyPage(() => import('./pages/Agents.tsx').then((m) => m.Agents));
+const AgentProfile = lazyPage(() => import('./pages/AgentProfile.tsx').then((m) => m.AgentProfile));
 
 // The shell (top bar and the page for the path) and its routes, built in code once the composition
 // root has installed the protocol modules: each module's routes join the tree, so the shell never
@@ -54,6 +56,7 @@ function Shell() {
         </Link>
         <nav aria-label="main">
           <Link to="/">Rooms</Link>
+          <Link to="/agents">Agents</Link>
           {session?.role === 'admin' ? <Link to="/admin/rooms">Monitor</Link> : null}
           {webModules()
             .flatMap((mod) => mod.nav ?? [])
@@ -109,6 +112,8 @@ function createAppRouter() {
     at('/rooms', () => <Lobby />),
     at('/login', () => <Login />),
     at('/admin/rooms', () => <AdminRooms />),
+    at('/agents', () => <Agents />),
+    at('/agents/$id', () => <ById render={(id) => <AgentProfile key={id} id={id} />} />),
     ...webModules().flatMap((mod) =>
       (mod.routes ?? []).map((r) => at(r.path, () => <ModulePage mod={mod} page={r.page} />)),
     ),

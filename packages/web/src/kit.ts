@@ -6,6 +6,7 @@
 // nests room-scoped ones under webKeys.room(id), which the room's live feed invalidates.
 export { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 export { ActionForm } from './components/ActionForm.tsx';
+export { AgentLink } from './components/AgentLink.tsx';
 export { Badge, statusTone, type Tone } from './components/Badge.tsx';
 export { Countdown, formatRemaining, remainingMs } from './components/Countdown.tsx';
 export { CreateRoom } from './components/CreateRoom.tsx';
@@ -20,7 +21,7 @@ export { webKeys } from './lib/query-keys.ts';
 export { Link, useNavigate, useParams, useSearchParams } from './lib/router.tsx';
 export { useSeatActions } from './lib/seat-actions.ts';
 export { getSession, useCredentials } from './lib/session.ts';
-export type { Ack, Entry, Room, RoomState } from './lib/types.ts';
+export type { Ack, AgentSection, Entry, Room, RoomState } from './lib/types.ts';
 export {
   type CreateFormProps,
   lazyPage,

@@ -3,6 +3,7 @@ import type { Harness } from '@db8/server/test/app-harness.ts';
 import { checkDelivery, expectedView, type Finding, forbiddenFor, type Truth } from './checks.ts';
 import { type KitRoom, playCast } from './drive.ts';
 import { occurs } from './markers.ts';
+import { agentPaths } from './paths-agents.ts';
 import { mcpPaths } from './paths-mcp.ts';
 import { modulePaths } from './paths-modules.ts';
 import { realtimePaths } from './paths-realtime.ts';
@@ -10,7 +11,13 @@ import { restPaths } from './paths-rest.ts';
 import type { Delivery, ProbeTarget, ReadPath } from './probe.ts';
 
 /** Every read path the kit reads, in one list (coverage.ts compares it with the server's). */
-export const READ_PATHS: readonly ReadPath[] = [...restPaths, ...realtimePaths, ...mcpPaths, ...modulePaths];
+export const READ_PATHS: readonly ReadPath[] = [
+  ...restPaths,
+  ...realtimePaths,
+  ...mcpPaths,
+  ...modulePaths,
+  ...agentPaths,
+];
 
 export interface CastReport {
   protocol: string;

@@ -2,6 +2,7 @@ import type { ProtocolModule } from '@db8/server/kit';
 import { councilScript } from '../agent/index.ts';
 import { council } from '../rules/index.ts';
 import { councilAgent } from './agent.ts';
+import { councilAgentRecord } from './agent-record.ts';
 import { councilConfig } from './config.ts';
 import { councilRoutes } from './routes.ts';
 
@@ -12,4 +13,5 @@ export const councilModule: ProtocolModule = {
   agent: councilAgent,
   scripted: () => councilScript,
   routes: councilRoutes,
+  agentRecord: councilAgentRecord,
 };

@@ -88,3 +88,30 @@ export const RatingHistoryResponseSchema = z.object({
   history: z.array(RatingHistoryRowSchema),
 });
 export type RatingHistoryResponse = z.infer<typeof RatingHistoryResponseSchema>;
+
+/** Debate's `detail` in an agent's profile (GET /v1/agents/:id; server/agent-record.ts). */
+export const DebateRecordDetailSchema = z.object({
+  /** Elo overall (`scope: global`) and per topic tag, from the table the leaderboard shows it in. */
+  ratings: z.array(
+    z.object({
+      scope: z.string(),
+      rating: z.number(),
+      matches: z.number().int(),
+      wins: z.number().int(),
+      losses: z.number().int(),
+      draws: z.number().int(),
+    }),
+  ),
+  /** Its overall rating after each rated debate, oldest first (the chart). */
+  history: z.array(
+    z.object({
+      room_id: z.string(),
+      at: z.number().int().nullable(),
+      before: z.number(),
+      rating: z.number(),
+    }),
+  ),
+  /** A scripted agent is rated in the table that includes scripted agents. */
+  scripted: z.boolean(),
+});
+export type DebateRecordDetail = z.infer<typeof DebateRecordDetailSchema>;

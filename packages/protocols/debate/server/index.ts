@@ -4,6 +4,7 @@ import { migrationsIn } from '@db8/server/kit';
 import type { FastifyInstance } from 'fastify';
 import { type DebateView, debate, debateEvents, debateTimer } from '../rules/index.ts';
 import { debateAgent } from './agent.ts';
+import { debateAgentRecord, shareRatings } from './agent-record.ts';
 import { deadLetterRoutes, type SubmitLimit, submissionWatch, submitLimitFromEnv } from './dead-letters.ts';
 import { identityBinding, roomCaKeysOf, withRoomCa } from './hooks.ts';
 import { DebateJournalGit } from './journal-git.ts';
@@ -87,6 +88,7 @@ export async function registerDebate(
 ): Promise<DebatePlugin> {
   const ratings = new DebateRatings(opts.runtime, Date.now, opts.lookup ?? principalLookup(app.db8.store));
   ratingRoutes(app, ratings);
+  shareRatings(opts.runtime, ratings);
   seedCompatRoutes(app, opts.runtime);
   // Needs debate's own table (debateModule.migrations, applied by mountModules).
   const db = app.db8.store.db;
@@ -137,6 +139,7 @@ export const debateModule: ProtocolModule = {
   holdDrivenSeats: true,
   scripted: () => debateScript,
   skillDoc: debateSkillDoc,
+  agentRecord: debateAgentRecord((rt) => principalLookup(rt.store)),
   // Seed 000's typed events, from each viewer's own views (the runtime builds them with debate.view).
   events: {
     changes: (roomId, prev, next) => debateEvents(roomId, prev as DebateView | null, next as DebateView),

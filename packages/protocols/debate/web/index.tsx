@@ -4,6 +4,7 @@ import './debate.css';
 const CreateDebate = lazyPage(() => import('./CreateDebate.tsx').then((m) => m.CreateDebate));
 const DebateRoom = lazyPage(() => import('./DebateRoom.tsx').then((m) => m.DebateRoom));
 const Leaderboard = lazyPage(() => import('./Leaderboard.tsx').then((m) => m.Leaderboard));
+const ProfileSection = lazyPage(() => import('./ProfileSection.tsx').then((m) => m.DebateProfileSection));
 const ResultsPage = lazyPage(() => import('./ResultsPage.tsx').then((m) => m.ResultsPage));
 
 // Debate (seed 000): the barrier room, a results page per room and the Elo leaderboard.
@@ -17,4 +18,5 @@ export const debate: WebModule = {
     { path: '/rooms/$id/results', page: (p) => <ResultsPage key={p.id} roomId={p.id!} /> },
   ],
   nav: [{ href: '/leaderboard', label: 'Leaderboard' }],
+  ProfileSection,
 };

@@ -1,4 +1,4 @@
-import { anonClient, Badge, useQuery } from '@db8/web/kit';
+import { AgentLink, anonClient, Badge, useQuery } from '@db8/web/kit';
 import { identityNames } from '../client/index.ts';
 import { debateKeys } from './keys.ts';
 
@@ -29,7 +29,9 @@ export function IdentityName(props: {
   const { identity, name } = props;
   return (
     <span className="identity">
-      <strong data-testid={props.testId ?? 'identity-name'}>{name ?? identity}</strong>
+      <strong data-testid={props.testId ?? 'identity-name'}>
+        {name ? <AgentLink id={identity} name={name} /> : identity}
+      </strong>
       {props.scripted ? (
         <>
           {' '}

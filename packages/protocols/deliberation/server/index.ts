@@ -4,6 +4,7 @@ import { migrationsIn, requireAuth } from '@db8/server/kit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { deliberation } from '../rules/index.ts';
 import { deliberationAgent } from './agent.ts';
+import { deliberationAgentRecord } from './agent-record.ts';
 import { deliberationRestRoutes } from './routes.ts';
 import { assertSandboxFor, sandboxOptionsFromEnv } from './sandbox.ts';
 import { sqlSandboxRuns, sweepLegacyTempDirs } from './sandbox-runs.ts';
@@ -99,4 +100,5 @@ export const deliberationModule: ProtocolModule = {
     registerDeliberation(app, ctx);
   },
   skillDoc: deliberationSkillDoc,
+  agentRecord: deliberationAgentRecord,
 };

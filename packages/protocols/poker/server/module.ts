@@ -2,6 +2,7 @@ import type { ModuleContext, ProtocolModule } from '@db8/server/kit';
 import type { FastifyInstance } from 'fastify';
 import { poker } from '../rules/index.ts';
 import { pokerAgent } from './agent.ts';
+import { pokerAgentRecord } from './agent-record.ts';
 import { type Presence, presenceOf } from './presence.ts';
 import { pokerRoutes } from './routes.ts';
 import { pokerScript } from './scripted.ts';
@@ -36,4 +37,5 @@ export const pokerModule: ProtocolModule = {
   },
   skillDoc: ({ publicUrl }) => pokerSkillDoc(publicUrl),
   wire: pokerWire,
+  agentRecord: pokerAgentRecord,
 };

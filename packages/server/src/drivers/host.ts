@@ -143,7 +143,12 @@ export class DriverHost {
               id,
               kind: 'agent',
               displayName: name,
-              meta: { driver: spec.provider, ...(scripted ? { scripted: true } : {}) },
+              // The model id too, so a profile says which model plays (routes/agents.ts).
+              meta: {
+                driver: spec.provider,
+                ...(spec.model ? { model: spec.model } : {}),
+                ...(scripted ? { scripted: true } : {}),
+              },
               createdAt: runtime.now(),
             })
             .catch(async (err) => {

@@ -48,6 +48,19 @@ export type { Store } from '../store/index.ts';
 export { bundledMigrations as migrationsIn, type Migration, migrate } from '../store/migrate.ts';
 // A module's own tables in an embedded database outside a server (a CLI's local bank).
 export { pgliteDriver } from '../store/pglite.ts';
+// An agent's profile: the section a module contributes and its helpers.
+export {
+  type AgentRecordQuery,
+  type AgentRecordSection,
+  AgentRecordSectionSchema,
+  type AgentRecordSource,
+  type AgentRoomRecord,
+  AgentRoomRecordSchema,
+  type AgentSeat,
+  ordinal,
+  roomRecord,
+  sectionOf,
+} from './agent-record.ts';
 // The contract a module implements, and what it is given.
 export type {
   Env,

@@ -10,6 +10,7 @@ import type { AppContext } from '../routes/context.ts';
 import type { JoinEffect, JoinInput } from '../runtime/types.ts';
 import type { SqlDriver } from '../store/driver.ts';
 import type { Migration } from '../store/migrate.ts';
+import type { AgentRecordSource } from './agent-record.ts';
 import type { ModuleRuntime } from './runtime.ts';
 import type { WireCodec } from './wire.ts';
 
@@ -85,6 +86,11 @@ export interface ProtocolModule {
   actTool?: false;
   /** The module's own MCP tools, each run through its REST routes with the caller's credentials. */
   mcpTools?: readonly ModuleTool[];
+  /**
+   * Its section of an agent's profile (GET /v1/agents/:id): placements, results, wins, from the
+   * seats the platform hands it — only those the asker may link to the agent (kit/agent-record.ts).
+   */
+  agentRecord?: AgentRecordSource;
 }
 
 /** One MCP tool a module adds (mcp/tools.ts registers it; the answer is the REST body or error). */

@@ -1,4 +1,5 @@
 export * from './admin.ts';
+export * from './agents.ts';
 export * from './common.ts';
 export * from './drivers.ts';
 export * from './export.ts';

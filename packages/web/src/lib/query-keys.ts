@@ -22,4 +22,7 @@ export const webKeys = {
   serverKey: () => ['server-key'] as const,
   /** Without a filter: every filter's list (what an End invalidates). */
   adminRooms: (filter?: string) => (filter ? ['admin-rooms', filter] : ['admin-rooms']),
+  /** Agent profiles: who asks matters (an admin's include open rooms). */
+  agents: (viewer: string) => ['agents', viewer] as const,
+  agent: (id: string, viewer: string) => ['agents', viewer, id] as const,
 };

@@ -2,6 +2,8 @@
 export type {
   Ack,
   AdminRoom,
+  AgentProfile,
+  AgentRecordSection as AgentSection,
   EntriesResponse as EntriesPage,
   EntryWire as Entry,
   JoinResponse as JoinResult,

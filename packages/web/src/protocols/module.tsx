@@ -1,5 +1,5 @@
 import { type ComponentType, lazy, type ReactNode, Suspense } from 'react';
-import type { Ack, Entry, Room } from '../lib/types.ts';
+import type { Ack, AgentSection, Entry, Room } from '../lib/types.ts';
 
 // What a protocol adds to the web app. The generic app (App.tsx, the room page, the lobby's create
 // form) iterates the registry and never names a protocol; a protocol with no module gets the generic
@@ -79,6 +79,12 @@ export interface WebModule {
    * listed (live log, journal, inspector); null for an entry the module has no words for.
    */
   describeEntry?: (entry: Entry) => string | null;
+  /**
+   * This protocol's part of an agent's profile page (/agents/:id), given its section of
+   * GET /v1/agents/:id (`detail` is the module's own); without one the page shows the section's
+   * figures and rooms as a table.
+   */
+  ProfileSection?: ComponentType<{ section: AgentSection }>;
 }
 
 /**
