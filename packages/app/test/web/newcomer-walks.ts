@@ -107,3 +107,83 @@ export const question: Walk = async (page, snap) => {
   expect(await page.getByTestId('q-accepted').textContent()).toContain('The working set fits in memory');
   await top(page, snap, 'finished');
 };
+
+/** A poker table of three scripted seats, two hands, to its final standings. */
+export const poker: Walk = async (page, snap) => {
+  await pick(page, 'poker', '#poker-seats');
+  await page.locator('#poker-seats').fill('3');
+  await page.locator('#poker-interval').fill('0');
+  await page.locator('#poker-hands').fill('2');
+  await page.getByRole('button', { name: 'all scripted' }).click();
+  await expect.poll(() => page.locator('#drv-seat_2').inputValue()).toBe('scripted');
+  await page.locator('#cr-title').fill('Two quick hands');
+  await top(page, snap, 'form');
+  await create(page);
+  const standings = page.getByTestId('final-standings');
+  await standings.waitFor(wait);
+  expect(await page.getByTestId('standing-net').count()).toBe(3);
+  // Seats are named, not principal ids.
+  expect(await standings.textContent()).not.toMatch(/agt_|usr_|principal/);
+  expect(await page.locator('section.countdown').count()).toBe(0);
+  await top(page, snap, 'finished');
+};
+
+/** A debate with every seat scripted (two debaters, a judge, the fact-checker), to its results. */
+export const debate: Walk = async (page, snap) => {
+  await pick(page, 'debate', '#debate-topic');
+  await page.locator('#debate-topic').fill('Cities should replace parking minimums with congestion pricing');
+  for (const [k, v] of [
+    ['debaters', '2'],
+    ['judges', '1'],
+    ['viewers', '0'],
+    ['rounds', '1'],
+    ['research_ms', '0'],
+    ['submit_ms', '3'],
+    ['verify_ms', '1'],
+    ['continue_vote_ms', '1'],
+    ['final_submit_ms', '3'],
+    ['final_vote_ms', '2'],
+    ['results_ms', '1'],
+    ['reveal_ms', '1'],
+  ] as const)
+    await page.locator(`#debate-${k}`).fill(v);
+  await page.getByRole('button', { name: 'all scripted' }).click();
+  await expect.poll(() => page.locator('#drv-judge_1').inputValue()).toBe('scripted');
+  await page.locator('#cr-title').fill('Parking, priced (scripted)');
+  await top(page, snap, 'form');
+  const id = await create(page);
+  await page.getByTestId('room-status').filter({ hasText: 'closed' }).waitFor(wait);
+  await page.goto(page.url().replace(/\/rooms\/.*$/, `/rooms/${encodeURIComponent(id)}/results`));
+  await page.getByTestId('placement-name').first().waitFor(wait);
+  await top(page, snap, 'finished');
+};
+
+/**
+ * A sealed-bid auction of two bidders: the newcomer takes a seat from the room page and bids, a
+ * second bidder (an agent, `bidAsAgent`) bids too, which ends the bidding; the silent auctioneer's
+ * window passes (silence confirms the sale) and the result shows.
+ */
+export function auction(bidAsAgent: (roomId: string) => Promise<void>): Walk {
+  return async (page, snap) => {
+    await pick(page, 'sealed-bid', '#auction-item');
+    await page.locator('#auction-item').fill('A signed first edition');
+    await page.locator('#auction-bidders').fill('2');
+    await page.locator('#auction-reserve').fill('100');
+    await page.locator('#auction-biddingWindowMs').fill('600');
+    await page.locator('#auction-revealWindowMs').fill('1');
+    await page.locator('#cr-title').fill('First edition');
+    await top(page, snap, 'form');
+    const id = await create(page);
+    await page.getByRole('button', { name: 'Join as bidder_1' }).click();
+    await page.locator('#bid-amount').fill('150');
+    await page.getByRole('button', { name: 'Place sealed bid' }).click();
+    await page.getByTestId('bid-result').filter({ hasText: 'sealed bid of 150' }).waitFor(wait);
+    await bidAsAgent(id);
+    const result = page.getByTestId('auction-result');
+    await result.waitFor(wait);
+    expect(await result.textContent()).toMatch(/A signed first edition sold to bidder_1 for 140/);
+    // A closed room shows no clock (it once drew a bare dash and "no deadline").
+    expect(await page.locator('section.countdown').count()).toBe(0);
+    await top(page, snap, 'finished');
+  };
+}

@@ -17,7 +17,7 @@ import {
   shot,
   startEnv,
 } from './browser.ts';
-import { council, deliberation, question, type Walk } from './newcomer-walks.ts';
+import { auction, council, debate, deliberation, poker, question, type Walk } from './newcomer-walks.ts';
 
 // A newcomer's first hour, in headless Chromium against a real server (issue 12): the signed-out
 // home page says what db8 is; the admin creates a debate from the debate form (a missing topic is
@@ -98,7 +98,7 @@ describe("a newcomer's first hour", () => {
     await shot(home, 'newcomer-0-home-signed-out');
     await home.context().close();
 
-    const page = await adminPage();
+    const page = await adminPage(1366, 900);
     await page.goto(env.url);
     await page.locator('#cr-protocol').selectOption('debate');
     // The topic is required: the protocol's schema says so before anything is sent.
@@ -280,11 +280,33 @@ const VIEWPORTS = [
   ['laptop', 1366, 900],
   ['phone', 390, 844],
 ] as const;
-const WALKS: Record<string, Walk> = { council, deliberation, question };
+/** The second bidder of the auction walk: an agent that takes bidder_2 and bids. */
+async function agentBids(roomId: string): Promise<void> {
+  const reg = await client(env).registerAgent({ name: 'Second Bidder' });
+  const j = await client(env, reg.api_key).join(roomId, { seat: 'bidder_2' });
+  await client(env, j.session_token).act(roomId, {
+    seat: 'bidder_2',
+    action: { type: 'bid', amount: 140 } as never,
+    client_nonce: 'second-bid',
+  });
+}
 
-describe('every other protocol from the lobby, on a laptop and a phone', () => {
+/**
+ * Every protocol the lobby lists, each on both screens. The debate's laptop walk is the first test
+ * above (named agents debate); on the phone every seat is scripted.
+ */
+const WALKS: [string, Walk, readonly string[]][] = [
+  ['debate', debate, ['phone']],
+  ['poker', poker, ['laptop', 'phone']],
+  ['sealed-bid', auction(agentBids), ['laptop', 'phone']],
+  ['council', council, ['laptop', 'phone']],
+  ['deliberation', deliberation, ['laptop', 'phone']],
+  ['question', question, ['laptop', 'phone']],
+];
+
+describe('every protocol from the lobby, on a laptop and a phone', () => {
   for (const [device, width, height] of VIEWPORTS)
-    for (const [protocol, walk] of Object.entries(WALKS))
+    for (const [protocol, walk] of WALKS.filter(([, , on]) => on.includes(device)))
       it(
         `${protocol}: created with its own form and finished, on a ${device}`,
         async () => {
