@@ -62,23 +62,12 @@ export interface Env {
   close(): Promise<void>;
 }
 
-/** `env` reaches the server as its environment (e.g. DB8_SCRIPTED_DELAY_MS); none by default. */
-export async function startEnv(opts: { env?: Record<string, string> } = {}): Promise<Env> {
+/** Headless Chromium as the suites run it (a suite without a server uses it alone). */
+export async function launchChromium(): Promise<Browser> {
   if (!existsSync(CHROMIUM))
     throw new Error(`Chromium not found at ${CHROMIUM}: install it (CI does) to run this suite`);
   mkdirSync(SCREENS, { recursive: true });
-  const webDist = dist();
-  const dataDir = mkdtempSync(join(tmpdir(), 'db8-web-'));
-  const server = await startServer({
-    port: 0,
-    host: '127.0.0.1',
-    dataDir,
-    webDist,
-    logLevel: 'warn',
-    env: opts.env ?? false,
-    print: () => {},
-  });
-  const browser = await chromium.launch({
+  return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
     args: [
@@ -92,6 +81,24 @@ export async function startEnv(opts: { env?: Record<string, string> } = {}): Pro
       '--disable-sync',
     ],
   });
+}
+
+/** `env` reaches the server as its environment (e.g. DB8_SCRIPTED_DELAY_MS); none by default. */
+export async function startEnv(opts: { env?: Record<string, string> } = {}): Promise<Env> {
+  if (!existsSync(CHROMIUM))
+    throw new Error(`Chromium not found at ${CHROMIUM}: install it (CI does) to run this suite`);
+  const webDist = dist();
+  const dataDir = mkdtempSync(join(tmpdir(), 'db8-web-'));
+  const server = await startServer({
+    port: 0,
+    host: '127.0.0.1',
+    dataDir,
+    webDist,
+    logLevel: 'warn',
+    env: opts.env ?? false,
+    print: () => {},
+  });
+  const browser = await launchChromium();
   return {
     server,
     browser,
@@ -119,7 +126,7 @@ export const cspViolations: string[] = [];
 const CSP_MARK = '[csp violation]';
 
 /** A fresh browser profile (its own localStorage, so its own credentials). */
-export async function newPage(env: Env, scheme: 'light' | 'dark' = 'light'): Promise<Page> {
+export async function newPage(env: Pick<Env, 'browser'>, scheme: 'light' | 'dark' = 'light'): Promise<Page> {
   const ctx = await env.browser.newContext({ viewport: { width: 1280, height: 860 }, colorScheme: scheme });
   await ctx.addInitScript((mark: string) => {
     document.addEventListener('securitypolicyviolation', (e) =>

@@ -20,9 +20,15 @@ const STAGE_LABEL: Record<TurnStage, [string, string]> = {
   Judge: ['Judge', 'verdict'],
 };
 
-function CellView(props: { cell: Cell; testId: string; label: string }) {
+function CellView(props: { cell: Cell; testId: string; label: string; stage: string }) {
   const { cell } = props;
-  const common = { 'data-testid': props.testId, 'data-state': cell.state, 'aria-label': props.label };
+  // data-label: the stage's name over the cell when the grid reflows on a phone (table.reflow).
+  const common = {
+    'data-testid': props.testId,
+    'data-state': cell.state,
+    'aria-label': props.label,
+    'data-label': props.stage,
+  };
   switch (cell.state) {
     case 'na':
       return (
@@ -85,7 +91,7 @@ export function CouncilGrid(props: { view: CouncilView }) {
         </span>
       </h2>
       <div className="table-wrap">
-        <table className="council-grid" data-testid="council-grid">
+        <table className="council-grid reflow" data-testid="council-grid">
           <thead>
             <tr>
               <th scope="col">Role</th>
@@ -120,12 +126,14 @@ export function CouncilGrid(props: { view: CouncilView }) {
                     cell={cellOf(view, role, stage)}
                     testId={`cell-${role}-${stage}`}
                     label={`${role}, ${stage}`}
+                    stage={STAGE_LABEL[stage].join(' · ')}
                   />
                 ))}
                 {i === 0 ? (
                   <td
                     rowSpan={GRID_ROLES.length}
                     className={`cc packet-cell ${packetState}`}
+                    data-label="packet · final"
                     data-testid="cell-packet"
                     data-state={packetState}
                   >

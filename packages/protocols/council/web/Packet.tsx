@@ -163,7 +163,10 @@ export function PacketView(props: { roomId: string; packet: Packet; sha256: stri
             </ul>
           )}
           <p className="muted small">
-            Run <code>{p.runId}</code> · created {p.createdAt}
+            Run <code>{p.runId}</code> · created{' '}
+            <time dateTime={p.createdAt} title={p.createdAt}>
+              {new Date(p.createdAt).toLocaleString()}
+            </time>
             {props.sha256 ? (
               <>
                 {' '}

@@ -50,7 +50,7 @@ function Timeline({ view }: { view: DeliberationView }) {
     <section className="card" aria-label="phase timeline">
       <h2>Phases</h2>
       <div className="delib-timeline-wrap">
-        <table className="delib-timeline" data-testid="delib-timeline">
+        <table className="delib-timeline reflow" data-testid="delib-timeline">
           <thead>
             <tr>
               <th>round</th>
@@ -62,13 +62,18 @@ function Timeline({ view }: { view: DeliberationView }) {
           <tbody>
             {rounds.map((r) => (
               <tr key={r}>
-                <th>{r}</th>
+                <th scope="row">{r}</th>
                 {PHASES.map((p) => {
                   const rec = view.phases.find((x) => x.round === r && x.phase === p);
                   const now = view.round === r && view.phase === p && rec?.closedAt === null;
                   const cls = !rec ? 'todo' : rec.skipped ? 'skipped' : now ? 'now' : 'done';
                   return (
-                    <td key={p} className={`cell-${cls}`} title={rec ? `${rec.passes} pass(es)` : ''}>
+                    <td
+                      key={p}
+                      className={`cell-${cls}`}
+                      title={rec ? `${rec.passes} pass(es)` : ''}
+                      data-label={p.replace('_', ' ')}
+                    >
                       {!rec ? '' : rec.skipped ? rec.skipped : now ? '…' : pct(rec.consensus?.score)}
                     </td>
                   );

@@ -145,7 +145,9 @@ export function PokerFelt(props: {
             'Dealing'
           )}
         </div>
-        <Countdown deadlineUnix={null} deadlineMs={gs.deadline_ms} skewMs={skewMs} />
+        {gs.status === 'stopped' ? null : (
+          <Countdown deadlineUnix={null} deadlineMs={gs.deadline_ms} skewMs={skewMs} />
+        )}
       </div>
     </section>
   );

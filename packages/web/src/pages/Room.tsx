@@ -110,11 +110,14 @@ export function Room(props: { roomId: string }) {
             </Link>
           </p>
         </div>
-        <Countdown
-          deadlineUnix={state?.deadline_unix ?? null}
-          deadlineMs={state?.deadline_ms ?? null}
-          skewMs={live.skewMs}
-        />
+        {/* A closed room has no clock left to show (it drew a bare dash and "no deadline"). */}
+        {(state?.status ?? room?.status) === 'closed' ? null : (
+          <Countdown
+            deadlineUnix={state?.deadline_unix ?? null}
+            deadlineMs={state?.deadline_ms ?? null}
+            skewMs={live.skewMs}
+          />
+        )}
       </header>
       {roomError ? (
         <p className="error" role="alert">

@@ -1,176 +1,72 @@
-import { type FormEvent, type ReactElement, type ReactNode, useMemo, useState } from 'react';
-import { checkConfig, configFields, type FieldSpec, protocolNamed } from '../../lib/protocols.ts';
+import type { AnyProtocol } from '@db8/core';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { type ReactNode, useMemo, useRef } from 'react';
+import { type FieldErrors, type FieldValues, type Resolver, set, useForm } from 'react-hook-form';
+import { z } from 'zod';
+import { configTree, startingValue } from '../../lib/config-fields.ts';
+import { protocolNamed } from '../../lib/protocols.ts';
+import { type BadJson, ConfigInput } from './GeneratedFields.tsx';
 
-// The create form of a protocol whose web module has none of its own: fields generated from the
-// zod config schema (or raw JSON when the config is not a flat object), starting from the preset.
+// The create form of a protocol whose web module has none of its own: inputs generated from the
+// protocol's zod config schema (lib/config-fields.ts), starting from the module's preset, checked
+// as you type by the same schema through react-hook-form's zod resolver, as the protocols' own forms
+// are. Parts it cannot draw as inputs are JSON text, checked too.
 
-type Values = Record<string, unknown>;
+type Values = { config: unknown };
 
-/** A one-line JSON value; keeps what the user types and reports only values that parse. */
-function JsonInput(props: { id: string; value: unknown; onChange: (v: unknown) => void }) {
-  const [text, setText] = useState(() => (props.value === undefined ? '' : JSON.stringify(props.value)));
-  const [bad, setBad] = useState(false);
-  return (
-    <input
-      id={props.id}
-      type="text"
-      className="mono"
-      aria-invalid={bad}
-      value={text}
-      onChange={(e) => {
-        setText(e.target.value);
-        try {
-          props.onChange(e.target.value === '' ? undefined : JSON.parse(e.target.value));
-          setBad(false);
-        } catch {
-          setBad(true);
-        }
-      }}
-    />
-  );
-}
+/** A field left empty says so, rather than "expected number, received undefined"; else zod's own words. */
+const missing = (issue: { code?: string; input?: unknown }) =>
+  issue.code === 'invalid_type' && issue.input === undefined ? 'required' : undefined;
 
-function FieldInput(props: { field: FieldSpec; value: unknown; onChange: (v: unknown) => void }) {
-  const { field: f, value, onChange } = props;
-  const id = `cfg-${f.name}`;
-  const label = (
-    <label htmlFor={id}>
-      {f.name}
-      {f.required ? '' : ' (optional)'}
-    </label>
-  );
-  let input: ReactElement;
-  if (f.kind === 'enum') {
-    input = (
-      <select id={id} value={String(value ?? '')} onChange={(e) => onChange(e.target.value)}>
-        {f.options?.map((o) => (
-          <option key={o} value={o}>
-            {o}
-          </option>
-        ))}
-      </select>
-    );
-  } else if (f.kind === 'integer' || f.kind === 'number') {
-    input = (
-      <input
-        id={id}
-        type="number"
-        step={f.kind === 'integer' ? 1 : 'any'}
-        min={f.min}
-        max={f.max}
-        value={value === undefined || value === null ? '' : String(value)}
-        placeholder={f.nullable ? 'none' : undefined}
-        onChange={(e) =>
-          onChange(e.target.value === '' ? (f.nullable ? null : undefined) : Number(e.target.value))
-        }
-      />
-    );
-  } else if (f.kind === 'boolean') {
-    input = (
-      <input id={id} type="checkbox" checked={value === true} onChange={(e) => onChange(e.target.checked)} />
-    );
-  } else if (f.kind === 'string') {
-    input = (
-      <input id={id} type="text" value={String(value ?? '')} onChange={(e) => onChange(e.target.value)} />
-    );
-  } else {
-    input = <JsonInput id={id} value={value} onChange={onChange} />;
-  }
-  return (
-    <div className="field">
-      {label}
-      {input}
-      {f.description ? <small>{f.description}</small> : null}
-    </div>
-  );
+/** The schema's check of `config`, and a JSON part that does not parse reported at its own path. */
+function resolverFor(p: AnyProtocol, bad: BadJson): Resolver<FieldValues> {
+  const zod = zodResolver(
+    z.object({ config: p.configSchema }),
+    { error: missing },
+    { raw: true },
+  ) as unknown as Resolver<FieldValues>;
+  return async (values, context, options) => {
+    const result = await zod(values, context, options);
+    if (bad.size === 0) return result;
+    const errors: FieldErrors = { ...result.errors };
+    for (const [path, message] of bad) set(errors, path, { type: 'json', message });
+    return { values: {}, errors };
+  };
 }
 
 export function GeneratedForm(props: {
   protocol: string;
-  preset: Values;
+  preset: Record<string, unknown>;
   onSubmit: (config: Record<string, unknown>) => void | Promise<void>;
   footer: (config: unknown) => ReactNode;
 }) {
   const proto = protocolNamed(props.protocol);
-  const fields = useMemo(() => (proto ? configFields(proto) : null), [proto]);
-  const [values, setValues] = useState<Values>(props.preset);
-  const [asJson, setAsJson] = useState(false);
-  const [jsonText, setJsonText] = useState(() => JSON.stringify(props.preset, null, 2));
-  const [error, setError] = useState<string | null>(null);
-  const json = asJson || !fields;
-  let current: unknown = values;
-  if (json) {
-    try {
-      current = JSON.parse(jsonText);
-    } catch {
-      current = null;
-    }
-  }
-
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    if (!proto) return;
-    if (current === null || typeof current !== 'object') {
-      setError('config is not a JSON object');
-      return;
-    }
-    const problem = checkConfig(proto, current);
-    setError(problem);
-    if (!problem) void props.onSubmit(current as Record<string, unknown>);
-  };
-
+  const tree = useMemo(() => (proto ? configTree(proto) : null), [proto]);
+  const bad = useRef<BadJson>(new Map()).current;
+  const form = useForm<FieldValues>({
+    ...(proto ? { resolver: resolverFor(proto, bad) } : {}),
+    defaultValues: { config: tree ? startingValue(tree, props.preset) : props.preset } satisfies Values,
+    mode: 'onChange',
+  });
+  if (!proto || !tree) return <p className="error">No protocol named {props.protocol} is installed.</p>;
+  const config = form.watch('config');
   return (
-    <form onSubmit={submit}>
+    <form
+      onSubmit={form.handleSubmit((v) => props.onSubmit(v.config as Record<string, unknown>))}
+      noValidate
+      className="generated-form"
+      data-testid="generated-form"
+    >
       <fieldset>
         <legend>config</legend>
-        {fields ? (
-          <label className="inline">
-            <input
-              type="checkbox"
-              checked={asJson}
-              onChange={(e) => {
-                if (e.target.checked) setJsonText(JSON.stringify(values, null, 2));
-                else {
-                  try {
-                    setValues(JSON.parse(jsonText) as Values);
-                  } catch {
-                    // Stay on the form values if the JSON does not parse.
-                  }
-                }
-                setAsJson(e.target.checked);
-              }}
-            />{' '}
-            edit as JSON
-          </label>
-        ) : null}
-        {json ? (
-          <textarea
-            aria-label="config JSON"
-            className="code"
-            rows={10}
-            value={jsonText}
-            onChange={(e) => setJsonText(e.target.value)}
-            spellCheck={false}
-          />
-        ) : (
-          <div className="grid-fields">
-            {fields.map((f) => (
-              <FieldInput
-                key={f.name}
-                field={f}
-                value={f.name in values ? values[f.name] : f.default}
-                onChange={(v) => setValues((prev) => ({ ...prev, [f.name]: v }))}
-              />
-            ))}
-          </div>
-        )}
+        <ConfigInput field={tree} path="config" form={form} bad={bad} />
       </fieldset>
-      {error ? (
+      {Object.keys(form.formState.errors).length > 0 && form.formState.isSubmitted ? (
         <p className="error" role="alert">
-          {error}
+          Fix the fields marked above.
         </p>
       ) : null}
-      {props.footer(current)}
+      {props.footer(config)}
     </form>
   );
 }
