@@ -75,10 +75,11 @@ function signedHead(recs: readonly unknown[]): { size: number; rootHash: string;
   return last?.type === 'checkpoint' ? { size: last.size, rootHash: last.root_hash, note: last.note } : null;
 }
 
+/** The verdict, and the refolded tournament state for checks the caller adds (the CLI's table files). */
 export function verifyArenaBundles(
   b: ArenaBundles,
   games: Readonly<Record<string, GameCheck>>,
-): ArenaVerdict {
+): { verdict: ArenaVerdict; state: ArenaState | null } {
   const problems: ArenaProblem[] = [];
   const elsewhere: string[] = [];
   let checked = 0;
