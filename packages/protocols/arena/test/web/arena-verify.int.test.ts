@@ -61,7 +61,12 @@ async function playMatch(seed: string): Promise<{ room: string; head: unknown }>
 }
 
 /** Two entrants, two games, reported through the organizer's REST actions; `away` names a foreign room. */
-async function finishedTournament(name: string, away: string | null): Promise<string> {
+async function finishedTournament(
+  name: string,
+  away: string | null,
+  /** A match whose reported head is one entry short of its room's signed head. */
+  shortHead: string | null = null,
+): Promise<string> {
   const admin = client(env, adminToken);
   const room = await admin.createRoom({
     protocol: 'arena',
@@ -88,6 +93,10 @@ async function finishedTournament(name: string, away: string | null): Promise<st
             head: { size: 9, rootHash: 'ef'.repeat(32), note: 'x\n9\n7+8=\n' },
           }
         : await playMatch(m.seed);
+    if (m.id === shortHead) {
+      const h = played.head as { size: number };
+      played.head = { ...h, size: h.size - 1 };
+    }
     const placements = m.entrants.map((entrant, i) => ({ entrant, place: i + 1, score: i === 0 ? 300 : 0 }));
     await org.act(room.room_id, {
       seat: 'organizer',
@@ -128,5 +137,20 @@ describe('arena verify in the browser', () => {
     expect(await badge.textContent()).toContain(
       'verified: 1 matches, standings recomputed; 1 not on this server (m2)',
     );
+  });
+
+  it('names the first failing match and why', async () => {
+    const roomId = await finishedTournament('short cup', null, 'm1');
+    const page = await newPage(env);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${env.url}/rooms/${roomId}`);
+    const badge = page.getByTestId('arena-unverified');
+    await badge.waitFor({ timeout: 30_000 });
+    expect(await badge.textContent()).toContain(
+      'match m1: the reported tree head is not the bundle’s signed head',
+    );
+    expect(await page.getByTestId('arena-verified').count()).toBe(0);
+    await badge.scrollIntoViewIfNeeded();
+    await shot(page, 'arena-verify-failing-390');
   });
 });
