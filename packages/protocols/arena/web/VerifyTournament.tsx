@@ -1,3 +1,4 @@
+import './arena.css';
 import { Badge, errorText, installedProtocols, roomClient, useParams, useQuery } from '@db8/web/kit';
 import type { ArenaView } from '../rules/index.ts';
 import { type ArenaVerdict, type GameCheck, verifyArenaBundles } from '../rules/verify-bundles.ts';
@@ -38,9 +39,12 @@ export function verdictText(v: ArenaVerdict): string {
     const more = v.problems.length > 1 ? ` (+${v.problems.length - 1} more)` : '';
     return `${first.match ? `match ${first.match}` : 'the tournament'}: ${first.message}${more}`;
   }
-  const away = v.elsewhere.length
-    ? `; ${v.elsewhere.length} not on this server (${v.elsewhere.join(', ')})`
-    : '';
+  // A long list of foreign matches is cut: the count says how many.
+  const ids = v.elsewhere.length > 3 ? `${v.elsewhere.slice(0, 3).join(', ')}, …` : v.elsewhere.join(', ');
+  const away = v.elsewhere.length ? `; ${v.elsewhere.length} not on this server (${ids})` : '';
+  // Nothing here to check a match against: not "verified", only the tournament's own log.
+  if (v.checked === 0 && v.elsewhere.length > 0)
+    return `standings recomputed; no match room is on this server to check (${v.elsewhere.length}: ${ids})`;
   return `verified: ${v.checked} matches, standings recomputed${away}`;
 }
 
@@ -56,12 +60,16 @@ export function VerifyTournament(props: { view: Partial<ArenaView>; status: stri
   });
   if (!done) return null;
   return (
-    <p className="small" role="status" data-testid="arena-verify">
+    <p className="small arena-verify" role="status" data-testid="arena-verify">
       {q.isPending ? (
         <Badge tone="info">checking…</Badge>
       ) : q.error ? (
         <Badge tone="bad" testId="arena-unverified">
           ✗ could not check: {errorText(q.error)}
+        </Badge>
+      ) : q.data.ok && q.data.checked === 0 && q.data.elsewhere.length > 0 ? (
+        <Badge tone="warn" testId="arena-unchecked">
+          {verdictText(q.data)}
         </Badge>
       ) : q.data.ok ? (
         <Badge tone="ok" testId="arena-verified">
