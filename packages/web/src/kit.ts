@@ -29,3 +29,4 @@ export {
   scopeClass,
   type WebModule,
 } from './protocols/module.tsx';
+export { installedProtocols } from './protocols/registry.ts';

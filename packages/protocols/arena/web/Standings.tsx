@@ -2,6 +2,7 @@ import { Link } from '@db8/web/kit';
 import { type ArenaView, type PokerStats, pokerTable, standingsTable } from '../rules/index.ts';
 import { ArenaPlots } from './ArenaPlots.tsx';
 import { Downloads, stemOf } from './Downloads.tsx';
+import { VerifyTournament } from './VerifyTournament.tsx';
 
 // The tournament in words and pictures: the standings table, poker's bb/100, the plots
 // (ArenaPlots: ratings with intervals, bankroll curves, the win-rate matrix), every table with its
@@ -69,6 +70,7 @@ export function StandingsSummary(props: { view: unknown; status: string }) {
         {v.played} of {v.matches?.length ?? 0} matches played; {s.sets} sets, {s.games} pairwise games.
         {separated ? '' : ' Not enough games yet: no rank is clear of the next at 95%.'}
       </p>
+      <VerifyTournament view={v} status={props.status} />
       <Downloads table={standingsTable(s)} stem={stem} label="the standings" />
       <div className="table-wrap">
         <table className="reflow" data-testid="arena-standings-table">

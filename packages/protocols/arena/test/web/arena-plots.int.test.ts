@@ -100,6 +100,10 @@ describe('arena plots', () => {
     await page.goto(`${env.url}/rooms/${roomId}`);
     const standings = page.getByTestId('arena-standings');
     await standings.waitFor();
+    // Its match rooms are named, not on this server: the page checks the log alone and says so.
+    expect(await page.getByTestId('arena-unchecked').textContent()).toContain(
+      'no match room is on this server to check (12: m1, m2, m3, …)',
+    );
     const ratings = page.getByTestId('arena-rating-chart');
     await expect.poll(() => ratings.locator('circle.dot').count()).toBe(3);
     // Each dot has its interval drawn as a bar, and is hollow: three entrants, 24 games, no rank clear.
