@@ -8,4 +8,5 @@ export { arena } from './protocol.ts';
 export * from './schedule.ts';
 export * from './standings.ts';
 export * from './state.ts';
+export * from './strategies.ts';
 export * from './view.ts';

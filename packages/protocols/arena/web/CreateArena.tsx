@@ -2,7 +2,13 @@ import type { CreateFormProps } from '@db8/web/kit';
 import { errorAt, Field } from '@db8/web/kit';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Controller, useFieldArray, useForm } from 'react-hook-form';
-import { type ArenaConfigInput, ArenaConfigSchema, type Format, GAMES } from '../rules/index.ts';
+import {
+  type ArenaConfigInput,
+  ArenaConfigSchema,
+  type Format,
+  GAMES,
+  SCRIPTED_STRATEGIES,
+} from '../rules/index.ts';
 
 // A new tournament: which game its matches play, the format, the entrants (each a scripted
 // strategy, a model, a person or an outside agent) and the seed everything derives from, checked as
@@ -37,6 +43,14 @@ const DEFAULTS: ArenaConfigInput = {
   concurrency: 4,
   bootstrap: 200,
 };
+
+/** The scripted strategies of the chosen game (one table, shared with `db8 arena run`). */
+function strategyHint(game: ArenaConfigInput['game']): string {
+  const names = SCRIPTED_STRATEGIES[game] ?? [];
+  return names.length > 0
+    ? `Scripted ${game} strategies: ${names.join(', ')}.`
+    : `${game} has no scripted strategies: its matches need a server.`;
+}
 
 export function CreateArena(props: CreateFormProps) {
   const form = useForm<ArenaConfigInput>({
@@ -116,8 +130,8 @@ export function CreateArena(props: CreateFormProps) {
       </fieldset>
       <fieldset data-testid="arena-entrants">
         <legend>entrants (2–64)</legend>
-        <p className="small muted">
-          Scripted strategies: poker random, tight, station; sealed-bid truthful, shade, lowball.
+        <p className="small muted" data-testid="arena-strategies">
+          {strategyHint(watch('game'))}
         </p>
         {entrants.fields.map((row, i) => {
           const kind = watch(`entrants.${i}.kind`);
