@@ -13,7 +13,7 @@ import {
 // A new tournament: which game its matches play, the format, the entrants (each a scripted
 // strategy, a model, a person or an outside agent) and the seed everything derives from, checked as
 // you type by the arena's own zod schema. The room is the tournament's log: its organizer seat
-// writes the schedule and the results (`db8 arena run` plays scripted tournaments locally; docs/arena.md).
+// writes the schedule and the results (`db8 arena run` plays scripted and model entrants locally; docs/arena.md).
 
 /** What each format counts, by kind: round robin its games per group, Swiss its rounds, duplicate its deals. */
 const COUNT_OF = { 'round-robin': 'games', swiss: 'rounds', 'duplicate-poker': 'deals' } as const;
@@ -214,8 +214,8 @@ export function CreateArena(props: CreateFormProps) {
         </p>
       ) : null}
       <p className="small muted">
-        The organizer seat writes the schedule and each match's result; `db8 arena run` plays scripted
-        tournaments locally and verifies them (docs/arena.md).
+        The organizer seat writes the schedule and each match's result; `db8 arena run` plays tournaments of
+        scripted and model entrants locally and verifies them (docs/arena.md).
       </p>
       {props.footer(form.watch())}
     </form>
