@@ -5,6 +5,7 @@
 import { GAMES, MODEL_GAMES, SCRIPTED_STRATEGIES } from '@db8/arena';
 import { gameFor } from '@db8/arena/cli/game.ts';
 import { DEBATE_STRATEGIES } from '@db8/debate/agent';
+import { STRATEGIES as POKER_STRATEGIES } from '@db8/poker/agent/strategies.ts';
 import { describe, expect, it } from 'vitest';
 import { arenaGames } from '../src/arena-games.ts';
 
@@ -14,7 +15,9 @@ describe('SCRIPTED_STRATEGIES', () => {
       const g = arenaGames[game];
       expect([game, g ? [...g.strategies] : []]).toEqual([game, [...SCRIPTED_STRATEGIES[game]]]);
     }
+    // …and every one is a strategy its protocol package defines.
     expect([...SCRIPTED_STRATEGIES.debate]).toEqual([...DEBATE_STRATEGIES]);
+    for (const name of SCRIPTED_STRATEGIES.poker) expect(Object.keys(POKER_STRATEGIES)).toContain(name);
   });
 
   it('MODEL_GAMES are the games whose runner takes model entrants', () => {
