@@ -1,8 +1,8 @@
 // The games `db8 arena run` plays locally (scripted and model entrants; debate in arena-debate.ts,
-// poker's model seats in arena-poker-model.ts): the composition root joins the arena to the protocols it schedules (a protocol
-// never imports another). Each opens a match room in core's LocalRoom, plays it to its close, and
-// reads the placements back from the room's result — the same function `db8 arena verify` applies
-// to a refolded match log.
+// poker's model seats in arena-poker-model.ts): the composition root joins the arena to the
+// protocols it schedules (a protocol never imports another). Each opens a match room in core's
+// LocalRoom, plays it to its close, and reads the placements back from the room's result — the
+// same function `db8 arena verify` applies to a refolded match log.
 
 import { type ArenaConfig, type Entrant, type Match, POKER_DEFAULT_BIG_BLIND } from '@db8/arena';
 import { type Game, type Games, placeByScore } from '@db8/arena/cli/game.ts';
@@ -102,13 +102,13 @@ const BIDS: Record<string, (value: number, bidders: number) => number> = {
   lowball: (v) => Math.max(1, Math.round(v / 3)),
 };
 
-const auctionConfig = (arena: ArenaConfig, match: Match): SealedBidConfig => ({
+// The tie-break turn window is left to the schema's default (as before model bidders existed).
+const auctionConfig = (arena: ArenaConfig, match: Match): Omit<SealedBidConfig, 'turnWindowMs'> => ({
   item: typeof arena.gameConfig.item === 'string' ? arena.gameConfig.item : 'a prize',
   bidders: match.entrants.length,
   reservePrice: 1,
   biddingWindowMs: 60_000,
   revealWindowMs: 60_000,
-  turnWindowMs: 30_000,
   rule: 'first-price',
 });
 

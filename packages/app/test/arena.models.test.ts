@@ -9,11 +9,11 @@ import { join } from 'node:path';
 import type { RecordedRequest, ServerStep } from '@db8/agents/test/model-server.ts';
 import { ModelServer } from '@db8/agents/test/model-server.ts';
 import type { CostReport } from '@db8/arena/cli/cost.ts';
-import { COSTS_FILE, matchFile } from '@db8/arena/cli/run.ts';
+import { COSTS_FILE, matchFile, readSpec, runTournament } from '@db8/arena/cli/run.ts';
 import { readCouncilRequest } from '@db8/council/test/agent/council-responder.ts';
 import { pokerScriptReply } from '@db8/poker/server/scripted.ts';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { bidderValue } from '../src/arena-games.ts';
+import { arenaGames, bidderValue } from '../src/arena-games.ts';
 import { db8 } from './arena-cli.ts';
 
 const PRICE = { inputPerMTok: 3, outputPerMTok: 15 };
@@ -255,5 +255,14 @@ describe('db8 arena run: a model entrant in a sealed-bid round robin', () => {
     const t = run.costs.total.zero;
     expect([t.calls, t.failedCalls, t.fallbacks, t.unpricedCalls, t.costUsd]).toEqual([1, 0, 1, 1, 0]);
     expect((await db8(['arena', 'verify', out])).error).toBe(null);
+    // The progress line (stderr in the CLI) names the fallback.
+    const lines: string[] = [];
+    await runTournament(await readSpec(path), arenaGames, {
+      out: join(d, 'again'),
+      onMatch: (_done, _total, _m, line) => lines.push(line),
+    });
+    expect(lines).toEqual([
+      expect.stringMatching(/ \(zero 1 fallback: failed call or illegal answer, safe move played\)$/),
+    ]);
   }, 120_000);
 });
