@@ -7,6 +7,7 @@
 
 import type { Provider } from '@db8/agents';
 import type { Entrant } from '@db8/arena';
+import { CostMeter } from '@db8/arena/cli/cost.ts';
 import type { Game } from '@db8/arena/cli/game.ts';
 import {
   type DebateConfigInput,
@@ -60,7 +61,7 @@ export function debateGame(models: ModelProviders): Game {
       placement: 'score',
       timings: TIMINGS,
     }),
-    async play(room, arena, match, pause, meter) {
+    async play(room, arena, match, pause, meter = new CostMeter()) {
       const roomId = `arena-${match.id}`;
       const players = await Promise.all(
         match.entrants.map(async (name): Promise<Player> => {

@@ -5,6 +5,7 @@
 // same function `db8 arena verify` applies to a refolded match log.
 
 import { type ArenaConfig, type Entrant, type Match, POKER_DEFAULT_BIG_BLIND } from '@db8/arena';
+import { CostMeter } from '@db8/arena/cli/cost.ts';
 import { type Game, type Games, placeByScore } from '@db8/arena/cli/game.ts';
 import { createRng } from '@db8/core';
 import { gameStateOf, HOUSE, poker, type TableResult, type TableView } from '@db8/poker';
@@ -42,7 +43,7 @@ const pokerGame = (models: ModelProviders): Game => ({
     maxHands: int(arena.gameConfig.hands, 50),
     maxConsecutiveTimeouts: null,
   }),
-  async play(room, arena, match, pause, meter) {
+  async play(room, arena, match, pause, meter = new CostMeter()) {
     const seats = match.entrants.map((_, i) => `seat_${i}`);
     const agents = await Promise.all(
       match.entrants.map(async (name, i) => {
@@ -117,7 +118,7 @@ const sealedBidGame = (models: ModelProviders): Game => ({
   strategies: Object.keys(BIDS),
   models: true,
   config: auctionConfig,
-  async play(room, arena, match, _pause, meter) {
+  async play(room, arena, match, _pause, meter = new CostMeter()) {
     const n = match.entrants.length;
     // Model bidders are asked at once; every bid is then sent in seat order, so the log's order
     // does not depend on which model answered first.

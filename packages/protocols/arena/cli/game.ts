@@ -21,14 +21,15 @@ export interface Game {
   config(arena: ArenaConfig, match: Match): unknown;
   /**
    * Plays the room to its close; yields (`pause`) now and then so matches interleave. Model
-   * entrants' calls and fallbacks go into `meter` (the match's cost report).
+   * entrants' calls and fallbacks go into `meter` (the match's cost report; a runner that does not
+   * report cost passes none).
    */
   play(
     room: LocalRoom,
     arena: ArenaConfig,
     match: Match,
     pause: () => Promise<void>,
-    meter: CostMeter,
+    meter?: CostMeter,
   ): Promise<void>;
   /** The entrants' placements from the room's recorded result and the match's seed. */
   placements(result: unknown, match: Match): Placement[];
