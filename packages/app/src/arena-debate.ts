@@ -7,6 +7,7 @@
 
 import type { Provider } from '@db8/agents';
 import type { Entrant } from '@db8/arena';
+import { CostMeter } from '@db8/arena/cli/cost.ts';
 import type { Game } from '@db8/arena/cli/game.ts';
 import {
   type DebateConfigInput,
@@ -60,12 +61,12 @@ export function debateGame(models: ModelProviders): Game {
       placement: 'score',
       timings: TIMINGS,
     }),
-    async play(room, arena, match, pause) {
+    async play(room, arena, match, pause, meter = new CostMeter()) {
       const roomId = room.id;
       const players = await Promise.all(
         match.entrants.map(async (name): Promise<Player> => {
           const e = arena.entrants.find((x) => x.name === name) as Entrant;
-          if (e.kind === 'model') return { kind: 'model', provider: await models(e, debateScript) };
+          if (e.kind === 'model') return { kind: 'model', provider: await models(e, debateScript, meter) };
           return {
             kind: 'scripted',
             strategy: (e.kind === 'scripted' ? e.strategy : 'silent') as DebateStrategy,
@@ -81,25 +82,28 @@ export function debateGame(models: ModelProviders): Game {
         const turns = await Promise.all(
           seats.map(async (seat) => {
             const legal = room.legal(seat).actions as LegalAction[];
-            if (legal.length === 0) return { seat, model: false, actions: [] };
+            if (legal.length === 0) return { seat, entrant: null, actions: [] };
             const view = room.view({ kind: 'seat', seat }) as DebateView;
-            const player = players[match.entrants.findIndex((_, k) => debaterSeat(k + 1) === seat)];
+            const k = match.entrants.findIndex((_, j) => debaterSeat(j + 1) === seat);
+            const player = players[k];
             const actions =
               player === undefined
                 ? houseDecisions(seat, view, legal)
                 : player.kind === 'scripted'
                   ? strategyDecisions(player.strategy, seat, view, legal, roomId)
                   : await modelDecisions(player.provider, seat, view, legal, roomId, done);
-            return { seat, model: player?.kind === 'model', actions };
+            return { seat, entrant: player?.kind === 'model' ? match.entrants[k]! : null, actions };
           }),
         );
         let acted = false;
-        for (const { seat, model, actions } of turns)
+        for (const { seat, entrant, actions } of turns)
           for (const d of actions) {
             if (done.has(`${seat} ${d.key}`)) continue;
             done.add(`${seat} ${d.key}`);
-            if (d.action === null) continue; // a model call that failed: nothing is sent
-            if (tryAct(room, seat, d.action, model)) acted = true;
+            // A model call that failed, or a submission the rules refuse: nothing is sent (the
+            // round is forfeited at its deadline), counted as the entrant's fallback.
+            if (d.action !== null && tryAct(room, seat, d.action, entrant !== null)) acted = true;
+            else if (entrant !== null) meter.fallback(entrant);
           }
         if (!acted && !room.advance() && !room.closed)
           throw new Error(`debate ${match.id}: nothing to do and nothing due`);

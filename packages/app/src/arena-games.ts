@@ -1,31 +1,39 @@
-// The games `db8 arena run` plays locally (scripted entrants; debate also model entrants, in
-// arena-debate.ts): the composition root joins the arena to the protocols it schedules (a protocol
-// never imports another). Each opens a match room in core's LocalRoom, plays it to its close, and
-// reads the placements back from the room's result — the same function `db8 arena verify` applies
-// to a refolded match log.
+// The games `db8 arena run` plays locally (scripted and model entrants; debate in arena-debate.ts,
+// poker's model seats in arena-poker-model.ts): the composition root joins the arena to the
+// protocols it schedules (a protocol never imports another). Each opens a match room in core's
+// LocalRoom, plays it to its close, and reads the placements back from the room's result — the
+// same function `db8 arena verify` applies to a refolded match log.
 
-import { type ArenaConfig, type Entrant, POKER_DEFAULT_BIG_BLIND } from '@db8/arena';
+import { type ArenaConfig, type Entrant, type Match, POKER_DEFAULT_BIG_BLIND } from '@db8/arena';
+import { CostMeter } from '@db8/arena/cli/cost.ts';
 import { type Game, type Games, placeByScore } from '@db8/arena/cli/game.ts';
 import { createRng } from '@db8/core';
 import { gameStateOf, HOUSE, poker, type TableResult, type TableView } from '@db8/poker';
 import { seededRand, strategyNamed } from '@db8/poker/agent/strategies.ts';
-import { AUCTIONEER, bidderSeat, type Outcome, sealedBid } from '@db8/sealed-bid';
+import { pokerScript } from '@db8/poker/server/scripted.ts';
+import { AUCTIONEER, bidderSeat, type Outcome, type SealedBidConfig, sealedBid } from '@db8/sealed-bid';
+import { bidDecision, sealedBidScript } from '@db8/sealed-bid/server/agent.ts';
 import { debateGame } from './arena-debate.ts';
-import { type ModelSetup, modelProviders } from './arena-models.ts';
+import { type ModelProviders, type ModelSetup, modelProviders } from './arena-models.ts';
+import { modelPokerMove } from './arena-poker-model.ts';
 
 const int = (v: unknown, fallback: number) =>
   typeof v === 'number' && Number.isSafeInteger(v) ? v : fallback;
 
+const entrantNamed = (arena: ArenaConfig, name: string) =>
+  arena.entrants.find((x) => x.name === name) as Entrant;
+
 function strategyOf(arena: ArenaConfig, name: string): string {
-  const e = arena.entrants.find((x) => x.name === name) as Entrant;
+  const e = entrantNamed(arena, name);
   return e.kind === 'scripted' ? e.strategy : '';
 }
 
 // ---------- poker: a table of `hands` hands; score = net chips ----------
 
-const pokerGame: Game = {
+const pokerGame = (models: ModelProviders): Game => ({
   protocol: poker,
   strategies: ['random', 'tight', 'station'],
+  models: true,
   config: (arena, match) => ({
     seats: match.entrants.length,
     smallBlind: int(arena.gameConfig.smallBlind, 5),
@@ -35,13 +43,20 @@ const pokerGame: Game = {
     maxHands: int(arena.gameConfig.hands, 50),
     maxConsecutiveTimeouts: null,
   }),
-  async play(room, arena, match, pause) {
+  async play(room, arena, match, pause, meter = new CostMeter()) {
     const seats = match.entrants.map((_, i) => `seat_${i}`);
-    const agents = match.entrants.map((e, i) => ({
-      strategy: strategyNamed(strategyOf(arena, e)),
-      // Each seat's own stream, so a strategy's coin flips repeat with the deal they face.
-      rand: seededRand(createRng(match.seed, `arena/agent/${i}`).nextU32()),
-    }));
+    const agents = await Promise.all(
+      match.entrants.map(async (name, i) => {
+        const e = entrantNamed(arena, name);
+        if (e.kind === 'model') return { kind: 'model' as const, model: await models(e, pokerScript, meter) };
+        return {
+          kind: 'scripted' as const,
+          strategy: strategyNamed(strategyOf(arena, name)),
+          // Each seat's own stream, so a strategy's coin flips repeat with the deal they face.
+          rand: seededRand(createRng(match.seed, `arena/agent/${i}`).nextU32()),
+        };
+      }),
+    );
     for (const s of seats) room.must(s, { kind: 'sitIn' });
     let steps = 0;
     while (!room.closed) {
@@ -52,9 +67,15 @@ const pokerGame: Game = {
         continue;
       }
       const seat = seats[toAct]!;
+      const agent = agents[toAct]!;
+      if (agent.kind === 'model') {
+        await modelPokerMove(room, seat, match.entrants[toAct]!, agent.model, `arena-${match.id}`, meter);
+        await pause();
+        continue;
+      }
       const view = room.view({ kind: 'seat', seat }) as TableView;
       const legal = room.legal(seat) as Parameters<typeof gameStateOf>[1];
-      const d = agents[toAct]!.strategy.decide(gameStateOf(view, legal, null), agents[toAct]!.rand);
+      const d = agent.strategy.decide(gameStateOf(view, legal, null), agent.rand);
       room.must(seat, { kind: d.kind, ...(d.kind === 'raiseTo' ? { amount: d.amount } : {}) });
       if (++steps % 50 === 0) await pause();
     }
@@ -67,7 +88,7 @@ const pokerGame: Game = {
     );
   },
   hands: (result) => (result as TableResult).hands,
-};
+});
 
 // ---------- sealed-bid: private values from the match seed; score = the winner's surplus ----------
 
@@ -82,22 +103,42 @@ const BIDS: Record<string, (value: number, bidders: number) => number> = {
   lowball: (v) => Math.max(1, Math.round(v / 3)),
 };
 
-const sealedBidGame: Game = {
+// The tie-break turn window is left to the schema's default (as before model bidders existed).
+const auctionConfig = (arena: ArenaConfig, match: Match): Omit<SealedBidConfig, 'turnWindowMs'> => ({
+  item: typeof arena.gameConfig.item === 'string' ? arena.gameConfig.item : 'a prize',
+  bidders: match.entrants.length,
+  reservePrice: 1,
+  biddingWindowMs: 60_000,
+  revealWindowMs: 60_000,
+  rule: 'first-price',
+});
+
+const sealedBidGame = (models: ModelProviders): Game => ({
   protocol: sealedBid,
   strategies: Object.keys(BIDS),
-  config: (arena, match) => ({
-    item: typeof arena.gameConfig.item === 'string' ? arena.gameConfig.item : 'a prize',
-    bidders: match.entrants.length,
-    reservePrice: 1,
-    biddingWindowMs: 60_000,
-    revealWindowMs: 60_000,
-    rule: 'first-price',
-  }),
-  async play(room, arena, match) {
+  models: true,
+  config: auctionConfig,
+  async play(room, arena, match, _pause, meter = new CostMeter()) {
     const n = match.entrants.length;
-    match.entrants.forEach((e, i) => {
-      const bid = BIDS[strategyOf(arena, e)]!(bidderValue(match.seed, i), n);
-      room.must(bidderSeat(i + 1), { type: 'bid', amount: bid });
+    // Model bidders are asked at once; every bid is then sent in seat order, so the log's order
+    // does not depend on which model answered first.
+    const bids = await Promise.all(
+      match.entrants.map(async (name, i) => {
+        const value = bidderValue(match.seed, i);
+        const e = entrantNamed(arena, name);
+        if (e.kind !== 'model') return { bid: BIDS[strategyOf(arena, name)]!(value, n) };
+        const provider = await models(e, sealedBidScript, meter);
+        const { item, reservePrice, rule } = auctionConfig(arena, match);
+        const ask = { item, value, bidders: n, rule, reservePrice };
+        const out = await bidDecision(bidderSeat(i + 1), ask).run(provider, new AbortController().signal);
+        return { model: out.action };
+      }),
+    );
+    bids.forEach((b, i) => {
+      const seat = bidderSeat(i + 1);
+      if ('bid' in b) room.must(seat, { type: 'bid', amount: b.bid });
+      // A failed call or an illegal bid: the bidder does not bid (it cannot win, scores 0).
+      else if (b.model === null || !tryMust(room, seat, b.model)) meter.fallback(match.entrants[i]!);
     });
     room.advance();
     while (!room.closed) {
@@ -115,11 +156,21 @@ const sealedBidGame: Game = {
       ),
     );
   },
-};
+});
+
+function tryMust(room: Parameters<Game['play']>[0], seat: string, action: unknown): boolean {
+  try {
+    room.must(seat, action);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** The games; model entrants play through `setup`'s provider profiles (default: $DB8_CONFIG or db8.config.json, and the environment). */
 export function makeArenaGames(setup: ModelSetup = {}): Games {
-  return { poker: pokerGame, 'sealed-bid': sealedBidGame, debate: debateGame(modelProviders(setup)) };
+  const models = modelProviders(setup);
+  return { poker: pokerGame(models), 'sealed-bid': sealedBidGame(models), debate: debateGame(models) };
 }
 
 export const arenaGames: Games = makeArenaGames();

@@ -1,16 +1,19 @@
 // Model entrants of `db8 arena run` (`{kind: model, provider, model}`): each plays through a
 // provider profile (docs/providers.md) — a built-in one or one from db8.config.json — with keys from
-// the environment only, one budget per match.
+// the environment only, one budget per match. Every call's record goes into the match's cost meter.
 
 import { existsSync } from 'node:fs';
 import {
   Budget,
+  type CallRecord,
   createProvider,
   type Db8Config,
   loadConfigFile,
   type Provider,
   type Script,
+  type StructuredRequest,
 } from '@db8/agents';
+import type { CostMeter } from '@db8/arena/cli/cost.ts';
 
 export interface ModelSetup {
   /** The provider settings (default: $DB8_CONFIG, else ./db8.config.json when it exists). */
@@ -19,10 +22,14 @@ export interface ModelSetup {
   env?: NodeJS.ProcessEnv;
 }
 
-/** A match's provider for one model entrant; `script` answers when the profile is `scripted`. */
+/**
+ * A match's provider for one model entrant; `script` answers when the profile is `scripted`. Its
+ * calls are metered into `meter` under the entrant's name.
+ */
 export type ModelProviders = (
-  entrant: { provider: string; model: string },
+  entrant: { name: string; provider: string; model: string },
   script: Script,
+  meter: CostMeter,
 ) => Promise<Provider>;
 
 async function configFrom(env: NodeJS.ProcessEnv): Promise<Db8Config> {
@@ -32,9 +39,9 @@ async function configFrom(env: NodeJS.ProcessEnv): Promise<Db8Config> {
 
 export function modelProviders(setup: ModelSetup = {}): ModelProviders {
   const env = setup.env ?? process.env;
-  return async (entrant, script) => {
+  return async (entrant, script, meter) => {
     const c = setup.config ?? (await configFrom(env));
-    return createProvider({
+    const provider = createProvider({
       config: c,
       env,
       budget: new Budget(c.budget ?? {}),
@@ -42,5 +49,22 @@ export function modelProviders(setup: ModelSetup = {}): ModelProviders {
       model: entrant.model,
       script,
     });
+    return metered(provider, (record) => meter.call(entrant.name, record));
+  };
+}
+
+/** The provider with every call's record (usage, cost, ok) handed to `onCall` as it settles. */
+function metered(p: Provider, onCall: (record: CallRecord) => void): Provider {
+  return {
+    kind: p.kind,
+    profile: p.profile,
+    model: p.model,
+    endpoint: p.endpoint,
+    scripted: p.scripted,
+    async call<T>(req: StructuredRequest<T>) {
+      const out = await p.call(req);
+      onCall(out.record);
+      return out;
+    },
   };
 }

@@ -10,11 +10,9 @@ import { join } from 'node:path';
 import type { RecordedRequest, ServerStep } from '@db8/agents/test/model-server.ts';
 import { ModelServer } from '@db8/agents/test/model-server.ts';
 import { matchFile } from '@db8/arena/cli/run.ts';
-import { buildProgram } from '@db8/cli';
 import { readCouncilRequest } from '@db8/council/test/agent/council-responder.ts';
-import type { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { product } from '../src/main.ts';
+import { db8 } from './arena-cli.ts';
 
 const ROOT = join(import.meta.dirname, '../../..');
 const EXAMPLE = join(ROOT, 'examples/arena-debate-round-robin.yaml');
@@ -28,36 +26,6 @@ afterAll(async () => {
   vi.restoreAllMocks();
   for (const d of dirs) await rm(d, { recursive: true, force: true });
 });
-
-/** `db8 <argv>` in this process: its stdout, and its error (message, exit code) if it failed. */
-async function db8(
-  argv: string[],
-): Promise<{ out: string; error: { message: string; exitCode: number } | null }> {
-  const program = buildProgram(product);
-  const quiet = (cmd: Command) => {
-    cmd.exitOverride();
-    cmd.configureOutput({ writeErr: () => {}, writeOut: () => {}, outputError: () => {} });
-    for (const sub of cmd.commands) quiet(sub);
-  };
-  quiet(program);
-  let out = '';
-  const stdout = vi.spyOn(process.stdout, 'write').mockImplementation(((chunk: unknown, cb?: unknown) => {
-    out += String(chunk);
-    if (typeof cb === 'function') cb();
-    return true;
-  }) as typeof process.stdout.write);
-  const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
-  try {
-    await program.parseAsync(argv, { from: 'user' });
-    return { out, error: null };
-  } catch (e) {
-    const err = e as { message: string; exitCode: number };
-    return { out, error: { message: err.message, exitCode: err.exitCode } };
-  } finally {
-    stdout.mockRestore();
-    stderr.mockRestore();
-  }
-}
 
 async function copyRun(from: string): Promise<string> {
   const to = await fresh();
@@ -218,7 +186,10 @@ describe('db8 arena run with model entrants (local mock model server)', () => {
     );
     // citer: verified and perfectly calibrated (100) > evidence (99.8) > reasoner: nothing cited,
     // nothing refuted (60) > bluffer: refuted (40).
-    const standings = JSON.parse(r.out).standings;
+    const { standings, costs } = JSON.parse(r.out);
+    // Their cost: every call metered under the entrant's name (debate's cost figures).
+    expect([costs.total.citer.calls, costs.total.reasoner.calls]).toEqual([6, 6]);
+    expect(Object.keys(costs.total)).toEqual(['citer', 'reasoner']);
     expect(standings.rows.map((x: { entrant: string }) => x.entrant)).toEqual([
       'citer',
       'evidence',
@@ -260,6 +231,8 @@ describe('db8 arena run with model entrants (local mock model server)', () => {
     expect(r.error).toBe(null);
     expect(models.requests.length).toBe(2); // asked once per round, never retried on a 401
     const rows = JSON.parse(r.out).standings.rows as { entrant: string; wins: number }[];
+    const down = JSON.parse(r.out).costs.total.down;
+    expect([down.calls, down.failedCalls, down.fallbacks]).toEqual([2, 2, 2]);
     expect(rows.map((x) => [x.entrant, x.wins])).toEqual([
       ['bluffer', 1],
       ['down', 0],
@@ -285,29 +258,6 @@ describe('db8 arena run with model entrants (local mock model server)', () => {
     const r = await db8(['arena', 'run', spec, '--out', join(d, 'out')]);
     expect(r.error?.exitCode).toBe(2);
     expect(r.error?.message).toMatch(/entrant ada is a person: they play on a server/);
-  });
-
-  it('a model entrant in a game that plays scripted entrants only is refused, saying so', async () => {
-    const d = await fresh();
-    const spec = join(d, 'spec.json');
-    await writeFile(
-      spec,
-      JSON.stringify({
-        name: 'x',
-        game: 'sealed-bid',
-        format: { kind: 'round-robin' },
-        entrants: [
-          { name: 'truthful', kind: 'scripted', strategy: 'truthful' },
-          { name: 'gpt', kind: 'model', provider: 'openai', model: 'm' },
-        ],
-        seed: 's',
-      }),
-    );
-    const r = await db8(['arena', 'run', spec, '--out', join(d, 'out')]);
-    expect(r.error?.exitCode).toBe(2);
-    expect(r.error?.message).toMatch(
-      /entrant gpt is a model: db8 arena run plays sealed-bid with scripted entrants only/,
-    );
   });
 
   it('an unknown provider profile is refused, naming it', async () => {

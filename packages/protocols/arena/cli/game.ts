@@ -1,5 +1,6 @@
 import type { AnyProtocol, Legal, Viewer } from '@db8/core';
 import type { ArenaConfig, Match, Placement } from '../rules/index.ts';
+import type { CostMeter } from './cost.ts';
 
 /**
  * The match room a game plays: what a game's `play` may call. Core's LocalRoom satisfies it (`db8
@@ -36,8 +37,18 @@ export interface Game {
   /** Whether model entrants (`kind: model`) may play: the game drives them through provider profiles. */
   models?: boolean;
   config(arena: ArenaConfig, match: Match): unknown;
-  /** Plays the room to its close; yields (`pause`) now and then so matches interleave. */
-  play(room: MatchRoom, arena: ArenaConfig, match: Match, pause: () => Promise<void>): Promise<void>;
+  /**
+   * Plays the room to its close; yields (`pause`) now and then so matches interleave. Model
+   * entrants' calls and fallbacks go into `meter` (the match's cost report; a runner that does not
+   * report cost passes none).
+   */
+  play(
+    room: MatchRoom,
+    arena: ArenaConfig,
+    match: Match,
+    pause: () => Promise<void>,
+    meter?: CostMeter,
+  ): Promise<void>;
   /** The entrants' placements from the room's recorded result and the match's seed. */
   placements(result: unknown, match: Match): Placement[];
   /** How many hands the match played, for games scored per hand (poker's bb/100). */

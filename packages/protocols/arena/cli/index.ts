@@ -1,4 +1,4 @@
-// `db8 arena run|verify`: play a tournament locally (scripted entrants; model entrants where the game drives them) and check one offline.
+// `db8 arena run|verify`: play a tournament locally (scripted and model entrants) and check one offline.
 import type { CliModule } from '@db8/cli/kit';
 import {
   CliError,
@@ -20,7 +20,7 @@ function register(program: Command, loadGames: () => Promise<Games>): void {
   const run = arena
     .command('run')
     .description(
-      'play a tournament spec (YAML or JSON) locally: scripted entrants, and in debate model entrants through provider profiles ($DB8_CONFIG or ./db8.config.json); write the tournament bundle, every match bundle, the standings and its tables (tables/*.csv, *.json) to --out',
+      'play a tournament spec (YAML or JSON) locally: scripted entrants, and model entrants through provider profiles ($DB8_CONFIG or ./db8.config.json); write the tournament bundle, every match bundle, the standings, its tables (tables/*.csv, *.json) and what model entrants cost (costs.json) to --out',
     )
     .argument('<spec>', 'tournament spec: .yaml, .yml or .json (see docs/arena.md)')
     .option('--out <dir>', 'output directory', 'arena-out')
@@ -32,6 +32,7 @@ function register(program: Command, loadGames: () => Promise<Games>): void {
       if (concurrency !== undefined && !(Number.isSafeInteger(concurrency) && concurrency >= 1))
         throw new CliError(EXIT_USAGE, `--concurrency: expected a positive integer, got ${o.concurrency}`);
       const { formatMatrix, formatStandings, readSpec, runTournament, SpecError } = await import('./run.ts');
+      const { formatCosts } = await import('./cost.ts');
       const p = progress();
       try {
         const config = await readSpec(spec);
@@ -46,8 +47,8 @@ function register(program: Command, loadGames: () => Promise<Games>): void {
         p.done();
         await writeStdout(
           o.json
-            ? `${JSON.stringify({ room: r.room, matches: r.matches, out: r.out, standings: r.standings })}\n`
-            : `${r.matches} matches in ${r.out} (room ${r.room}; tables in ${r.out}/tables)\n${formatStandings(r.standings)}${formatMatrix(r.matrix)}`,
+            ? `${JSON.stringify({ room: r.room, matches: r.matches, out: r.out, standings: r.standings, costs: r.costs })}\n`
+            : `${r.matches} matches in ${r.out} (room ${r.room}; tables in ${r.out}/tables)\n${formatStandings(r.standings)}${formatMatrix(r.matrix)}${formatCosts(r.costs.total)}`,
         );
       } catch (e) {
         p.done();

@@ -13,6 +13,7 @@ import {
   type WinMatrix,
   winMatrixOf,
 } from '../rules/index.ts';
+import { CostMeter, type CostReport, type Costs, costReport } from './cost.ts';
 import { type Game, type Games, gameFor } from './game.ts';
 import { writeTables } from './tables.ts';
 
@@ -21,8 +22,9 @@ import { writeTables } from './tables.ts';
  * `concurrency` at a time (interleaved in this process: each yields between moves), each finished
  * match's result appended with its signed tree head. The output directory holds the tournament's
  * journal bundle, each match's bundle (matches/<id>.jsonl), the standings and every table as CSV
- * and JSON (tables/) — what `db8 arena verify` checks. All bundles are signed by one key made for
- * the run (bundles carry it).
+ * and JSON (tables/) — what `db8 arena verify` checks — and costs.json: what model entrants cost
+ * (the runner's own report, not verified). All bundles are signed by one key made for the run
+ * (bundles carry it).
  */
 
 export class SpecError extends Error {}
@@ -59,11 +61,14 @@ export interface RunResult {
   matches: number;
   standings: Standings;
   matrix: WinMatrix;
+  /** What model entrants cost, per match and in total (also costs.json). */
+  costs: CostReport;
   out: string;
 }
 
 export const TOURNAMENT_FILE = 'tournament.jsonl';
 export const STANDINGS_FILE = 'standings.json';
+export const COSTS_FILE = 'costs.json';
 export const matchFile = (id: string) => join('matches', `${id}.jsonl`);
 
 /** The last checkpoint of a bundle: the signed tree head a result reports. */
@@ -100,6 +105,7 @@ export async function runTournament(config: ArenaConfig, games: Games, opts: Run
   await mkdir(join(opts.out, 'matches'), { recursive: true });
   let done = 0;
   let total = 0;
+  const costs: Record<string, Costs> = {};
   for (;;) {
     const due = t.legal('organizer').actions.find((a) => (a as ArenaLegal).type === 'schedule') as
       | Extract<ArenaLegal, { type: 'schedule' }>
@@ -110,6 +116,7 @@ export async function runTournament(config: ArenaConfig, games: Games, opts: Run
     await pool(due.matches, opts.concurrency ?? config.concurrency, async (match) => {
       const r = await playMatch(game, config, match, `${id}-${match.id}`, key, exportedAt);
       await writeFile(join(opts.out, matchFile(match.id)), journalText(r.records));
+      if (Object.keys(r.costs).length > 0) costs[match.id] = r.costs;
       t.must(
         'organizer',
         {
@@ -123,7 +130,10 @@ export async function runTournament(config: ArenaConfig, games: Games, opts: Run
         Date.now(),
       );
       done++;
-      const line = `${match.id}: ${r.placements.map((p) => `${p.entrant} ${p.score >= 0 ? '+' : ''}${p.score}`).join(', ')}`;
+      const fell = Object.entries(r.costs)
+        .filter(([, c]) => c.fallbacks > 0)
+        .map(([n, c]) => `${n} ${c.fallbacks} fallback${c.fallbacks === 1 ? '' : 's'}`);
+      const line = `${match.id}: ${r.placements.map((p) => `${p.entrant} ${p.score >= 0 ? '+' : ''}${p.score}`).join(', ')}${fell.length > 0 ? ` (${fell.join(', ')}: failed call or illegal answer, safe move played)` : ''}`;
       opts.onMatch?.(done, total, match, line);
     });
   }
@@ -135,7 +145,9 @@ export async function runTournament(config: ArenaConfig, games: Games, opts: Run
   );
   await writeFile(join(opts.out, STANDINGS_FILE), `${JSON.stringify(standings, null, 2)}\n`);
   await writeTables(opts.out, t.state);
-  return { room: id, matches: total, standings, matrix: winMatrixOf(t.state), out: opts.out };
+  const report = costReport(costs);
+  await writeFile(join(opts.out, COSTS_FILE), `${JSON.stringify(report, null, 2)}\n`);
+  return { room: id, matches: total, standings, matrix: winMatrixOf(t.state), costs: report, out: opts.out };
 }
 
 async function playMatch(
@@ -154,12 +166,14 @@ async function playMatch(
     id: room,
     title: `${config.name}: ${match.id}`,
   });
-  await game.play(r, config, match, pause);
+  const meter = new CostMeter();
+  await game.play(r, config, match, pause, meter);
   const placements = game.placements(r.result(), match);
   return {
     room,
     placements,
     hands: game.hands?.(r.result()),
+    costs: meter.costs(),
     records: localJournal(r, { key, exportedAt, title: `${config.name}: ${match.id}` }),
   };
 }

@@ -10,5 +10,6 @@ export { arena } from './protocol.ts';
 export * from './schedule.ts';
 export * from './standings.ts';
 export * from './state.ts';
+export * from './strategies.ts';
 export * from './tables.ts';
 export * from './view.ts';

@@ -2,13 +2,19 @@ import type { CreateFormProps } from '@db8/web/kit';
 import { errorAt, Field } from '@db8/web/kit';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Controller, useFieldArray, useForm } from 'react-hook-form';
-import { type ArenaConfigInput, ArenaConfigSchema, type Format, GAMES } from '../rules/index.ts';
+import {
+  type ArenaConfigInput,
+  ArenaConfigSchema,
+  type Format,
+  GAMES,
+  SCRIPTED_STRATEGIES,
+} from '../rules/index.ts';
 
 // A new tournament: which game its matches play, the format, the entrants (each a scripted
 // strategy, a model, a person or an outside agent) and the seed everything derives from, checked as
 // you type by the arena's own zod schema. The room is the tournament's log: the server plays it when
 // it can (scripted entrants of a game it plays), else its organizer seat writes the schedule and the
-// results (docs/arena.md, Server-run tournaments).
+// results (docs/arena.md, Server-run tournaments); `db8 arena run` plays scripted and model entrants locally.
 
 /** What each format counts, by kind: round robin its games per group, Swiss its rounds, duplicate its deals. */
 const COUNT_OF = { 'round-robin': 'games', swiss: 'rounds', 'duplicate-poker': 'deals' } as const;
@@ -38,6 +44,14 @@ const DEFAULTS: ArenaConfigInput = {
   concurrency: 4,
   bootstrap: 200,
 };
+
+/** The scripted strategies of the chosen game (one table, shared with `db8 arena run`). */
+function strategyHint(game: ArenaConfigInput['game']): string {
+  const names = SCRIPTED_STRATEGIES[game] ?? [];
+  return names.length > 0
+    ? `Scripted ${game} strategies: ${names.join(', ')}.`
+    : `${game} has no scripted strategies: its matches need a server.`;
+}
 
 export function CreateArena(props: CreateFormProps) {
   const form = useForm<ArenaConfigInput>({
@@ -117,8 +131,8 @@ export function CreateArena(props: CreateFormProps) {
       </fieldset>
       <fieldset data-testid="arena-entrants">
         <legend>entrants (2–64)</legend>
-        <p className="small muted">
-          Scripted strategies: poker random, tight, station; sealed-bid truthful, shade, lowball.
+        <p className="small muted" data-testid="arena-strategies">
+          {strategyHint(watch('game'))}
         </p>
         {entrants.fields.map((row, i) => {
           const kind = watch(`entrants.${i}.kind`);
@@ -201,8 +215,8 @@ export function CreateArena(props: CreateFormProps) {
         </p>
       ) : null}
       <p className="small muted">
-        The organizer seat writes the schedule and each match's result; `db8 arena run` plays scripted
-        tournaments locally and verifies them (docs/arena.md).
+        The organizer seat writes the schedule and each match's result; `db8 arena run` plays tournaments of
+        scripted and model entrants locally and verifies them (docs/arena.md).
       </p>
       {props.footer(form.watch())}
     </form>

@@ -9,7 +9,7 @@ import {
   startEnv,
 } from 'db8/test/web/browser.ts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { ArenaLegal } from '../../rules/index.ts';
+import { type ArenaLegal, SCRIPTED_STRATEGIES } from '../../rules/index.ts';
 
 // A tournament room on a real server, read in headless Chromium: the generic room page with the
 // arena's summary — standings, the rating chart, each match linked to its room (the plots and the
@@ -173,6 +173,18 @@ describe('arena room page', () => {
     await page.goto(`${env.url}/`);
     await page.locator('#cr-protocol').selectOption('arena');
     await page.locator('#arena-name').fill('web-made cup');
+    // The strategy hint follows the chosen game (the arena rules' one table).
+    const hint = page.getByTestId('arena-strategies');
+    await expect(hint.textContent()).resolves.toBe(
+      `Scripted sealed-bid strategies: ${SCRIPTED_STRATEGIES['sealed-bid'].join(', ')}.`,
+    );
+    await page.locator('#arena-game').selectOption('debate');
+    await hint
+      .filter({ hasText: `Scripted debate strategies: ${SCRIPTED_STRATEGIES.debate.join(', ')}.` })
+      .waitFor();
+    await page.locator('#arena-game').selectOption('deliberation');
+    await hint.filter({ hasText: 'deliberation has no scripted strategies' }).waitFor();
+    await page.locator('#arena-game').selectOption('sealed-bid');
     // More seats per match than entrants: the schema says so before anything is sent.
     await page.locator('#arena-seats').fill('4');
     await page.getByRole('alert').filter({ hasText: 'more seats per match than entrants' }).waitFor();
