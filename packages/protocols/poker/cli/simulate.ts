@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { canonicalize, sha256Hex, utf8Encode } from '@db8/core';
-import type { Store } from '@db8/server';
+import type { Store } from '@db8/server/kit';
 import type { AgentRunResult } from '../agent/index.ts';
 import { runAgentProcess, strategyNamed } from '../agent/index.ts';
 import type { HandSummary } from '../rules/index.ts';
