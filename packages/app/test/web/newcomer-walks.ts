@@ -187,3 +187,29 @@ export function auction(bidAsAgent: (roomId: string) => Promise<void>): Walk {
     await top(page, snap, 'finished');
   };
 }
+
+/**
+ * A tournament: a debate round robin of four scripted debaters of different strength, made with the
+ * arena's own form and played by the server itself (each match a real debate room) to its final
+ * standings, the strongest first.
+ */
+export const arena: Walk = async (page, snap) => {
+  await pick(page, 'arena', '#arena-name');
+  await page.locator('#arena-name').fill('debate cup');
+  await page.locator('#arena-game').selectOption('debate');
+  await page.getByRole('button', { name: 'Add an entrant' }).click();
+  for (const [i, strategy] of ['evidence', 'hedge', 'sloppy', 'bluff'].entries()) {
+    await page.locator(`#arena-e${i}-name`).fill(`${strategy}r`);
+    await page.locator(`#arena-e${i}-strategy`).fill(strategy);
+  }
+  await top(page, snap, 'form');
+  await create(page);
+  const standings = page.getByTestId('arena-standings');
+  await expect.poll(() => standings.locator('h2').textContent(), wait).toContain('final');
+  // Six pairs, two games each; the house judge's fixed rules place evidence first, bluff last.
+  expect(await standings.textContent()).toContain('12 of 12 matches played');
+  const rows = standings.getByTestId('arena-standings-table').locator('tbody tr');
+  expect(await rows.first().textContent()).toContain('evidencer');
+  expect(await rows.last().textContent()).toContain('bluffr');
+  await top(page, snap, 'finished');
+};

@@ -17,7 +17,16 @@ import {
   shot,
   startEnv,
 } from './browser.ts';
-import { auction, council, debate, deliberation, poker, question, type Walk } from './newcomer-walks.ts';
+import {
+  arena,
+  auction,
+  council,
+  debate,
+  deliberation,
+  poker,
+  question,
+  type Walk,
+} from './newcomer-walks.ts';
 
 // A newcomer's first hour, in headless Chromium against a real server (issue 12): the signed-out
 // home page says what db8 is; the admin creates a debate from the debate form (a missing topic is
@@ -27,8 +36,8 @@ import { auction, council, debate, deliberation, poker, question, type Walk } fr
 // (lobby, rooms, results, journals, leaderboard, tables, admin) fits a 390 px phone, tables reflowing
 // rather than scrolling sideways, chart labels legible (issue 26). A council, a deliberation and a
 // swarm question are each created from the lobby with their own form and finished, on a laptop
-// (1366×900) and a phone (390×844), nothing wider than the phone (newcomer-walks.ts). The arena is
-// not among them: its tournaments cannot yet be run from the web. The server is a swarm node (on
+// (1366×900) and a phone (390×844), nothing wider than the phone (newcomer-walks.ts), and so is a
+// tournament (a debate round robin the server plays by itself). The server is a swarm node (on
 // the local nats-server, a stream of its own) so the question can be asked.
 // Screenshots: newcomer-*.png and phone-*.png (see browser.ts).
 
@@ -302,6 +311,7 @@ const WALKS: [string, Walk, readonly string[]][] = [
   ['council', council, ['laptop', 'phone']],
   ['deliberation', deliberation, ['laptop', 'phone']],
   ['question', question, ['laptop', 'phone']],
+  ['arena', arena, ['laptop', 'phone']],
 ];
 
 describe('every protocol from the lobby, on a laptop and a phone', () => {

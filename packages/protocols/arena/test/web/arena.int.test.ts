@@ -237,9 +237,9 @@ describe('arena room page', () => {
     await standings.waitFor();
     const played = async () =>
       Number(/(\d+) of 6 matches played/.exec((await standings.textContent()) ?? '')?.[1]);
-    await expect.poll(played, { timeout: 60_000 }).toBeGreaterThanOrEqual(1);
+    await expect.poll(played).toBeGreaterThanOrEqual(1);
     await shot(page, 'arena-lobby-playing-1366');
-    await expect.poll(() => standings.locator('h2').textContent(), { timeout: 60_000 }).toContain('final');
+    await expect.poll(() => standings.locator('h2').textContent()).toContain('final');
     expect(await played()).toBe(6);
     // Every row has its four games (each entrant meets the other two twice); a match links to its room.
     for (const row of await standings.locator('tbody tr').all()) {
