@@ -3,7 +3,8 @@
 // (packages/protocols/debate/agent/strategies.ts), placed by the protocol's total score. Scripted
 // entrants play a strategy; model entrants write their submissions through a provider profile, with
 // the prompts and schemas of the debate's own model driver (server/agent.ts). The placements are
-// read from the room's recorded result — what `db8 arena verify` recomputes from the refolded log.
+// read from the room's recorded result (arena-scoring.ts) — what `db8 arena verify` and the web's
+// badge recompute from the refolded log.
 
 import type { Provider } from '@db8/agents';
 import type { Entrant } from '@db8/arena';
@@ -11,7 +12,6 @@ import { CostMeter } from '@db8/arena/cli/cost.ts';
 import type { Game } from '@db8/arena/cli/game.ts';
 import {
   type DebateConfigInput,
-  type DebateResult,
   type DebateView,
   debate,
   debaterSeat,
@@ -21,6 +21,7 @@ import {
 import { DEBATE_STRATEGIES, type DebateStrategy, houseDecisions, strategyDecisions } from '@db8/debate/agent';
 import { debateScript } from '@db8/debate/server/scripted.ts';
 import type { ModelProviders } from './arena-models.ts';
+import { debateScoring } from './arena-scoring.ts';
 
 /** What one debater seat is played by. */
 type Player = { kind: 'scripted'; strategy: DebateStrategy } | { kind: 'model'; provider: Provider };
@@ -110,14 +111,7 @@ export function debateGame(models: ModelProviders): Game {
         await pause();
       }
     },
-    placements(result, match) {
-      const r = result as DebateResult;
-      return match.entrants.map((entrant, i) => {
-        const p = r.placements.find((x) => x.seat === debaterSeat(i + 1))!;
-        // The protocol's total score, in hundredths (it is rounded to two decimals).
-        return { entrant, place: p.place, score: Math.round(p.total * 100) };
-      });
-    },
+    ...debateScoring,
   };
 }
 

@@ -2,20 +2,21 @@
 // poker's model seats in arena-poker-model.ts): the composition root joins the arena to the
 // protocols it schedules (a protocol never imports another). Each opens a match room in core's
 // LocalRoom, plays it to its close, and reads the placements back from the room's result — the
-// same function `db8 arena verify` applies to a refolded match log.
+// same function (arena-scoring.ts) `db8 arena verify` and the web's badge apply to a refolded match log.
 
 import { type ArenaConfig, type Entrant, type Match, POKER_DEFAULT_BIG_BLIND } from '@db8/arena';
 import { CostMeter } from '@db8/arena/cli/cost.ts';
-import { type Game, type Games, placeByScore } from '@db8/arena/cli/game.ts';
+import type { Game, Games } from '@db8/arena/cli/game.ts';
 import { createRng } from '@db8/core';
-import { gameStateOf, HOUSE, poker, type TableResult, type TableView } from '@db8/poker';
+import { gameStateOf, HOUSE, poker, type TableView } from '@db8/poker';
 import { seededRand, strategyNamed } from '@db8/poker/agent/strategies.ts';
 import { pokerScript } from '@db8/poker/server/scripted.ts';
-import { AUCTIONEER, bidderSeat, type Outcome, type SealedBidConfig, sealedBid } from '@db8/sealed-bid';
+import { AUCTIONEER, bidderSeat, type SealedBidConfig, sealedBid } from '@db8/sealed-bid';
 import { bidDecision, sealedBidScript } from '@db8/sealed-bid/server/agent.ts';
 import { debateGame } from './arena-debate.ts';
 import { type ModelProviders, type ModelSetup, modelProviders } from './arena-models.ts';
 import { modelPokerMove } from './arena-poker-model.ts';
+import { bidderValue, pokerScoring, sealedBidScoring } from './arena-scoring.ts';
 
 const int = (v: unknown, fallback: number) =>
   typeof v === 'number' && Number.isSafeInteger(v) ? v : fallback;
@@ -80,22 +81,12 @@ const pokerGame = (models: ModelProviders): Game => ({
       if (++steps % 50 === 0) await pause();
     }
   },
-  placements(result, match) {
-    const r = result as TableResult;
-    return placeByScore(
-      match.entrants,
-      match.entrants.map((_, i) => r.seats[i]?.net ?? 0),
-    );
-  },
-  hands: (result) => (result as TableResult).hands,
+  ...pokerScoring,
 });
 
 // ---------- sealed-bid: private values from the match seed; score = the winner's surplus ----------
 
-/** Bidder i's private value: drawn from the match seed, so a verifier recomputes it from the log's revealed seed. */
-export function bidderValue(seed: string, i: number): number {
-  return createRng(seed, `arena/value/${i}`).intRange(100, 1000);
-}
+export { bidderValue };
 
 const BIDS: Record<string, (value: number, bidders: number) => number> = {
   truthful: (v) => v,
@@ -147,15 +138,7 @@ const sealedBidGame = (models: ModelProviders): Game => ({
       else room.advance();
     }
   },
-  placements(result, match) {
-    const o = result as Outcome;
-    return placeByScore(
-      match.entrants,
-      match.entrants.map((_, i) =>
-        o.winner === bidderSeat(i + 1) && o.price !== null ? bidderValue(match.seed, i) - o.price : 0,
-      ),
-    );
-  },
+  ...sealedBidScoring,
 });
 
 function tryMust(room: Parameters<Game['play']>[0], seat: string, action: unknown): boolean {

@@ -2,6 +2,7 @@ import { Link } from '@db8/web/kit';
 import { type ArenaView, type PokerStats, pokerTable, standingsTable } from '../rules/index.ts';
 import { ArenaPlots } from './ArenaPlots.tsx';
 import { Downloads, stemOf } from './Downloads.tsx';
+import type { ArenaScoring } from './index.ts';
 import { VerifyTournament } from './VerifyTournament.tsx';
 
 // The tournament in words and pictures: the standings table, poker's bb/100, the plots
@@ -54,7 +55,7 @@ function PokerRates({ poker, stem }: { poker: PokerStats; stem: string }) {
   );
 }
 
-export function StandingsSummary(props: { view: unknown; status: string }) {
+export function StandingsSummary(props: { view: unknown; status: string; scoring?: ArenaScoring }) {
   const v = props.view as Partial<ArenaView> | null;
   const s = v?.standings;
   if (!v || !s) return <p>Tournament: {props.status}</p>;
@@ -70,7 +71,7 @@ export function StandingsSummary(props: { view: unknown; status: string }) {
         {v.played} of {v.matches?.length ?? 0} matches played; {s.sets} sets, {s.games} pairwise games.
         {separated ? '' : ' Not enough games yet: no rank is clear of the next at 95%.'}
       </p>
-      <VerifyTournament view={v} status={props.status} />
+      <VerifyTournament view={v} status={props.status} scoring={props.scoring ?? {}} />
       <Downloads table={standingsTable(s)} stem={stem} label="the standings" />
       <div className="table-wrap">
         <table className="reflow" data-testid="arena-standings-table">

@@ -2,18 +2,24 @@ import './arena.css';
 import { Badge, errorText, installedProtocols, roomClient, useParams, useQuery } from '@db8/web/kit';
 import type { ArenaView } from '../rules/index.ts';
 import { type ArenaVerdict, type GameCheck, verifyArenaBundles } from '../rules/verify-bundles.ts';
+import type { ArenaScoring } from './index.ts';
 
 // "Verified" for a tournament, the way the journal page shows it for one room: this browser fetches
 // the tournament room's export and every match room's (GET /v1/rooms/:id/export) and runs the checks
 // `db8 arena verify` runs (rules/verify-bundles.ts, one copy): signatures and tree heads, every match
-// refolded and held against its reported result, the standings refolded from the log. A match room
-// this server does not hold (404) was played elsewhere: said so, not counted as a failure. Placements
-// are not recomputed here (that needs the game's scoring, which the composition root keeps for the CLI).
+// refolded and held against its reported result — its placements (and poker's hand count) recomputed
+// with the game's scoring, which the composition root hands to this module (the CLI's own copy) —,
+// the standings refolded from the log. A match room this server does not hold (404) was played
+// elsewhere: said so, not counted as a failure.
 
 const exportOf = async (roomId: string): Promise<string> =>
   (await roomClient(roomId).raw('GET', `/v1/rooms/${encodeURIComponent(roomId)}/export`)).text();
 
-async function verifyHere(roomId: string, view: Partial<ArenaView>): Promise<ArenaVerdict> {
+async function verifyHere(
+  roomId: string,
+  view: Partial<ArenaView>,
+  scoring: ArenaScoring,
+): Promise<ArenaVerdict> {
   const tournament = await exportOf(roomId);
   const matches = new Map<string, string>();
   const elsewhere = new Set<string>();
@@ -27,7 +33,7 @@ async function verifyHere(roomId: string, view: Partial<ArenaView>): Promise<Are
     }
   }
   const games: Record<string, GameCheck> = Object.fromEntries(
-    installedProtocols().map((p) => [p.name, { protocol: p }]),
+    installedProtocols().map((p) => [p.name, { ...scoring[p.name], protocol: p }]),
   );
   return verifyArenaBundles({ tournament, matches, elsewhere }, games).verdict;
 }
@@ -48,13 +54,13 @@ export function verdictText(v: ArenaVerdict): string {
   return `verified: ${v.checked} matches, standings recomputed${away}`;
 }
 
-export function VerifyTournament(props: { view: Partial<ArenaView>; status: string }) {
+export function VerifyTournament(props: { view: Partial<ArenaView>; status: string; scoring: ArenaScoring }) {
   const { id } = useParams({ strict: false }) as { id?: string };
   // Checked once the tournament is over: a snapshot of its final log, like the journal's.
   const done = props.status === 'closed' && id !== undefined;
   const q = useQuery({
     queryKey: ['arena-verify', id ?? ''],
-    queryFn: () => verifyHere(id!, props.view),
+    queryFn: () => verifyHere(id!, props.view, props.scoring),
     enabled: done,
     staleTime: Number.POSITIVE_INFINITY,
   });
@@ -82,7 +88,7 @@ export function VerifyTournament(props: { view: Partial<ArenaView>; status: stri
       )}{' '}
       <span className="muted">
         in this browser: every bundle's signatures and tree heads, every match refolded and held against its
-        result.
+        result and placements.
       </span>
     </p>
   );

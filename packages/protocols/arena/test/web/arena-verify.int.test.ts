@@ -1,3 +1,4 @@
+import { arenaScoring } from 'db8/src/arena-scoring.ts';
 import {
   adminLogin,
   buildWeb,
@@ -14,7 +15,9 @@ import type { ArenaLegal } from '../../rules/index.ts';
 // The tournament page's "verified" badge in headless Chromium: the browser fetches the tournament's
 // export and every match room's, and runs the checks `db8 arena verify` runs. The match rooms are
 // sealed-bid rooms on this server, opened with the scheduled seed (as a server runner opens them)
-// and played to their close; one tournament also names a room this server does not hold.
+// and played to their close (bidder 1 wins at its bid); each result reports the placements the
+// game's scoring gives (as a runner reads them), except where a test edits one. One tournament also
+// names a room this server does not hold.
 
 let env: Env;
 let adminToken = '';
@@ -42,12 +45,14 @@ const BID_CONFIG = {
   rule: 'first-price',
 };
 
+const WINNING_BID = 500;
+
 /** A sealed-bid match room on this server with the match's seed, played to its close: bidder 1 wins. */
 async function playMatch(seed: string): Promise<{ room: string; head: unknown }> {
   const rt = env.server.runtime;
   const info = await rt.createRoom({ protocol: 'sealed-bid', config: BID_CONFIG, seed });
   const id = info.id;
-  await rt.act(id, { seat: 'bidder_1', action: { type: 'bid', amount: 500 } });
+  await rt.act(id, { seat: 'bidder_1', action: { type: 'bid', amount: WINNING_BID } });
   await rt.act(id, { seat: 'bidder_2', action: { type: 'bid', amount: 200 } });
   // Bounded: the room's phases (bidding, reveal, the auctioneer's confirm) each take a step or two.
   for (let i = 0; i < 20 && (await rt.getRoom(id)).status !== 'closed'; i++) {
@@ -68,6 +73,8 @@ async function finishedTournament(
   away: string | null,
   /** A match whose reported head is one entry short of its room's signed head. */
   shortHead: string | null = null,
+  /** A match whose reported placements were edited: its entrants' places swapped. */
+  swapped: string | null = null,
 ): Promise<string> {
   const admin = client(env, adminToken);
   const room = await admin.createRoom({
@@ -99,7 +106,11 @@ async function finishedTournament(
       const h = played.head as { size: number };
       played.head = { ...h, size: h.size - 1 };
     }
-    const placements = m.entrants.map((entrant, i) => ({ entrant, place: i + 1, score: i === 0 ? 300 : 0 }));
+    // What the room's result gives (bidder 1 won at its bid), by the game's one scoring copy.
+    const outcome = { winner: 'bidder_1', price: WINNING_BID };
+    const placements = arenaScoring['sealed-bid']!.placements(outcome, m).map((p, i, all) =>
+      m.id === swapped ? { ...p, place: all[1 - i]!.place, score: all[1 - i]!.score } : p,
+    );
     await org.act(room.room_id, {
       seat: 'organizer',
       action: { type: 'result', match: m.id, ...played, placements } as never,
@@ -154,5 +165,27 @@ describe('arena verify in the browser', () => {
     expect(await page.getByTestId('arena-verified').count()).toBe(0);
     await badge.scrollIntoViewIfNeeded();
     await shot(page, 'arena-verify-failing-390');
+  });
+
+  it('names a match whose reported placements its log does not give', async () => {
+    const roomId = await finishedTournament('edited cup', null, null, 'm2');
+    const page = await newPage(env);
+    for (const [w, h] of [
+      [1366, 900],
+      [390, 844],
+    ] as const) {
+      await page.setViewportSize({ width: w, height: h });
+      await page.goto(`${env.url}/rooms/${roomId}`);
+      const badge = page.getByTestId('arena-unverified');
+      await badge.waitFor({ timeout: 30_000 });
+      expect(await badge.textContent()).toContain(
+        'match m2: the reported placements are not the ones its log gives',
+      );
+      expect(await page.getByTestId('arena-verified').count()).toBe(0);
+      await badge.scrollIntoViewIfNeeded();
+      await shot(page, `arena-verify-placements-${w}`);
+      const box = await badge.boundingBox();
+      expect(box!.x + box!.width).toBeLessThanOrEqual(w);
+    }
   });
 });
