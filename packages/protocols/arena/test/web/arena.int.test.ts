@@ -242,7 +242,7 @@ describe('arena room page', () => {
     await expect.poll(() => standings.locator('h2').textContent()).toContain('final');
     expect(await played()).toBe(6);
     // Every row has its four games (each entrant meets the other two twice); a match links to its room.
-    for (const row of await standings.locator('tbody tr').all()) {
+    for (const row of await standings.getByTestId('arena-standings-table').locator('tbody tr').all()) {
       const wdl = (await row.locator('td[data-label="W-D-L"]').textContent())!.split('-').map(Number);
       expect(wdl.reduce((a, b) => a + b, 0)).toBe(4);
     }
