@@ -3,7 +3,8 @@ import { Downloads } from './Downloads.tsx';
 
 // The pairwise win-rate matrix as a table: row against column, each cell the row's win rate (draws
 // count half) over their games, tinted blue above 50% and orange below, stronger the farther from
-// even; the numbers are always written, so the colour is never the only cue.
+// even; the numbers are always written, so the colour is never the only cue. On a phone it reflows
+// like every table: one card per row entrant, a "vs opponent" line per cell.
 
 /** Cell tint: blue (#0072b2) for the row winning, orange (#d55e00) for it losing; alpha by the margin. */
 export function tint(rate: number | null): string | undefined {
@@ -22,7 +23,7 @@ export function WinMatrix(props: { matrix: Matrix; stem: string }) {
         <Downloads table={matrixTable(matrix)} stem={props.stem} label="the win-rate matrix" />
       </h3>
       <div className="table-wrap">
-        <table className="arena-matrix" data-testid="arena-matrix">
+        <table className="arena-matrix reflow" data-testid="arena-matrix">
           <thead>
             <tr>
               <th scope="col">
@@ -45,6 +46,7 @@ export function WinMatrix(props: { matrix: Matrix; stem: string }) {
                   return (
                     <td
                       key={o}
+                      data-label={`vs ${o}`}
                       style={{ background: tint(c.winRate) }}
                       title={`${e} against ${o}: ${c.wins} won, ${c.draws} drawn, ${c.losses} lost`}
                     >
