@@ -67,7 +67,8 @@ export function debateGame(models: ModelProviders): Game {
       const players = await Promise.all(
         match.entrants.map(async (name): Promise<Player> => {
           const e = arena.entrants.find((x) => x.name === name) as Entrant;
-          if (e.kind === 'model') return { kind: 'model', provider: await models(e, debateScript, meter) };
+          if (e.kind === 'model')
+            return { kind: 'model', provider: await models(e, debateScript, meter, roomId) };
           return {
             kind: 'scripted',
             strategy: (e.kind === 'scripted' ? e.strategy : 'silent') as DebateStrategy,

@@ -49,7 +49,8 @@ const pokerGame = (models: ModelProviders): Game => ({
     const agents = await Promise.all(
       match.entrants.map(async (name, i) => {
         const e = entrantNamed(arena, name);
-        if (e.kind === 'model') return { kind: 'model' as const, model: await models(e, pokerScript, meter) };
+        if (e.kind === 'model')
+          return { kind: 'model' as const, model: await models(e, pokerScript, meter, room.id) };
         return {
           kind: 'scripted' as const,
           strategy: strategyNamed(strategyOf(arena, name)),
@@ -118,7 +119,7 @@ const sealedBidGame = (models: ModelProviders): Game => ({
         const value = bidderValue(match.seed, i);
         const e = entrantNamed(arena, name);
         if (e.kind !== 'model') return { bid: BIDS[strategyOf(arena, name)]!(value, n) };
-        const provider = await models(e, sealedBidScript, meter);
+        const provider = await models(e, sealedBidScript, meter, room.id);
         const { item, reservePrice, rule } = auctionConfig(arena, match);
         const ask = { item, value, bidders: n, rule, reservePrice };
         const out = await bidDecision(bidderSeat(i + 1), ask).run(provider, new AbortController().signal);
@@ -150,9 +151,15 @@ function tryMust(room: Parameters<Game['play']>[0], seat: string, action: unknow
   }
 }
 
-/** The games; model entrants play through `setup`'s provider profiles (default: $DB8_CONFIG or db8.config.json, and the environment). */
-export function makeArenaGames(setup: ModelSetup = {}): Games {
-  const models = modelProviders(setup);
+/**
+ * The games; model entrants play through `setup`'s provider profiles (default: $DB8_CONFIG or
+ * db8.config.json, and the environment), or through `models` when given (the server's, which
+ * records every call: arena-server-models.ts).
+ */
+export function makeArenaGames(
+  setup: ModelSetup = {},
+  models: ModelProviders = modelProviders(setup),
+): Games {
   return { poker: pokerGame(models), 'sealed-bid': sealedBidGame(models), debate: debateGame(models) };
 }
 

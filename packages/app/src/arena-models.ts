@@ -24,12 +24,14 @@ export interface ModelSetup {
 
 /**
  * A match's provider for one model entrant; `script` answers when the profile is `scripted`. Its
- * calls are metered into `meter` under the entrant's name.
+ * calls are metered into `meter` under the entrant's name; `room` is the match room's id (the
+ * server records each call against it).
  */
 export type ModelProviders = (
   entrant: { name: string; provider: string; model: string },
   script: Script,
   meter: CostMeter,
+  room: string,
 ) => Promise<Provider>;
 
 async function configFrom(env: NodeJS.ProcessEnv): Promise<Db8Config> {
@@ -54,7 +56,7 @@ export function modelProviders(setup: ModelSetup = {}): ModelProviders {
 }
 
 /** The provider with every call's record (usage, cost, ok) handed to `onCall` as it settles. */
-function metered(p: Provider, onCall: (record: CallRecord) => void): Provider {
+export function metered(p: Provider, onCall: (record: CallRecord) => void | Promise<void>): Provider {
   return {
     kind: p.kind,
     profile: p.profile,
@@ -63,7 +65,7 @@ function metered(p: Provider, onCall: (record: CallRecord) => void): Provider {
     scripted: p.scripted,
     async call<T>(req: StructuredRequest<T>) {
       const out = await p.call(req);
-      onCall(out.record);
+      await onCall(out.record);
       return out;
     },
   };

@@ -6,7 +6,8 @@ import { pokerModule } from '@db8/poker/server';
 import { questionModule } from '@db8/question/server';
 import { sealedBidModule } from '@db8/sealed-bid/server';
 import type { ProtocolModule } from '@db8/server/kit';
-import { arenaGames } from './arena-games.ts';
+import { makeArenaGames } from './arena-games.ts';
+import { serverModels } from './arena-server-models.ts';
 
 /** Every protocol module a db8 server runs out of the box: adding a protocol is one line here. */
 export const builtinModules: readonly ProtocolModule[] = [
@@ -16,6 +17,10 @@ export const builtinModules: readonly ProtocolModule[] = [
   debateModule,
   questionModule,
   deliberationModule,
-  // The server plays tournaments of the games the arena CLI plays (arena-games.ts).
-  arenaServerModule(arenaGames),
+  // The server plays tournaments of the games the arena CLI plays (arena-games.ts); model entrants
+  // through the server's own providers, each call recorded in driver_calls (arena-server-models.ts).
+  arenaServerModule((ctx, log) => {
+    const m = serverModels(ctx, log);
+    return { games: makeArenaGames({}, m.models), modelReady: m.ready };
+  }),
 ];

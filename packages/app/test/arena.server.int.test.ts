@@ -5,6 +5,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ModelServer } from '@db8/agents/test/model-server.ts';
 import type { ArenaView } from '@db8/arena';
 import { verifyArena } from '@db8/arena/cli/verify.ts';
 import { Db8Client } from '@db8/sdk';
@@ -30,7 +31,10 @@ afterAll(async () => {
 });
 
 /** A server on the test schema; `stepDelayMs` slows each match write so a test can stop it mid-tournament. */
-async function server(stepDelayMs = 0): Promise<{ s: RunningServer; admin: Db8Client }> {
+async function server(
+  stepDelayMs = 0,
+  env: Record<string, string> = {},
+): Promise<{ s: RunningServer; admin: Db8Client }> {
   const s = await startServer({
     port: 0,
     host: '127.0.0.1',
@@ -40,7 +44,7 @@ async function server(stepDelayMs = 0): Promise<{ s: RunningServer; admin: Db8Cl
     logLevel: 'warn',
     adminLink: true,
     print: () => {},
-    env: { DB8_ARENA_SCAN_MS: '200', DB8_ARENA_STEP_DELAY_MS: String(stepDelayMs) },
+    env: { DB8_ARENA_SCAN_MS: '200', DB8_ARENA_STEP_DELAY_MS: String(stepDelayMs), ...env },
   });
   servers.push(s);
   const token = new URL(s.adminLink!).hash.replace('#token=', '');
@@ -163,12 +167,51 @@ describe('server-run tournaments', () => {
     await servers.pop()!.close();
   });
 
-  it('leaves to their organizer the tournaments it should not play: organizer-run, or with a model entrant', async () => {
+  it('plays a model entrant through its own provider: every call a driver_calls row of its match room', async () => {
+    // The repository's mock model server (a real local HTTP server, not a real model) is the
+    // server's configured `openai` provider; the model bids 7 whatever its value.
+    const mock = await ModelServer.start();
+    mock.respond(() => ({ reply: { bid: 7 }, usage: { input: 50, output: 4 } }));
+    try {
+      const { admin } = await server(0, { OPENAI_BASE_URL: mock.openaiBaseUrl, OPENAI_API_KEY: 'sk-mock' });
+      const withModel = cup('model cup');
+      const entrants = withModel.config.entrants as Array<Record<string, string>>;
+      entrants[3] = { name: 'a model', kind: 'model', provider: 'openai', model: 'mock-bidder' };
+      const t = await admin.createRoom(withModel);
+      const v = await until(admin, t.room_id, (x) => x.phase === 'closed');
+      expect(v.played).toBe(12);
+      const theirs = v.matches.filter((m) => m.entrants.includes('a model'));
+      expect(theirs).toHaveLength(6);
+      // One call per match it bid in, each asked of the mock and recorded against that match room.
+      expect(mock.requests.filter((r) => r.body.model === 'mock-bidder')).toHaveLength(6);
+      const db = postgresDriver(PG_URL, { schema: schema.schema, max: 1 });
+      const calls = await db.query<{ room_id: string; seat: string; ok: boolean; input_tokens: number }>(
+        'SELECT room_id, seat, ok, input_tokens FROM driver_calls WHERE room_id LIKE $1 ORDER BY room_id',
+        [`${t.room_id}-%`],
+      );
+      await db.close();
+      expect(calls.map((c) => c.room_id)).toEqual(theirs.map((m) => m.result!.room).sort());
+      for (const c of calls) {
+        const m = theirs.find((x) => x.result!.room === c.room_id)!;
+        expect(c.seat).toBe(`bidder_${m.entrants.indexOf('a model') + 1}`);
+        expect(c).toMatchObject({ ok: true, input_tokens: 50 });
+      }
+      const verdict = await exportAndVerify(admin, t.room_id, v);
+      expect(verdict.problems).toEqual([]);
+      expect(verdict.ok).toBe(true);
+      await servers.pop()!.close();
+    } finally {
+      await mock.close();
+    }
+  });
+
+  it('leaves to their organizer the tournaments it should not play: organizer-run, or with a model it has no provider for', async () => {
     const { admin } = await server();
     const byHand = cup('by hand');
     const withModel = cup('with a model');
     const modelled = withModel.config.entrants as Array<Record<string, string>>;
-    modelled[3] = { name: 'a model', kind: 'model', provider: 'scripted', model: 'echo' };
+    // No ANTHROPIC_API_KEY in this server's environment: the provider is not configured here.
+    modelled[3] = { name: 'a model', kind: 'model', provider: 'anthropic', model: 'claude-x' };
     const a = await admin.createRoom({ ...byHand, config: { ...byHand.config, runBy: 'organizer' } });
     const b = await admin.createRoom(withModel);
     // One it plays, made last: once it is over, the runner has looked at all three more than once.

@@ -1,7 +1,9 @@
-import type { ProtocolModule } from '@db8/server/kit';
+import type { ModuleContext, ProtocolModule } from '@db8/server/kit';
 import type { Games } from '../cli/game.ts';
 import { arena } from '../rules/index.ts';
-import { runnerOptions, TournamentRunner } from './runner.ts';
+import { type RunnerGames, type RunnerLog, runnerOptions, TournamentRunner } from './runner.ts';
+
+export type { RunnerGames } from './runner.ts';
 
 export { matchRoomId } from './tournament.ts';
 
@@ -9,13 +11,17 @@ export { matchRoomId } from './tournament.ts';
  * A tournament is created and read like any room: the generic routes serve it; its view holds the
  * standings. The server plays the tournaments it can (runner.ts): `games` are the match protocols
  * it plays, supplied by the composition root (a protocol never imports another); none, and every
- * tournament waits for its organizer seat.
+ * tournament waits for its organizer seat. Given as a function of the module's context, they may
+ * play model entrants through the server's providers (`modelReady` says which it can play).
  */
-export function arenaServerModule(games: Games = {}): ProtocolModule {
+export function arenaServerModule(
+  games: Games | ((ctx: ModuleContext, log: RunnerLog) => RunnerGames) = {},
+): ProtocolModule {
   return {
     protocol: arena,
     routes(app, ctx) {
-      const runner = new TournamentRunner(ctx, games, runnerOptions(ctx.env), app.log);
+      const setup = typeof games === 'function' ? games(ctx, app.log) : { games };
+      const runner = new TournamentRunner(ctx, setup, runnerOptions(ctx.env), app.log);
       // After listen: every module's routes are mounted and the runtime is serving.
       app.addHook('onReady', async () => runner.start());
       app.addHook('onClose', async () => runner.stop());

@@ -33,6 +33,18 @@ export function runnerOptions(env: ModuleContext['env']): RunnerOptions {
   };
 }
 
+export type RunnerLog = {
+  info(o: object, m: string): void;
+  warn(o: object, m: string): void;
+  error(o: object, m: string): void;
+};
+
+/** The games the server plays, and whether it can play a model entrant (null: yes; else why not). */
+export interface RunnerGames {
+  games: Games;
+  modelReady?(entrant: { provider: string; model: string }): string | null;
+}
+
 interface Held {
   keeper: LeaseKeeper | null;
   /** This process drives it now. */
@@ -44,6 +56,9 @@ export class TournamentRunner {
   private readonly held = new Map<string, Held>();
   /** Tournaments this process gave up on (a match failed every attempt): logged, left to the others. */
   private readonly failed = new Set<string>();
+  /** Tournaments left to their organizer, each said once in the log. */
+  private readonly waiting = new Set<string>();
+  private readonly games: Games;
   private timer: NodeJS.Timeout | null = null;
   private scanning: Promise<void> | null = null;
   private again = false;
@@ -52,10 +67,12 @@ export class TournamentRunner {
 
   constructor(
     private readonly ctx: ModuleContext,
-    private readonly games: Games,
+    private readonly setup: RunnerGames,
     private readonly opts: RunnerOptions,
-    private readonly log: { warn(o: object, m: string): void; error(o: object, m: string): void },
-  ) {}
+    private readonly log: RunnerLog,
+  ) {
+    this.games = setup.games;
+  }
 
   start(): void {
     // A new tournament anywhere in the cluster (its public genesis names the protocol): look at once
@@ -111,7 +128,7 @@ export class TournamentRunner {
     for (const r of rooms) {
       open.add(r.id);
       if (this.stopped || this.held.has(r.id) || this.failed.has(r.id)) continue;
-      if (!this.playable(r.config)) continue;
+      if (!this.playable(r.id, r.config)) continue;
       const entry: Held = { keeper: null, live: false, drive: null };
       this.held.set(r.id, entry);
       entry.keeper = await keepLease(this.ctx.runtime.store, `arena:${r.id}`, {
@@ -125,17 +142,32 @@ export class TournamentRunner {
   }
 
   /**
-   * Scripted entrants only: a model entrant on the server would spend the server's provider budget
-   * outside its drivers (which meter, cap and record it), so such a tournament waits for its organizer.
+   * Scripted entrants, and model entrants of a game that plays models (`models: true`) whose
+   * provider this server configures (`modelReady`: its calls then go through the server's metered,
+   * capped and recorded providers). Anything else waits for its organizer, and the log says why.
    */
-  private playable(config: unknown): config is ArenaConfig {
+  private playable(id: string, config: unknown): config is ArenaConfig {
     const c = ArenaConfigSchema.safeParse(config);
-    return (
-      c.success &&
-      c.data.runBy === 'server' &&
-      c.data.entrants.every((e) => e.kind === 'scripted') &&
-      typeof gameFor(this.games, c.data) !== 'string'
-    );
+    if (!c.success || c.data.runBy !== 'server') return false;
+    const why = this.unplayable(c.data);
+    if (why !== null && !this.waiting.has(id)) {
+      this.waiting.add(id);
+      this.log.info({ room: id, reason: why }, 'arena: tournament left to its organizer');
+    }
+    return why === null;
+  }
+
+  private unplayable(config: ArenaConfig): string | null {
+    const game = gameFor(this.games, config);
+    if (typeof game === 'string') return game;
+    for (const e of config.entrants) {
+      if (e.kind === 'scripted') continue;
+      if (e.kind !== 'model') return `entrant ${e.name} is not played by the server`;
+      if (!game.models) return `entrant ${e.name} is a model: ${config.game} plays scripted entrants only`;
+      const why = this.setup.modelReady ? this.setup.modelReady(e) : 'this server plays no model entrants';
+      if (why !== null) return `entrant ${e.name}: ${why}`;
+    }
+    return null;
   }
 
   private async lead(id: string, entry: Held): Promise<void> {

@@ -19,6 +19,7 @@ export {
   withPersona,
 } from '../drivers/agent.ts';
 export { providerFor } from '../drivers/spec.ts';
+export { DriverStore } from '../drivers/store.ts';
 // HTTP: errors in the house shape, auth guards, zod-typed routes, the wire's shared schemas.
 export { ApiError, zodDetails } from '../errors.ts';
 export { RestCaller, type RestResult } from '../mcp/rest.ts';
