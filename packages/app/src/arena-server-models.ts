@@ -33,17 +33,26 @@ function matchBudget(env: ModuleContext['env']): BudgetLimits | string {
   return 'DB8_ARENA_MATCH_BUDGET is not budget limits ({"maxTokens"?, "maxCostUsd"?, "maxCalls"?} as JSON)';
 }
 
+const ROOMS_KEPT = 1024;
+
+function forgetOldest(m: Map<string, unknown>): void {
+  while (m.size > ROOMS_KEPT) m.delete(m.keys().next().value as string);
+}
+
 export function serverModels(ctx: ModuleContext, log: { warn(o: object, m: string): void }): ServerModels {
   const env = ctx.env;
   const limits = matchBudget(env);
   const drivers = new DriverStore(ctx.app.store);
   // One budget per match room: its limits hold across the room's model entrants.
+  // Both maps keep the newest ROOMS_KEPT match rooms only (a Map iterates oldest first): matches
+  // run at most 64 at a time per tournament, so an older room is over and its entries are garbage.
   const budgets = new Map<string, Budget>();
   const budgetOf = (room: string) => {
     let b = budgets.get(room);
     if (!b) {
       b = new Budget({ room: typeof limits === 'string' ? {} : limits });
       budgets.set(room, b);
+      forgetOldest(budgets);
     }
     return b;
   };
@@ -76,6 +85,7 @@ export function serverModels(ctx: ModuleContext, log: { warn(o: object, m: strin
         const key = `${room}\u0000${entrant.name}`;
         const n = (calls.get(key) ?? 0) + 1;
         calls.set(key, n);
+        forgetOldest(calls);
         await drivers
           .record({
             roomId: room,
