@@ -71,7 +71,7 @@ const pokerGame = (models: ModelProviders): Game => ({
       const seat = seats[toAct]!;
       const agent = agents[toAct]!;
       if (agent.kind === 'model') {
-        await modelPokerMove(room, seat, match.entrants[toAct]!, agent.model, `arena-${match.id}`, meter);
+        await modelPokerMove(room, seat, match.entrants[toAct]!, agent.model, meter);
         await pause();
         continue;
       }

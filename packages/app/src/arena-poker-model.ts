@@ -17,13 +17,12 @@ export async function modelPokerMove(
   seat: string,
   entrant: string,
   provider: Provider,
-  roomId: string,
   meter: CostMeter,
 ): Promise<void> {
   const view = room.view({ kind: 'seat', seat }) as TableView;
   const legal = room.legal(seat) as { actions: LegalTableAction[]; turnToken?: string };
   const decisions = pokerAgent({
-    roomId,
+    roomId: room.id,
     seat,
     role: null,
     view,
