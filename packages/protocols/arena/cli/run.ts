@@ -13,6 +13,7 @@ import {
   type WinMatrix,
   winMatrixOf,
 } from '../rules/index.ts';
+import { signedHead } from '../rules/verify-bundles.ts';
 import { CostMeter, type CostReport, type Costs, costReport } from './cost.ts';
 import { type Game, type Games, gameFor } from './game.ts';
 import { writeTables } from './tables.ts';
@@ -73,10 +74,9 @@ export const matchFile = (id: string) => join('matches', `${id}.jsonl`);
 
 /** The last checkpoint of a bundle: the signed tree head a result reports. */
 export function headOf(records: readonly JournalRecord[]): { size: number; rootHash: string; note: string } {
-  const cps = records.filter((r) => r.type === 'checkpoint');
-  const last = cps.at(-1);
-  if (last?.type !== 'checkpoint') throw new Error('bundle has no checkpoint');
-  return { size: last.size, rootHash: last.root_hash, note: last.note };
+  const head = signedHead(records);
+  if (!head) throw new Error('bundle has no checkpoint');
+  return head;
 }
 
 /** A stable room id from the tournament's name and seed. */

@@ -70,7 +70,9 @@ export interface ArenaBundles {
 const records = (text: string) => parseJournalText(text).records.map((r) => r.value);
 
 /** The last checkpoint of a bundle: the signed tree head a result reports. */
-function signedHead(recs: readonly unknown[]): { size: number; rootHash: string; note: string } | null {
+export function signedHead(
+  recs: readonly unknown[],
+): { size: number; rootHash: string; note: string } | null {
   const last = (recs as JournalRecord[]).filter((r) => r.type === 'checkpoint').at(-1);
   return last?.type === 'checkpoint' ? { size: last.size, rootHash: last.root_hash, note: last.note } : null;
 }
