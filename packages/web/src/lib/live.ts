@@ -1,7 +1,7 @@
 import type { PresenceEvent } from '@db8/core';
 import { type ActionBody, RoomSocket, type TypedRoomEvent } from '@db8/sdk';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { api, CLIENT_PROTOCOL_VERSION } from './api.ts';
 import { errorText } from './query.ts';
 import { viewerOf, webKeys } from './query-keys.ts';
@@ -60,21 +60,22 @@ export function useRoomLive(
   /** server time − local time, ms; added to Date.now() to read the server's clock. */
   const [skewMs, setSkewMs] = useState(0);
   const sockRef = useRef<RoomSocket | null>(null);
-  const stateKey = webKeys.roomState(roomId, viewerOf(roomId));
+  // Built from primitives so effects can depend on the key itself (a new array each render would
+  // reconnect the socket on every render).
+  const viewer = viewerOf(roomId);
+  const stateKey = useMemo(() => webKeys.roomState(roomId, viewer), [roomId, viewer]);
   const stateQuery = useQuery({
     queryKey: stateKey,
     queryFn: async () => newer(queryClient.getQueryData<RoomState>(stateKey), await api.state(roomId)),
   });
   const state = stateQuery.data ?? null;
-  const keyText = JSON.stringify(stateKey);
 
   const refreshState = useCallback(
-    () => queryClient.invalidateQueries({ queryKey: JSON.parse(keyText) as unknown[] }),
-    [queryClient, keyText],
+    () => queryClient.invalidateQueries({ queryKey: stateKey }),
+    [queryClient, stateKey],
   );
 
   useEffect(() => {
-    const key = JSON.parse(keyText) as unknown[];
     let settle: ReturnType<typeof setTimeout> | undefined;
     let lastSeq = -1;
     let refreshedSeq = -1;
@@ -115,12 +116,12 @@ export function useRoomLive(
               settle = undefined;
               if (refreshedSeq < lastSeq)
                 void queryClient.invalidateQueries({ queryKey: webKeys.room(roomId) });
-              const shown = queryClient.getQueryData<RoomState>(key);
-              if (!shown || shown.seq < lastSeq) void queryClient.invalidateQueries({ queryKey: key });
+              const shown = queryClient.getQueryData<RoomState>(stateKey);
+              if (!shown || shown.seq < lastSeq) void queryClient.invalidateQueries({ queryKey: stateKey });
             }, SETTLE_MS);
           }
         } else {
-          queryClient.setQueryData<RoomState>(key, (prev) => newer(prev, ev.state));
+          queryClient.setQueryData<RoomState>(stateKey, (prev) => newer(prev, ev.state));
         }
       }),
     ];
@@ -134,7 +135,7 @@ export function useRoomLive(
       if (sockRef.current === sock) sockRef.current = null;
       sock.close();
     };
-  }, [roomId, token, keyText, queryClient, withEvents]);
+  }, [roomId, token, stateKey, queryClient, withEvents]);
 
   /** This seat is editing a draft: a typing signal, at most one per TYPING_EVERY_MS. */
   const typing = useCallback(() => {
