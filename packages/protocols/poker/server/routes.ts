@@ -75,16 +75,36 @@ export function pokerRoutes(root: FastifyInstance, { ctx, tables, presence }: Po
     );
   };
 
+  /**
+   * An ended table's per-seat results never change, so the admin agents page (polled every 3 s)
+   * folds each ended table once, not once per poll. Bounded: the newest ENDED_KEPT tables.
+   */
+  const ended = new Map<string, Map<number, { hands: number; net: number }>>();
+  const ENDED_KEPT = 1024;
+  const endedResults = async (roomId: string) => {
+    const known = ended.get(roomId);
+    if (known) return known;
+    const view = await tables.view(roomId, { kind: 'admin' });
+    if (view.status !== 'stopped') return null;
+    const bySeat = new Map(
+      view.seats.flatMap((seat, i) =>
+        seat ? [[i, { hands: seat.handsPlayed, net: seat.stack - seat.bought }]] : [],
+      ),
+    );
+    ended.set(roomId, bySeat);
+    if (ended.size > ENDED_KEPT) ended.delete(ended.keys().next().value!);
+    return bySeat;
+  };
+
   /** An agent's hands and chips won over its seats at tables that have ended (stack − bought). */
   const resultsOf = async (seats: ReadonlyArray<{ roomId: string; seat: string }>): Promise<AgentResults> => {
     const out = { tables: 0, hands: 0, net: 0 };
     for (const s of seats) {
-      const view = await tables.view(s.roomId, { kind: 'admin' });
-      const seat = view.seats[seatNumber(s.seat)!];
-      if (view.status !== 'stopped' || !seat) continue;
+      const seat = (await endedResults(s.roomId))?.get(seatNumber(s.seat)!);
+      if (!seat) continue;
       out.tables++;
-      out.hands += seat.handsPlayed;
-      out.net += seat.stack - seat.bought;
+      out.hands += seat.hands;
+      out.net += seat.net;
     }
     return out;
   };

@@ -302,6 +302,19 @@ describe('poker tables over REST and WebSocket', () => {
     const stop = await http(srv.base, 'POST', `/v1/admin/tables/${id}/stop`, { token: srv.admin });
     expect(stop.body.table.status).toBe('ended');
     await a.ws.next((x) => isState(x) && payload(x).status === 'stopped');
+    // Results count ended tables only: read while it ran (0 tables above), now both seats' chips,
+    // which sum to zero; a second read (the ended table's results are kept) says the same.
+    expect(row.results).toEqual({ tables: 0, hands: 0, net: 0 });
+    for (let read = 0; read < 2; read++) {
+      const after = (await http(srv.base, 'GET', '/v1/admin/agents', { token: srv.admin })).body.agents;
+      const [ra, rb] = ['adm-a', 'adm-b'].map(
+        (n) => after.find((x: { name: string }) => x.name === n).results,
+      );
+      expect(ra.tables).toBe(1);
+      expect(rb.tables).toBe(1);
+      expect(ra.hands).toBeGreaterThanOrEqual(3);
+      expect(ra.net + rb.net).toBe(0);
+    }
 
     const jsonl = await http(srv.base, 'GET', `/v1/admin/tables/${id}/export`, { token: srv.admin });
     const lines = jsonl.text
