@@ -25,7 +25,8 @@ export {
   type LocalProgress,
   runLocalDeliberation,
 } from './local.ts';
-export { CreateDebateBodySchema, debateToRoom, deliberationRestRoutes } from './routes.ts';
+export { CreateDebateBodySchema, debateToRoom } from './rest-shapes.ts';
+export { deliberationRestRoutes } from './routes.ts';
 export * from './sandbox.ts';
 export * from './sandbox-runs.ts';
 export { deliberationScript, deliberationScriptReply, scriptedText } from './scripted.ts';
