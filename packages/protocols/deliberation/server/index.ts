@@ -30,7 +30,8 @@ export { deliberationRestRoutes } from './routes.ts';
 export * from './sandbox.ts';
 export * from './sandbox-runs.ts';
 export { deliberationScript, deliberationScriptReply, scriptedText } from './scripted.ts';
-export { callMetaOf, playTurn, replySchema, type TurnOutcome, turnKey, turnOf, turnPrompt } from './turn.ts';
+export { callMetaOf, playTurn, type TurnOutcome, turnKey, turnOf, turnPrompt } from './turn.ts';
+export { replySchema } from './turn-reply.ts';
 export { type Committed, type CommittedListener, DeliberationWorker } from './worker.ts';
 
 /** What the module's `routes` returns (the mounted handle): the worker and its hook. */
