@@ -15,8 +15,9 @@ export default defineConfig({
     hookTimeout: 600_000,
     // In-process PGlite stores (in memory or a new data directory) start from an initialised template.
     setupFiles: ['test/pglite-template.ts'],
-    // Made once, before the workers start (test/global-setup.ts).
-    globalSetup: ['test/global-setup.ts'],
+    // Made once, before the workers start (test/global-setup.ts); the browser suites share one build
+    // of the web app per run (test/web-dist-setup.ts).
+    globalSetup: ['test/global-setup.ts', 'test/web-dist-setup.ts'],
     fileParallelism: false,
   },
 });

@@ -1,11 +1,12 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Db8Client } from '@db8/sdk';
 import { type RunningServer, startServer } from 'db8/server';
 import { type Browser, chromium, type Page } from 'playwright-core';
+import { inject } from 'vitest';
 
 // Shared set-up for the browser suites: build the SPA, start a real server on it, drive Chromium.
 
@@ -16,12 +17,13 @@ const REPO = join(WEB_DIR, '..', '..', '..');
 export const SCREENS = process.env.DB8_SCREENS ?? join(REPO, '.tmp', 'screens');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-/** This process's build of the SPA (a temp dir, so concurrent suites never empty each other's). */
+/** The SPA this process serves: the run's shared build, or its own temp dir (see buildWeb). */
 let built: string | null = null;
+/** Whether `built` is this process's own (removed on close) rather than the run's shared build. */
+let own = false;
 
-/** `vite build` in a child process (vitest runs its own Vite; keep the two apart). Returns the dir. */
-export function buildWeb(): string {
-  const out = mkdtempSync(join(tmpdir(), 'db8-web-dist-'));
+/** `vite build` into `out` in a child process (vitest runs its own Vite; keep the two apart). */
+function viteBuild(out: string): void {
   const vite = join(REPO, 'node_modules', 'vite', 'bin', 'vite.js');
   try {
     execFileSync(process.execPath, [vite, 'build', '--logLevel', 'warn', '--outDir', out, '--emptyOutDir'], {
@@ -32,7 +34,36 @@ export function buildWeb(): string {
     // Vite's own message is on the child's stderr: say it, not only "Command failed".
     throw new Error(`vite build failed:\n${String((e as { stderr?: unknown }).stderr ?? e)}`);
   }
+}
+
+/**
+ * The built SPA's directory. Under the integration config the run names one shared directory
+ * (test/web-dist-setup.ts): the first suite builds it, the rest serve the same bundle, read-only.
+ * The build goes to a temp dir renamed into place, so a suite beside it sees no bundle or a whole
+ * one. Elsewhere each process builds its own temp dir, so concurrent suites never empty each other's.
+ */
+export function buildWeb(): string {
+  const shared = inject('db8WebDist');
+  if (shared) {
+    if (!existsSync(join(shared, 'index.html'))) {
+      const tmp = mkdtempSync(`${shared}-`);
+      viteBuild(tmp);
+      try {
+        renameSync(tmp, shared);
+      } catch (e) {
+        // Another suite finished first: serve its bundle (the same sources), drop this one.
+        rmSync(tmp, { recursive: true, force: true });
+        if (!existsSync(join(shared, 'index.html'))) throw e;
+      }
+    }
+    built = shared;
+    own = false;
+    return shared;
+  }
+  const out = mkdtempSync(join(tmpdir(), 'db8-web-dist-'));
+  viteBuild(out);
   built = out;
+  own = true;
   return out;
 }
 
@@ -108,8 +139,10 @@ export async function startEnv(opts: { env?: Record<string, string> } = {}): Pro
       await browser.close().catch(() => {});
       await server.close();
       rmSync(dataDir, { recursive: true, force: true });
-      rmSync(webDist, { recursive: true, force: true });
-      if (built === webDist) built = null;
+      if (own && built === webDist) {
+        rmSync(webDist, { recursive: true, force: true });
+        built = null;
+      }
     },
   };
 }
