@@ -111,16 +111,33 @@ function you(s: TableState, viewer: Viewer): TableView['you'] {
   return { kind: 'observer', seat: null };
 }
 
-export function viewOf(s: TableState, viewer: Viewer): TableView {
-  const me = you(s, viewer);
+/** What every viewer of one state sees alike: all but `you` and the hole cards a viewer may read. */
+interface SharedView {
+  /** The view with every hole card hidden (an observer's), `you` aside. */
+  base: Omit<TableView, 'you'>;
+  /** Per table seat: its hole in the engine, when that seat is in the hand (else null). */
+  holes: Array<readonly string[] | null>;
+}
+
+// Each state is viewed by every seat of its table after each append: the shared part is built once
+// per state (states are immutable values, so a state's view cannot go stale) and each viewer's view
+// differs only in `you` and the rows whose cards it may read (its own; admins all).
+const shared = new WeakMap<TableState, SharedView>();
+
+function sharedView(s: TableState): SharedView {
+  let v = shared.get(s);
+  if (v) return v;
   const h = s.hand;
   const e = h?.engine;
-  const mayRead = (engineSeat: number, tableSeat: number) =>
-    me.kind === 'admin' || me.seat === tableSeat || e?.shows[engineSeat] === 'shown';
-  const seats = s.seats.map((seat, i) => {
+  const seats: TableSeatView[] = [];
+  const holes: Array<readonly string[] | null> = [];
+  for (let i = 0; i < s.seats.length; i++) {
+    const seat = s.seats[i]!;
     const k = h ? h.seats.indexOf(i) : -1;
     const inHand = e !== undefined && k >= 0;
-    return {
+    const hole = inHand ? e.hole[k]! : null;
+    holes.push(hole);
+    seats.push({
       seat: i,
       id: `seat_${i}`,
       status: seat.status,
@@ -130,16 +147,18 @@ export function viewOf(s: TableState, viewer: Viewer): TableView {
       inHand,
       folded: inHand ? e.folded[k]! : false,
       allIn: inHand ? e.stacks[k] === 0 && !e.folded[k] : false,
-      hole: inHand ? (mayRead(k, i) ? e.hole[k]!.slice() : e.hole[k]!.map(() => UNKNOWN_CARD)) : null,
+      // Shown hands (showdown) are everyone's to read; any other hole card is hidden here.
+      hole: hole === null ? null : e?.shows[k] === 'shown' ? hole.slice() : hole.map(hidden),
       bought: seat.bought,
       timeouts: seat.timeouts,
       handsPlayed: seat.handsPlayed,
-    };
-  });
+    });
+  }
   let hand: TableView['hand'] = null;
   if (h && e) {
     const k = h.seats.length;
-    const pot = [...e.committed, ...e.antes, ...e.bets].reduce((a, b) => a + b, 0);
+    let pot = 0;
+    for (const chips of [e.committed, e.antes, e.bets]) for (const c of chips) pot += c;
     hand = {
       number: h.number,
       commitment: h.commitment,
@@ -155,29 +174,68 @@ export function viewOf(s: TableState, viewer: Viewer): TableView {
     };
   }
   const c = s.config;
-  return {
-    config: {
-      seats: c.seats,
-      smallBlind: c.smallBlind,
-      bigBlind: c.bigBlind,
-      ante: c.ante,
-      startingStack: c.startingStack,
-      actionTimeoutMs: c.actionTimeoutMs,
-      handIntervalMs: c.handIntervalMs,
-      maxHands: c.maxHands,
-      minPlayers: c.minPlayers,
+  v = {
+    base: {
+      config: {
+        seats: c.seats,
+        smallBlind: c.smallBlind,
+        bigBlind: c.bigBlind,
+        ante: c.ante,
+        startingStack: c.startingStack,
+        actionTimeoutMs: c.actionTimeoutMs,
+        handIntervalMs: c.handIntervalMs,
+        maxHands: c.maxHands,
+        minPlayers: c.minPlayers,
+      },
+      status: s.stopped ? 'stopped' : h ? 'playing' : s.handsStarted > 0 ? 'between' : 'waiting',
+      handsStarted: s.handsStarted,
+      button: s.button,
+      nextHandAt: s.nextHandAt,
+      deadline: nextDeadline(s),
+      seats,
+      hand,
+      recent: s.recent,
+      lastAction: s.lastAction,
+      stopReason: s.stopReason,
     },
-    status: s.stopped ? 'stopped' : h ? 'playing' : s.handsStarted > 0 ? 'between' : 'waiting',
+    holes,
+  };
+  shared.set(s, v);
+  return v;
+}
+
+function hidden(): string {
+  return UNKNOWN_CARD;
+}
+
+/** `row` showing its own hole cards (a copy: views never alias the state's arrays). */
+function revealed(row: TableSeatView, hole: readonly string[]): TableSeatView {
+  return { ...row, hole: hole.slice() };
+}
+
+export function viewOf(s: TableState, viewer: Viewer): TableView {
+  const me = you(s, viewer);
+  const { base, holes } = sharedView(s);
+  let seats = base.seats;
+  if (me.kind === 'admin') {
+    seats = base.seats.map((row, i) => (holes[i] ? revealed(row, holes[i]!) : row));
+  } else if (me.seat !== null && holes[me.seat]) {
+    seats = base.seats.slice();
+    seats[me.seat] = revealed(seats[me.seat]!, holes[me.seat]!);
+  }
+  return {
+    config: base.config,
+    status: base.status,
     you: me,
-    handsStarted: s.handsStarted,
-    button: s.button,
-    nextHandAt: s.nextHandAt,
-    deadline: nextDeadline(s),
+    handsStarted: base.handsStarted,
+    button: base.button,
+    nextHandAt: base.nextHandAt,
+    deadline: base.deadline,
     seats,
-    hand,
-    recent: s.recent,
-    lastAction: s.lastAction,
-    stopReason: s.stopReason,
+    hand: base.hand,
+    recent: base.recent,
+    lastAction: base.lastAction,
+    stopReason: base.stopReason,
   };
 }
 
