@@ -34,6 +34,7 @@ afterAll(async () => {
 async function server(
   stepDelayMs = 0,
   env: Record<string, string> = {},
+  opts: { natsUrl?: string } = {},
 ): Promise<{ s: RunningServer; admin: Db8Client }> {
   const s = await startServer({
     port: 0,
@@ -45,6 +46,7 @@ async function server(
     adminLink: true,
     print: () => {},
     env: { DB8_ARENA_SCAN_MS: '200', DB8_ARENA_STEP_DELAY_MS: String(stepDelayMs), ...env },
+    ...opts,
   });
   servers.push(s);
   const token = new URL(s.adminLink!).hash.replace('#token=', '');
@@ -253,30 +255,89 @@ describe('server-run tournaments', () => {
     await servers.pop()!.close();
   });
 
-  it('on a cluster, one process drives a tournament: every match is played once, in one room', async () => {
-    const a = await server();
-    await server();
-    const t = await a.admin.createRoom(cup('cluster cup'));
+  it('on a cluster, both processes play one tournament: each match once, never more than `concurrency` in play', async () => {
+    // NATS: each process hears the other's entries (a schedule, a result) at once.
+    const bus = { natsUrl: process.env.NATS_URL ?? 'nats://127.0.0.1:4222' };
+    const a = await server(20, {}, bus);
+    await server(20, {}, bus);
+    const db = postgresDriver(PG_URL, { schema: schema.schema, max: 1 });
+    const spec = cup('cluster cup');
+    spec.config.concurrency = 3; // two processes could take two each: the cap is the cluster's
+    const t = await a.admin.createRoom(spec);
+    const inPlay = watchInPlay(db, t.room_id);
+    const v = await until(a.admin, t.room_id, (x) => x.phase === 'closed');
+    const most = await inPlay.stop();
+    expect(v.played).toBe(12);
+    // Read from the store while the tournament ran: never more match rooms open at once than allowed.
+    expect(most).toBeLessThanOrEqual(3);
+    expect(most).toBeGreaterThanOrEqual(1);
+    // Each match played once: exactly the twelve reported rooms exist (a match played twice would
+    // have been refused, abandoned or replayed as …-r2), and one result entry per match.
+    const rooms = await matchRooms(db, t.room_id);
+    expect(rooms.map((r) => r.id).sort()).toEqual(v.matches.map((m) => m.result!.room).sort());
+    expect(rooms.every((r) => /-m\d+$/.test(r.id))).toBe(true);
+    expect((await resultsOf(db, t.room_id)).sort()).toEqual(v.matches.map((m) => m.id).sort());
+    // Both processes played: each match room names the process that opened and played it.
+    const by = new Set(rooms.map((r) => r.createdBy));
+    expect(by.size).toBe(2);
+    for (const b of by) expect(b).toMatch(/^arena@/);
+    const verdict = await exportAndVerify(a.admin, t.room_id, v);
+    expect(verdict.problems).toEqual([]);
+    await db.close();
+    await servers.pop()!.close();
+    await servers.pop()!.close();
+  });
+
+  it('on a cluster, a process stopped mid-tournament leaves its matches to the other, which finishes it', async () => {
+    // No NATS: the other process learns of the stop's released leases at its scan (the safety net).
+    const a = await server(40, { DB8_ARENA_NODE: 'a' });
+    await server(40, { DB8_ARENA_NODE: 'b' });
+    const db = postgresDriver(PG_URL, { schema: schema.schema, max: 1 });
+    const t = await a.admin.createRoom(cup('takeover cup'));
+    // Wait until both processes have played and b is in the middle of a match, then stop b.
+    let inPlayOnB: string[] = [];
+    for (;;) {
+      const rooms = await matchRooms(db, t.room_id);
+      inPlayOnB = rooms.filter((r) => r.createdBy === 'arena@b' && r.status === 'open').map((r) => r.id);
+      if (rooms.some((r) => r.createdBy === 'arena@a') && inPlayOnB.length > 0) break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    // (a may take b's matches over while b is still closing: b lets its leases go first.)
+    await servers.pop()!.close();
     const v = await until(a.admin, t.room_id, (x) => x.phase === 'closed');
     expect(v.played).toBe(12);
-    // Both processes heard of the tournament; had both played it, rooms would have been refused,
-    // abandoned or replayed (…-r2). Exactly the twelve reported rooms exist.
-    const rooms = await a.admin.listRooms({ protocol: 'sealed-bid', limit: 200 });
-    const ofCup = rooms.rooms.map((r) => r.room_id).filter((id) => id.startsWith(`${t.room_id}-`));
-    expect(ofCup.sort()).toEqual(v.matches.map((m) => m.result!.room).sort());
-    expect(ofCup.every((id) => /-m\d+$/.test(id))).toBe(true);
-    await servers.pop()!.close();
+    // None lost, none doubled: one result per match.
+    expect((await resultsOf(db, t.room_id)).sort()).toEqual(v.matches.map((m) => m.id).sort());
+    // What b left half-played, a ended as abandoned and replayed in a new room, which is the one
+    // reported (b stops at its next write: a room b was playing is finished by b only if that
+    // write was its last).
+    const rooms = await matchRooms(db, t.room_id);
+    const replayed = inPlayOnB.filter((id) => !v.matches.some((m) => m.result!.room === id));
+    expect(replayed.length).toBeGreaterThanOrEqual(1);
+    for (const id of replayed) {
+      expect(rooms.find((x) => x.id === id)!.status).toBe('closed');
+      const match = v.matches.find((m) => id === `${t.room_id}-${m.id}`)!;
+      expect(match.result!.room).toBe(`${id}-r2`);
+      expect(rooms.find((x) => x.id === `${id}-r2`)!.createdBy).toBe('arena@a');
+    }
+    expect(rooms.filter((r) => r.status === 'open')).toEqual([]);
+    const verdict = await exportAndVerify(a.admin, t.room_id, v);
+    expect(verdict.problems).toEqual([]);
+    await db.close();
     await servers.pop()!.close();
   });
 
   it('survives a restart mid-tournament: a new server finishes it, no match lost or doubled', async () => {
     const first = await server(40);
+    const db = postgresDriver(PG_URL, { schema: schema.schema, max: 1 });
     const t = await first.admin.createRoom(cup('restart cup'));
     await until(first.admin, t.room_id, (x) => x.played >= 1);
+    // Stop it mid-match (not in the moment between one match's result and the next match's room).
+    while (!(await matchRooms(db, t.room_id)).some((r) => r.status === 'open'))
+      await new Promise((r) => setTimeout(r, 20));
     await servers.pop()!.close();
     // Read straight from the database while no server runs: results in, not all (the step delay
     // keeps the tournament going), and which ones.
-    const db = postgresDriver(PG_URL, { schema: schema.schema, max: 1 });
     const resultsIn = async () =>
       (
         await db.query<{ match: string }>(
@@ -329,4 +390,51 @@ async function viewOfDb(db: ReturnType<typeof postgresDriver>, room: string): Pr
     [room],
   );
   return new Map(rows.map((r) => [r.match, r.room]));
+}
+
+type Db = ReturnType<typeof postgresDriver>;
+
+/** A tournament's match rooms as the store has them, with the process that opened each. */
+async function matchRooms(db: Db, tournament: string) {
+  const rows = await db.query<{ id: string; created_by: string | null; status: string }>(
+    `SELECT id, created_by, status FROM rooms WHERE left(id, length($1)) = $1 AND protocol <> 'arena' ORDER BY id`,
+    [`${tournament}-`],
+  );
+  return rows.map((r) => ({ id: r.id, createdBy: r.created_by, status: r.status }));
+}
+
+/** The match of every result entry in the tournament's log (a doubled result would show twice). */
+async function resultsOf(db: Db, tournament: string): Promise<string[]> {
+  const rows = await db.query<{ match: string }>(
+    `SELECT public_json::json->'payload'->>'match' AS match FROM entries
+      WHERE room_id = $1 AND kind = 'action' AND public_json::json->'payload'->>'type' = 'result'`,
+    [tournament],
+  );
+  return rows.map((r) => r.match);
+}
+
+/**
+ * Counts the tournament's open match rooms in the store, again and again until stopped, and keeps the
+ * most seen at once. A sample can miss a peak, never invent one: a count over the cap is a real breach.
+ */
+function watchInPlay(db: Db, tournament: string): { stop(): Promise<number> } {
+  let most = 0;
+  let done = false;
+  const loop = (async () => {
+    while (!done) {
+      const [row] = await db.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM rooms WHERE left(id, length($1)) = $1 AND protocol <> 'arena' AND status = 'open'`,
+        [`${tournament}-`],
+      );
+      most = Math.max(most, row!.n);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  })();
+  return {
+    async stop() {
+      done = true;
+      await loop;
+      return most;
+    },
+  };
 }

@@ -45,4 +45,17 @@ describe('keepLease', () => {
     await expect.poll(() => t!.store.leases.take('w', 'two', 60_000)).toBe(true);
     expect(await t.store.leases.holderOf('w')).toBe('two');
   });
+
+  it('lists the unexpired leases under a plain prefix (no LIKE wildcards)', async () => {
+    t = await pgliteMemoryStore();
+    await t.store.leases.take('cup_1:slot:0', 'a', 60_000);
+    await t.store.leases.take('cup_1:slot:1', 'b', 60_000);
+    await t.store.leases.take('cupx1:slot:0', 'c', 60_000); // `_` is a wildcard to LIKE, not here
+    await t.store.leases.take('cup_1:slot:2', 'd', 0); // expired
+    await expect.poll(async () => (await t!.store.leases.live('cup_1:slot:')).length).toBe(2);
+    expect(await t.store.leases.live('cup_1:slot:')).toEqual([
+      { name: 'cup_1:slot:0', holder: 'a' },
+      { name: 'cup_1:slot:1', holder: 'b' },
+    ]);
+  });
 });

@@ -1,24 +1,31 @@
-import { DEFAULT_LEASE_MS, keepLease, type LeaseKeeper, type ModuleContext } from '@db8/server/kit';
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import { DEFAULT_LEASE_MS, type ModuleContext } from '@db8/server/kit';
 import { type Games, gameFor } from '../cli/game.ts';
 import { type ArenaConfig, ArenaConfigSchema } from '../rules/index.ts';
-import { Aborted } from './match-room.ts';
-import { driveTournament } from './tournament.ts';
+import { TournamentWork } from './cluster.ts';
 
 /**
  * The server's tournament runner: every open arena room whose config says `runBy: server` and
- * whose game and entrants this server can play is driven by exactly one process of the cluster —
- * the holder of the store lease `arena:<room>` (one lease per tournament, so a cluster's
- * tournaments spread over its nodes). Each process looks for open tournaments on start, whenever a
- * tournament is created (the bus's genesis entries), and every `DB8_ARENA_SCAN_MS` (default 5 s: how soon
- * a process takes over from one that died, with the lease's time, `DB8_ARENA_LEASE_MS`, default
- * 15 s). The holder drives the tournament from its log (tournament.ts); a clean stop releases the
- * lease at once, a crash after its time.
+ * whose game and entrants this server can play is worked on by every process of the cluster that
+ * can, each match played by one of them (cluster.ts: a lease per match, `concurrency` slots per
+ * tournament across the cluster). Each process looks for open tournaments on start, whenever a
+ * tournament is created (the bus's genesis entries), and every `DB8_ARENA_SCAN_MS` (default 5 s: how
+ * soon a process takes over a match from one that died, with the leases' time,
+ * `DB8_ARENA_LEASE_MS`, default 15 s); within a tournament it moves on when the tournament's log
+ * does (a schedule, a result: the bus), not at the next scan. A clean stop releases every lease at
+ * once, a crash after its time.
  */
+
+/** This process's name in logs and on the match rooms it opens: host, pid and a tag per runner. */
+const nodeName = () => `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
 
 export interface RunnerOptions {
   scanMs: number;
   leaseMs: number;
   stepDelayMs: number;
+  /** This process's name (`DB8_ARENA_NODE`, default host:pid:tag): logs, and the match rooms it opens. */
+  node: string;
 }
 
 export function runnerOptions(env: ModuleContext['env']): RunnerOptions {
@@ -30,6 +37,7 @@ export function runnerOptions(env: ModuleContext['env']): RunnerOptions {
     scanMs: n(env.DB8_ARENA_SCAN_MS, 5000, 50),
     leaseMs: n(env.DB8_ARENA_LEASE_MS, DEFAULT_LEASE_MS, 200),
     stepDelayMs: n(env.DB8_ARENA_STEP_DELAY_MS, 0, 0),
+    node: env.DB8_ARENA_NODE?.trim() || nodeName(),
   };
 }
 
@@ -45,15 +53,8 @@ export interface RunnerGames {
   modelReady?(entrant: { provider: string; model: string }): string | null;
 }
 
-interface Held {
-  keeper: LeaseKeeper | null;
-  /** This process drives it now. */
-  live: boolean;
-  drive: Promise<void> | null;
-}
-
 export class TournamentRunner {
-  private readonly held = new Map<string, Held>();
+  private readonly held = new Map<string, TournamentWork>();
   /** Tournaments this process gave up on (a match failed every attempt): logged, left to the others. */
   private readonly failed = new Set<string>();
   /** Tournaments left to their organizer, each said once in the log. */
@@ -76,9 +77,11 @@ export class TournamentRunner {
 
   start(): void {
     // A new tournament anywhere in the cluster (its public genesis names the protocol): look at once
-    // rather than at the next scan.
+    // rather than at the next scan. An entry of a tournament worked on here (a round, a result):
+    // there may be a match to play or a round to write.
     this.unsubscribe = this.ctx.app.bus.subscribe('*', (e) => {
       if (e.seq === 0 && (e.payload as { protocol?: unknown } | undefined)?.protocol === 'arena') this.scan();
+      else this.held.get(e.room)?.kick();
     });
     const loop = () => {
       this.timer = setTimeout(() => {
@@ -98,11 +101,6 @@ export class TournamentRunner {
     if (this.timer) clearTimeout(this.timer);
     await this.scanning?.catch(() => {});
     await Promise.all([...this.held.keys()].map((id) => this.release(id)));
-  }
-
-  /** Whether this process drives the tournament now. */
-  drives(id: string): boolean {
-    return this.held.get(id)?.live === true;
   }
 
   private scan(): void {
@@ -127,18 +125,17 @@ export class TournamentRunner {
     const rooms = await this.ctx.runtime.listRooms({ protocol: 'arena', status: 'open', limit: 500 });
     for (const r of rooms) {
       open.add(r.id);
-      if (this.stopped || this.held.has(r.id) || this.failed.has(r.id)) continue;
+      if (this.stopped || this.failed.has(r.id)) continue;
+      const known = this.held.get(r.id);
+      if (known) {
+        known.kick(); // the safety net: a match whose player died is free once its lease expires
+        continue;
+      }
       if (!this.playable(r.id, r.config)) continue;
-      const entry: Held = { keeper: null, live: false, drive: null };
-      this.held.set(r.id, entry);
-      entry.keeper = await keepLease(this.ctx.runtime.store, `arena:${r.id}`, {
-        ttlMs: this.opts.leaseMs,
-        lead: async () => this.lead(r.id, entry),
-        follow: async () => this.follow(entry),
-      });
+      this.work(r.id, r.config);
     }
-    // Closed (here or elsewhere): nothing left to hold.
-    for (const id of [...this.held.keys()]) if (!open.has(id) && !this.drives(id)) await this.release(id);
+    // Closed elsewhere: nothing left to do here.
+    for (const id of [...this.held.keys()]) if (!open.has(id)) await this.release(id);
   }
 
   /**
@@ -170,47 +167,39 @@ export class TournamentRunner {
     return null;
   }
 
-  private async lead(id: string, entry: Held): Promise<void> {
-    if (this.stopped) return;
-    const room = await this.ctx.runtime.getRoom(id);
-    const config = ArenaConfigSchema.parse(room.config);
+  private work(id: string, config: ArenaConfig): void {
     const game = gameFor(this.games, config);
     if (typeof game === 'string') return;
-    entry.live = true;
-    entry.drive = driveTournament(
-      {
+    const work = new TournamentWork(id, {
+      runtime: this.ctx.runtime,
+      drive: {
         runtime: this.ctx.runtime,
         game,
         clock: () => this.ctx.runtime.now(),
-        live: () => entry.live && !this.stopped,
         stepDelayMs: this.opts.stepDelayMs,
+        node: this.opts.node,
       },
-      id,
-    )
+      node: this.opts.node,
+      leaseMs: this.opts.leaseMs,
+      log: this.log,
+    });
+    this.held.set(id, work);
+    work.finished
       .catch((err) => {
-        if (err instanceof Aborted) return;
         this.failed.add(id);
         this.log.error({ err, room: id }, 'arena: the tournament stopped with an error');
       })
       .finally(() => {
-        entry.live = false;
-        // Done (closed or given up): let the lease go now rather than at the next scan.
-        if (!this.stopped) void this.release(id);
+        // Done (closed or given up): forget it, so a later scan does not hold it.
+        if (this.held.get(id) === work) this.held.delete(id);
       });
-  }
-
-  private async follow(entry: Held): Promise<void> {
-    entry.live = false;
-    await entry.drive;
-    entry.drive = null;
+    work.kick();
   }
 
   private async release(id: string): Promise<void> {
-    const entry = this.held.get(id);
-    if (!entry) return;
+    const work = this.held.get(id);
+    if (!work) return;
     this.held.delete(id);
-    entry.live = false;
-    await entry.keeper?.stop();
-    await entry.drive;
+    await work.stop();
   }
 }

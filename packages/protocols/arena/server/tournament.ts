@@ -1,14 +1,14 @@
 import { canonicalize } from '@db8/core';
 import { type ModuleRuntime, RuntimeError } from '@db8/server/kit';
 import type { Game } from '../cli/game.ts';
-import { type ArenaAction, type ArenaState, legalFor, type Match, ORGANIZER } from '../rules/index.ts';
+import { type ArenaAction, type ArenaState, type Match, ORGANIZER } from '../rules/index.ts';
 import { Aborted, MirroredMatchRoom } from './match-room.ts';
 
 /**
- * One tournament played by the server, from its log: publish the round that is due, play every
- * scheduled match without a result (`concurrency` at once) in a real match room, append each result
- * with that room's id and signed tree head, close when nothing is left. It starts from whatever the
- * log says, so a boot or a takeover by another node resumes where the last driver stopped:
+ * A tournament's matches played by the server, from its log (cluster.ts says which process plays
+ * which, and writes the rounds and the close): each match in a real match room, its result appended
+ * with that room's id and signed tree head. A match starts from whatever the log and its rooms say,
+ * so a boot or a takeover by another node resumes where the last player stopped:
  *
  * - a match with a result is never played again;
  * - a match room that closed normally but whose result was not appended yet is reported as it is;
@@ -26,6 +26,8 @@ export interface DriveOptions {
   clock: () => number;
   /** False once this node must stop (lease lost, server closing). */
   live: () => boolean;
+  /** The process playing, recorded as the match room's creator (`arena@<node>`). */
+  node?: string;
   stepDelayMs?: number;
 }
 
@@ -35,16 +37,8 @@ const MAX_ATTEMPTS = 3;
 export const matchRoomId = (tournament: string, match: string, attempt: number) =>
   attempt === 1 ? `${tournament}-${match}` : `${tournament}-${match}-r${attempt}`;
 
-async function pool<T>(items: readonly T[], n: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) await work(items[next++]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(n, items.length) }, worker));
-}
-
 /** Writes as the organizer; a refusal means another driver got there first (the caller rereads the log). */
-async function organizer(o: DriveOptions, room: string, action: ArenaAction): Promise<boolean> {
+export async function organizer(o: DriveOptions, room: string, action: ArenaAction): Promise<boolean> {
   if (!o.live()) throw new Aborted();
   try {
     await o.runtime.act(room, { seat: ORGANIZER, action });
@@ -59,24 +53,16 @@ async function organizer(o: DriveOptions, room: string, action: ArenaAction): Pr
   }
 }
 
-/** Plays the tournament to its close (or until `live()` turns false: then throws Aborted). */
-export async function driveTournament(o: DriveOptions, room: string): Promise<void> {
-  for (;;) {
-    if (!o.live()) throw new Aborted();
-    const { state, closed } = await o.runtime.protocolState(room);
-    if (closed) return;
-    const s = state as ArenaState;
-    const open = s.matches.filter((m) => !s.results[m.id]);
-    if (open.length > 0) {
-      await pool(open, s.config.concurrency, (m) => playMatch(o, room, s, m));
-      continue;
-    }
-    const due = legalFor(s, ORGANIZER).actions.find((a) => a.type === 'schedule');
-    await organizer(o, room, due ?? { type: 'close' });
-  }
-}
-
-async function playMatch(o: DriveOptions, tournament: string, s: ArenaState, m: Match): Promise<void> {
+/**
+ * Plays match `m` to its result, which it appends: the caller holds the match (cluster.ts), so no
+ * other process touches its rooms meanwhile. Returns the room reported.
+ */
+export async function playMatch(
+  o: DriveOptions,
+  tournament: string,
+  s: ArenaState,
+  m: Match,
+): Promise<string> {
   // Why each attempt failed, for the error that gives up (a deterministic failure repeats its reason).
   const reasons: string[] = [];
   for (let attempt = 1; attempt <= MAX_ATTEMPTS + 1; attempt++) {
@@ -132,7 +118,7 @@ async function open(o: DriveOptions, s: ArenaState, m: Match, id: string): Promi
     seed: m.seed,
     now,
     title: `${s.config.name}: ${m.id}`,
-    createdBy: 'arena',
+    createdBy: o.node ? `arena@${o.node}` : 'arena',
   });
   return new MirroredMatchRoom(o.runtime, id, {
     protocol: o.game.protocol,
@@ -146,7 +132,13 @@ async function open(o: DriveOptions, s: ArenaState, m: Match, id: string): Promi
 }
 
 /** Appends the closed match room's result with its signed tree head. `expected`: the mirror's result. */
-async function report(o: DriveOptions, tournament: string, m: Match, id: string, expected: unknown) {
+async function report(
+  o: DriveOptions,
+  tournament: string,
+  m: Match,
+  id: string,
+  expected: unknown,
+): Promise<string> {
   const r = await o.runtime.protocolState(id);
   if (!r.closed) throw new Error(`match room ${id} did not close`);
   const result = o.game.protocol.result(r.state);
@@ -167,4 +159,5 @@ async function report(o: DriveOptions, tournament: string, m: Match, id: string,
     placements,
     ...(hands === undefined ? {} : { hands }),
   });
+  return id;
 }

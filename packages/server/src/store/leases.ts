@@ -25,6 +25,17 @@ export class LeasesRepo {
     await this.db.query('DELETE FROM leases WHERE name = $1 AND holder = $2', [name, holder]);
   }
 
+  /**
+   * The unexpired leases whose names start with `prefix` (a tournament's match slots, its nodes):
+   * how a cluster counts who holds a family of leases. A plain prefix, not a LIKE pattern.
+   */
+  async live(prefix: string): Promise<{ name: string; holder: string }[]> {
+    return this.db.query<{ name: string; holder: string }>(
+      'SELECT name, holder FROM leases WHERE left(name, length($1)) = $1 AND expires_at >= now() ORDER BY name',
+      [prefix],
+    );
+  }
+
   async holderOf(name: string): Promise<string | null> {
     const [row] = await this.db.query<{ holder: string }>(
       'SELECT holder FROM leases WHERE name = $1 AND expires_at >= now()',
