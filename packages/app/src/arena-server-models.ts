@@ -13,6 +13,7 @@ import {
   ProviderConfigError,
   resolveProvider,
 } from '@db8/agents';
+import { entrantIdentity } from '@db8/arena/server';
 import { DriverStore, type ModuleContext } from '@db8/server/kit';
 import { type ModelProviders, metered } from './arena-models.ts';
 
@@ -80,6 +81,9 @@ export function serverModels(ctx: ModuleContext, log: { warn(o: object, m: strin
         model: entrant.model,
         script,
       });
+      // Nobody holds a match seat: each call is recorded for the model's own principal (the one its
+      // tournaments link as the entrant), so it counts in that model's profile usage.
+      const principal = entrantIdentity({ ...entrant, kind: 'model' })?.id ?? null;
       return metered(provider, async (record) => {
         meter.call(entrant.name, record);
         const key = `${room}\u0000${entrant.name}`;
@@ -95,6 +99,7 @@ export function serverModels(ctx: ModuleContext, log: { warn(o: object, m: strin
             error: record.error ? { code: record.error.code, message: record.error.message } : null,
             record,
             now: ctx.runtime.now(),
+            principal,
           })
           .catch((err) => log.warn({ err, room }, 'arena: model call not recorded'));
       });

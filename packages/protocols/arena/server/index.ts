@@ -1,10 +1,13 @@
 import type { ModuleContext, ProtocolModule } from '@db8/server/kit';
 import type { Games } from '../cli/game.ts';
 import { arena } from '../rules/index.ts';
+import { arenaAgentRecord } from './agent-record.ts';
+import { entrantLinker } from './entrants.ts';
 import { type RunnerGames, type RunnerLog, runnerOptions, TournamentRunner } from './runner.ts';
 
+export { type ArenaDetail, ArenaDetailSchema } from './agent-record.ts';
+export { entrantIdentity } from './entrants.ts';
 export type { RunnerGames } from './runner.ts';
-
 export { matchRoomId } from './tournament.ts';
 
 /**
@@ -19,12 +22,21 @@ export function arenaServerModule(
 ): ProtocolModule {
   return {
     protocol: arena,
+    agentRecord: arenaAgentRecord,
     routes(app, ctx) {
       const setup = typeof games === 'function' ? games(ctx, app.log) : { games };
       const runner = new TournamentRunner(ctx, setup, runnerOptions(ctx.env), app.log);
       // After listen: every module's routes are mounted and the runtime is serving.
-      app.addHook('onReady', async () => runner.start());
-      app.addHook('onClose', async () => runner.stop());
+      // Each tournament's model and scripted entrants are linked to their profiles (entrants.ts).
+      const linker = entrantLinker(ctx, app.log);
+      app.addHook('onReady', async () => {
+        linker.start();
+        runner.start();
+      });
+      app.addHook('onClose', async () => {
+        linker.stop();
+        await runner.stop();
+      });
     },
   };
 }

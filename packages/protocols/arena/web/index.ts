@@ -3,6 +3,7 @@ import { createElement } from 'react';
 import type { GameCheck } from '../rules/verify-bundles.ts';
 
 const StandingsSummary = lazyPage(() => import('./Standings.tsx').then((m) => m.StandingsSummary));
+const ArenaProfile = lazyPage(() => import('./ProfileSection.tsx').then((m) => m.ArenaProfileSection));
 const CreateArena = lazyPage(() => import('./CreateArena.tsx').then((m) => m.CreateArena));
 
 /** How each game's result places its entrants, by protocol name: the composition root's (games are other protocols). */
@@ -18,5 +19,11 @@ export function arenaWebModule(scoring: ArenaScoring = {}): WebModule {
     // biome-ignore lint/correctness/noComponentHookFactories: made once, where web/modules.ts lists the modules.
     Summary: (props) => createElement(StandingsSummary, { ...props, scoring }),
     CreateForm: CreateArena,
+    ProfileSection: ArenaProfile,
+    // A tournament made without a room title is headed by its config's name.
+    roomTitle: (view) => {
+      const name = (view as { name?: unknown } | null | undefined)?.name;
+      return typeof name === 'string' && name !== '' ? name : null;
+    },
   };
 }

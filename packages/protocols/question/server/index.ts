@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import type { ModuleContext, ProtocolModule } from '@db8/server/kit';
 import { migrationsIn, runtimeError } from '@db8/server/kit';
 import { closeJsonSchema, question, summaryJsonSchema, UPSTREAM_SCHEMAS } from '../rules/index.ts';
+import { questionAgentRecord } from './agent-record.ts';
 import { modelRoutes } from './agents.ts';
 import { SwarmBinding } from './binding.ts';
 import { startIrcBridge } from './bridges/irc.ts';
@@ -27,6 +28,7 @@ export interface QuestionHandle {
 export const questionModule: ProtocolModule = {
   protocol: question,
   externalClock: true,
+  agentRecord: questionAgentRecord,
   prepareConfig() {
     throw runtimeError(
       'BAD_CONFIG',

@@ -16,6 +16,7 @@ import {
   type RoomInput,
   toFlat,
 } from '../rules/index.ts';
+import { linkAuthor } from './authors.ts';
 import type { Published, SwarmTransport } from './binding.ts';
 import {
   AskDraftSchema,
@@ -181,7 +182,15 @@ export function swarmRoutes(root: FastifyInstance, deps: SwarmRoutesDeps): void 
       );
       if (p.duplicate)
         throw new ApiError(409, 'REPLAYED', `question ${env['question/id']} was already published`);
-      return reply.code(201).send({ question_id: env['question/id'], ...answer(p) });
+      const published = answer(p);
+      // Signed here for the caller: its profile may count the question once the room closes.
+      if ('ask' in req.body)
+        await linkAuthor(runtime, node, {
+          roomId: roomIdOf(env['question/id']),
+          principal: auth.principal,
+          role: 'asker',
+        }).catch((err) => req.log.warn({ err }, 'swarm: question not linked to its asker'));
+      return reply.code(201).send({ question_id: env['question/id'], ...published });
     },
   );
 
@@ -311,7 +320,15 @@ export function swarmRoutes(root: FastifyInstance, deps: SwarmRoutesDeps): void 
       const id = eventIdOf(input);
       const p = await binding.publish(subject, input, id);
       if (p.duplicate) throw new ApiError(409, 'REPLAYED', `input ${id} was already published`);
-      return answer(p);
+      const published = answer(p);
+      // A draft is signed here with the caller's key: its answers count on its profile (authors.ts).
+      if ('draft' in req.body)
+        await linkAuthor(runtime, node, {
+          roomId,
+          principal: auth.principal,
+          role: participantOf(signer.publicKey) === room.question.asker ? 'asker' : 'participant',
+        }).catch((err) => req.log.warn({ err }, 'swarm: input not linked to its author'));
+      return published;
     },
   );
 }

@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import { Budget, type BudgetLimits, type Provider, ProviderConfigError, resolveProvider } from '@db8/agents';
 import type { Bus } from '../bus/types.ts';
 import { ApiError } from '../errors.ts';
+import { driverIdentity, ensureDriverPrincipal } from '../kit/identities.ts';
 import type { ProtocolModule } from '../kit/module.ts';
 import type { Runtime } from '../runtime/index.ts';
 import { redactDriverSpecs } from './redact.ts';
@@ -132,30 +132,9 @@ export class DriverHost {
   async #holdSeats(roomId: string, specs: Drivers): Promise<void> {
     const { runtime, log } = this.opts;
     for (const [seat, spec] of Object.entries(specs)) {
-      const key = [spec.provider, spec.model ?? '', spec.persona ?? '', seat].join('\u0000');
-      const id = `drv_${createHash('sha256').update(key).digest('hex').slice(0, 20)}`;
-      const scripted = spec.provider === 'scripted';
-      const name = `${scripted ? 'scripted' : (spec.model ?? spec.provider)} · ${seat}`;
+      const who = driverIdentity({ ...spec, seat });
       try {
-        if (!(await runtime.store.principals.get(id))) {
-          await runtime.store.principals
-            .create({
-              id,
-              kind: 'agent',
-              displayName: name,
-              // The model id too, so a profile says which model plays (routes/agents.ts).
-              meta: {
-                driver: spec.provider,
-                ...(spec.model ? { model: spec.model } : {}),
-                ...(scripted ? { scripted: true } : {}),
-              },
-              createdAt: runtime.now(),
-            })
-            .catch(async (err) => {
-              // Another room's creation made it first: that one is as good.
-              if (!(await runtime.store.principals.get(id))) throw err;
-            });
-        }
+        const id = await ensureDriverPrincipal(runtime.store, who, runtime.now());
         await runtime.join(roomId, { seat, principal: id });
       } catch (err) {
         // The seat stays driven anyway, only without a named holder.

@@ -31,6 +31,8 @@ export interface DriverCallInput {
   actedSeq?: number | null;
   record: CallRecord | null;
   now: number;
+  /** The principal the call was made for when no seat of the room holds it (an arena model entrant). */
+  principal?: string | null;
 }
 
 export class DriverStore {
@@ -95,8 +97,8 @@ export class DriverStore {
   async record(c: DriverCallInput): Promise<void> {
     await this.store.db.query(
       `INSERT INTO driver_calls (room_id, seat, decision, ok, error_code, error_message, acted_seq,
-         input_tokens, output_tokens, cost_usd, record, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+         input_tokens, output_tokens, cost_usd, record, created_at, principal_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
       [
         c.roomId,
         c.seat,
@@ -110,6 +112,7 @@ export class DriverStore {
         c.record?.costUsd ?? null,
         c.record ? JSON.stringify(c.record) : null,
         c.now,
+        c.principal ?? null,
       ],
     );
   }

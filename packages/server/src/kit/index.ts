@@ -24,7 +24,6 @@ export { DriverStore } from '../drivers/store.ts';
 export { ApiError, zodDetails } from '../errors.ts';
 export { RestCaller, type RestResult } from '../mcp/rest.ts';
 export type { FeedSink, Subscription } from '../realtime/feed.ts';
-
 // Realtime: the frames a wire codec encodes, and a server-side subscription's sink.
 export { Frame } from '../realtime/frame.ts';
 export type { RealtimeHub } from '../realtime/hub.ts';
@@ -62,6 +61,7 @@ export {
   roomRecord,
   sectionOf,
 } from './agent-record.ts';
+export { type DriverIdentity, driverIdentity, ensureDriverPrincipal, linkRoom } from './identities.ts';
 // The contract a module implements, and what it is given.
 export type {
   Env,

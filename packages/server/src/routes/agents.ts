@@ -104,6 +104,7 @@ export function agentRoutes(root: FastifyInstance, ctx: AppContext, mounted: rea
       const usage = await repo.usage(
         p.id,
         seats.map((s) => s.roomId),
+        admin,
       );
       return { agent: identityOf(p), sections, usage, includes_open: admin };
     },

@@ -43,10 +43,8 @@ export function AgentProfile(props: { id: string }) {
         </p>
         <h1 data-testid="agent-title">{p.agent.name}</h1>
         <p>
-          <AgentKind agent={p.agent} />{' '}
-          <span className="muted small mono" title="principal id">
-            {p.agent.id}
-          </span>
+          {/* Named, never by id: the id is the page's address already. */}
+          <AgentKind agent={p.agent} />
         </p>
         {p.includes_open ? <p className="muted small">As an admin you also see running rooms.</p> : null}
         <Usage usage={p.usage} />

@@ -94,7 +94,7 @@ export function Room(props: { roomId: string }) {
           <p className="crumbs small">
             <Link to="/">Rooms</Link> / <span className="mono">{roomId}</span>
           </p>
-          <h1>{room?.title ?? roomId}</h1>
+          <h1 data-testid="room-title">{room?.title ?? mod?.roomTitle?.(state?.view) ?? roomId}</h1>
           <p className="meta">
             <code>{state?.protocol ?? room?.protocol ?? '…'}</code>{' '}
             <Badge tone={statusTone(state?.status ?? room?.status ?? '')} testId="room-status">

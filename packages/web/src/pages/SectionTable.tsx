@@ -21,7 +21,9 @@ export function SectionTable(props: { section: AgentSection }) {
           {rows.map((m) => (
             <tr key={`${m.room_id}/${m.seat}`} className={m.won ? 'won' : undefined}>
               <td>
-                <Link to={`/rooms/${encodeURIComponent(m.room_id)}`}>{m.title ?? m.room_id}</Link>
+                <Link to={`/rooms/${encodeURIComponent(m.room_id)}`}>
+                  {m.title ?? `untitled ${props.section.protocol} room`}
+                </Link>
               </td>
               <td data-label="Seat">
                 {m.seat} <span className="muted small">{m.role}</span>
