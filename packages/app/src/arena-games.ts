@@ -4,7 +4,7 @@
 // LocalRoom, plays it to its close, and reads the placements back from the room's result — the
 // same function (arena-scoring.ts) `db8 arena verify` and the web's badge apply to a refolded match log.
 
-import { type ArenaConfig, type Entrant, type Match, POKER_DEFAULT_BIG_BLIND } from '@db8/arena';
+import { type ArenaConfig, type Entrant, type Match, POKER_DEFAULT_BLINDS } from '@db8/arena';
 import { CostMeter } from '@db8/arena/cli/cost.ts';
 import type { Game, Games } from '@db8/arena/cli/game.ts';
 import { createRng } from '@db8/core';
@@ -37,8 +37,8 @@ const pokerGame = (models: ModelProviders): Game => ({
   models: true,
   config: (arena, match) => ({
     seats: match.entrants.length,
-    smallBlind: int(arena.gameConfig.smallBlind, 5),
-    bigBlind: int(arena.gameConfig.bigBlind, POKER_DEFAULT_BIG_BLIND),
+    smallBlind: int(arena.gameConfig.smallBlind, POKER_DEFAULT_BLINDS.smallBlind),
+    bigBlind: int(arena.gameConfig.bigBlind, POKER_DEFAULT_BLINDS.bigBlind),
     startingStack: int(arena.gameConfig.startingStack, 1000),
     handIntervalMs: 0,
     maxHands: int(arena.gameConfig.hands, 50),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { POKER_DEFAULT_BIG_BLIND } from './poker-stats.ts';
 
 /**
  * A tournament's configuration: which game its matches play, how they are drawn (the format), who
@@ -43,6 +44,41 @@ export type Format = z.infer<typeof FormatSchema>;
 
 export const GAMES = ['debate', 'poker', 'sealed-bid', 'deliberation'] as const;
 
+/** Poker's blinds when `gameConfig` names none (app/src/arena-games.ts plays with these). */
+export const POKER_DEFAULT_BLINDS = { smallBlind: 5, bigBlind: POKER_DEFAULT_BIG_BLIND } as const;
+
+const count = (max: number) =>
+  z
+    .number({ error: 'a whole number' })
+    .int('a whole number')
+    .min(1, 'at least 1')
+    .max(max, `at most ${max.toLocaleString('en')}`)
+    .optional();
+
+/**
+ * The `gameConfig` settings each game reads (app/src/arena-games.ts, arena-debate.ts), with the
+ * bounds its own protocol puts on them: checked when the tournament is made, so a typo or a big
+ * blind below the small one is refused at once rather than found when no match room will open.
+ * Keys a game does not read pass through unread.
+ */
+export const GAME_SETTINGS = {
+  poker: z
+    .object({
+      hands: count(100_000),
+      smallBlind: count(1e12),
+      bigBlind: count(1e12),
+      startingStack: count(1e12),
+    })
+    .refine(
+      (g) =>
+        (g.bigBlind ?? POKER_DEFAULT_BLINDS.bigBlind) >= (g.smallBlind ?? POKER_DEFAULT_BLINDS.smallBlind),
+      { path: ['bigBlind'], message: 'the big blind must be at least the small blind' },
+    ),
+  'sealed-bid': z.object({ item: z.string().min(1).max(200).optional() }),
+  debate: z.object({ topic: z.string().min(1).max(500).optional(), rounds: count(20) }),
+  deliberation: z.object({}),
+} as const;
+
 export const ArenaConfigSchema = z
   .object({
     name: z.string().min(1).max(200),
@@ -77,6 +113,10 @@ export const ArenaConfigSchema = z
         path: ['seatsPerMatch'],
         message: 'more seats per match than entrants',
       });
+    const settings = GAME_SETTINGS[c.game].safeParse(c.gameConfig);
+    if (!settings.success)
+      for (const issue of settings.error.issues)
+        ctx.addIssue({ code: 'custom', path: ['gameConfig', ...issue.path], message: issue.message });
     if (c.format.kind === 'duplicate-poker' && c.game !== 'poker')
       ctx.addIssue({ code: 'custom', path: ['format'], message: 'duplicate-poker needs game: poker' });
   });

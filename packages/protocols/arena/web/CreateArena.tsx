@@ -1,20 +1,25 @@
 import type { CreateFormProps } from '@db8/web/kit';
 import { errorAt, Field } from '@db8/web/kit';
 import { zodResolver } from '@hookform/resolvers/zod';
+import { useRef } from 'react';
 import { Controller, useFieldArray, useForm } from 'react-hook-form';
 import {
   type ArenaConfigInput,
   ArenaConfigSchema,
+  type Entrant,
   type Format,
   GAMES,
   SCRIPTED_STRATEGIES,
 } from '../rules/index.ts';
+import { defaultSettings, GameSettings } from './GameSettings.tsx';
 
-// A new tournament: which game its matches play, the format, the entrants (each a scripted
-// strategy, a model, a person or an outside agent) and the seed everything derives from, checked as
-// you type by the arena's own zod schema. The room is the tournament's log: the server plays it when
-// it can (scripted entrants of a game it plays), else its organizer seat writes the schedule and the
-// results (docs/arena.md, Server-run tournaments); `db8 arena run` plays scripted and model entrants locally.
+// A new tournament: which game its matches play and with what settings (GameSettings), the
+// format, the entrants (each a scripted strategy, a model, a person or an outside agent) and the
+// seed everything derives from, checked as you type by the arena's own zod schema and, for scripted
+// entrants, against the game's strategies. The room is the tournament's log: the server plays it
+// when it can (scripted entrants of a game it plays, models of providers it configures), else its
+// organizer seat writes the schedule and the results (docs/arena.md, Server-run tournaments);
+// `db8 arena run` plays scripted and model entrants locally.
 
 /** What each format counts, by kind: round robin its games per group, Swiss its rounds, duplicate its deals. */
 const COUNT_OF = { 'round-robin': 'games', swiss: 'rounds', 'duplicate-poker': 'deals' } as const;
@@ -45,6 +50,49 @@ const DEFAULTS: ArenaConfigInput = {
   bootstrap: 200,
 };
 
+type Game = ArenaConfigInput['game'];
+
+/**
+ * What the form fills in when a game is chosen, so a first tournament of it plays as it stands:
+ * poker a duplicate match of two strategies of different strength, the others a round robin of
+ * three. Only fields still as the form last filled them are replaced (see `onGame`).
+ */
+function startOf(game: Game): Pick<ArenaConfigInput, 'name' | 'format' | 'entrants'> {
+  const scripted = (strategy: string, name = strategy): Entrant => ({ name, kind: 'scripted', strategy });
+  if (game === 'poker')
+    return {
+      name: 'duplicate poker',
+      format: { kind: 'duplicate-poker', deals: 10 },
+      entrants: [scripted('tight'), scripted('random')],
+    };
+  if (game === 'debate')
+    return {
+      name: 'debate round robin',
+      format: { kind: 'round-robin', games: 2 },
+      entrants: [scripted('evidence'), scripted('hedge'), scripted('sloppy')],
+    };
+  if (game === 'sealed-bid')
+    return { name: DEFAULTS.name, format: DEFAULTS.format, entrants: DEFAULTS.entrants };
+  return { name: `${game} round robin`, format: { kind: 'round-robin', games: 2 }, entrants: [] };
+}
+
+/**
+ * The form's schema: the arena's, and a scripted entrant must name one of its game's strategies —
+ * the server plays only those, and would leave a tournament with a misspelt one to its organizer.
+ */
+const FormSchema = ArenaConfigSchema.superRefine((c, ctx) => {
+  const known = SCRIPTED_STRATEGIES[c.game];
+  if (known.length === 0) return;
+  c.entrants.forEach((e, i) => {
+    if (e.kind === 'scripted' && !known.includes(e.strategy))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['entrants', i, 'strategy'],
+        message: `not a ${c.game} strategy: one of ${known.join(', ')}`,
+      });
+  });
+});
+
 /** The scripted strategies of the chosen game (one table, shared with `db8 arena run`). */
 function strategyHint(game: ArenaConfigInput['game']): string {
   const names = SCRIPTED_STRATEGIES[game] ?? [];
@@ -55,12 +103,29 @@ function strategyHint(game: ArenaConfigInput['game']): string {
 
 export function CreateArena(props: CreateFormProps) {
   const form = useForm<ArenaConfigInput>({
-    resolver: zodResolver(ArenaConfigSchema, undefined, { raw: true }),
+    resolver: zodResolver(FormSchema, undefined, { raw: true }),
     defaultValues: DEFAULTS,
     mode: 'onChange',
   });
   const { register, control, formState, watch } = form;
   const entrants = useFieldArray({ control, name: 'entrants' });
+  /** What the form itself last filled in, so choosing another game replaces only what nobody edited. */
+  const filled = useRef(startOf(DEFAULTS.game));
+  const onGame = (game: Game) => {
+    const next = startOf(game);
+    const same = (k: keyof typeof next) =>
+      JSON.stringify(form.getValues(k)) === JSON.stringify(filled.current[k]);
+    if (same('name')) form.setValue('name', next.name);
+    if (same('format')) form.setValue('format', next.format);
+    else if (game !== 'poker' && form.getValues('format').kind === 'duplicate-poker')
+      // Duplicate deals are poker's alone: keep the count, as a round robin's games.
+      form.setValue('format', { kind: 'round-robin', games: countOf(form.getValues('format') as Format) });
+    const replace = same('entrants') && next.entrants.length > 0;
+    if (replace) entrants.replace(next.entrants);
+    filled.current = replace ? next : { ...next, entrants: filled.current.entrants };
+    form.setValue('gameConfig', defaultSettings(game));
+    void form.trigger();
+  };
   const err = (path: string) => errorAt(formState.errors, path);
   const root = errorAt(formState.errors, '');
   const num = { valueAsNumber: true } as const;
@@ -73,7 +138,10 @@ export function CreateArena(props: CreateFormProps) {
             <input id="arena-name" type="text" {...register('name')} />
           </Field>
           <Field id="arena-game" label="game its matches play" error={err('game')}>
-            <select id="arena-game" {...register('game')}>
+            <select
+              id="arena-game"
+              {...register('game', { onChange: (e) => onGame(e.target.value as Game) })}
+            >
               {GAMES.map((g) => (
                 <option key={g} value={g}>
                   {g}
@@ -129,11 +197,17 @@ export function CreateArena(props: CreateFormProps) {
           </Field>
         </div>
       </fieldset>
+      <GameSettings form={form} game={watch('game')} />
       <fieldset data-testid="arena-entrants">
         <legend>entrants (2–64)</legend>
         <p className="small muted" data-testid="arena-strategies">
           {strategyHint(watch('game'))}
         </p>
+        <datalist id="arena-strategy-list">
+          {SCRIPTED_STRATEGIES[watch('game')].map((s) => (
+            <option key={s} value={s} />
+          ))}
+        </datalist>
         {entrants.fields.map((row, i) => {
           const kind = watch(`entrants.${i}.kind`);
           return (
@@ -167,7 +241,12 @@ export function CreateArena(props: CreateFormProps) {
               </Field>
               {kind === 'scripted' ? (
                 <Field id={`arena-e${i}-strategy`} label="strategy" error={err(`entrants.${i}.strategy`)}>
-                  <input id={`arena-e${i}-strategy`} type="text" {...register(`entrants.${i}.strategy`)} />
+                  <input
+                    id={`arena-e${i}-strategy`}
+                    type="text"
+                    list="arena-strategy-list"
+                    {...register(`entrants.${i}.strategy`)}
+                  />
                 </Field>
               ) : null}
               {kind === 'model' ? (
@@ -215,8 +294,9 @@ export function CreateArena(props: CreateFormProps) {
         </p>
       ) : null}
       <p className="small muted">
-        The organizer seat writes the schedule and each match's result; `db8 arena run` plays tournaments of
-        scripted and model entrants locally and verifies them (docs/arena.md).
+        This server plays the tournament itself, match by match, when every entrant is scripted or a model of
+        a provider it configures; otherwise the organizer seat writes the schedule and each match's result.
+        `db8 arena run` plays the same spec locally and `db8 arena verify` checks it (docs/arena.md).
       </p>
       {props.footer(form.watch())}
     </form>

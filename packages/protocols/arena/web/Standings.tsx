@@ -108,20 +108,25 @@ export function StandingsSummary(props: { view: unknown; status: string; scoring
       <details>
         <summary>Matches</summary>
         <ul>
-          {(v.matches ?? []).map((m) => (
-            <li key={m.id}>
-              {m.id}: {m.entrants.join(' vs ')}{' '}
-              {m.result ? (
-                <>
-                  — <Link to={`/rooms/${encodeURIComponent(m.result.room)}`}>{m.result.room}</Link> (
-                  {m.result.placements.map((p) => `${p.entrant} ${p.score}`).join(', ')}; tree head{' '}
-                  {m.result.head.size} / {m.result.head.rootHash.slice(0, 12)}…)
-                </>
-              ) : (
-                '— playing'
-              )}
-            </li>
-          ))}
+          {(v.matches ?? []).map((m) => {
+            // Named by its entrants, not by its room's id (the link carries that).
+            const label = `${m.id}: ${m.entrants.join(' vs ')}`;
+            return (
+              <li key={m.id}>
+                {m.result ? (
+                  <>
+                    <Link to={`/rooms/${encodeURIComponent(m.result.room)}`}>{label}</Link> —{' '}
+                    {m.result.placements
+                      .map((p) => `${p.entrant} ${p.score > 0 ? '+' : ''}${p.score}`)
+                      .join(', ')}{' '}
+                    (tree head {m.result.head.size} / {m.result.head.rootHash.slice(0, 12)}…)
+                  </>
+                ) : (
+                  `${label} — playing`
+                )}
+              </li>
+            );
+          })}
         </ul>
       </details>
     </div>

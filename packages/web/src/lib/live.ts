@@ -66,7 +66,12 @@ export function useRoomLive(
   const stateKey = useMemo(() => webKeys.roomState(roomId, viewer), [roomId, viewer]);
   const stateQuery = useQuery({
     queryKey: stateKey,
-    queryFn: async () => newer(queryClient.getQueryData<RoomState>(stateKey), await api.state(roomId)),
+    queryFn: async () => {
+      const read = await api.state(roomId);
+      // The cache as it is when the read lands, not as it was when it left: a push that arrived in
+      // between is newer than this read (reading it first let the page roll back, 14 played to 12).
+      return newer(queryClient.getQueryData<RoomState>(stateKey), read);
+    },
   });
   const state = stateQuery.data ?? null;
 

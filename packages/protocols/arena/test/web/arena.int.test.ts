@@ -84,7 +84,10 @@ describe('arena room page', () => {
       .poll(() => standings.getByTestId('arena-rating-chart').locator('circle.dot').count())
       .toBe(3);
     expect(await standings.getByTestId('arena-standings-table').locator('tbody tr').count()).toBe(3);
-    expect(await standings.locator('a[href="/rooms/room_m1"]').count()).toBe(1);
+    // A match is linked by its entrants' names, not by its room's id.
+    const m1 = standings.locator('a[href="/rooms/room_m1"]');
+    expect(await m1.count()).toBe(1);
+    expect(await m1.textContent()).toBe(`m1: ${due.matches[0]!.entrants.join(' vs ')}`);
     await shot(page, 'arena-standings-1366');
     await page.setViewportSize({ width: 390, height: 844 });
     await shot(page, 'arena-standings-390');

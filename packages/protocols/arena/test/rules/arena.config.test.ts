@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { type ArenaConfigInput, ArenaConfigSchema } from '../../rules/index.ts';
+
+// The game settings a tournament's matches read are checked when it is made: a server that
+// accepted a big blind below the small one would only find out when no match room would open.
+
+const duplicate = (gameConfig: Record<string, unknown>): ArenaConfigInput => ({
+  name: 'cup',
+  game: 'poker',
+  gameConfig,
+  format: { kind: 'duplicate-poker', deals: 2 },
+  entrants: [
+    { name: 'tight', kind: 'scripted', strategy: 'tight' },
+    { name: 'random', kind: 'scripted', strategy: 'random' },
+  ],
+  seed: 's',
+});
+
+const issues = (c: unknown) => {
+  const r = ArenaConfigSchema.safeParse(c);
+  return r.success ? [] : r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+};
+
+describe('arena config: game settings', () => {
+  it('accepts the poker settings the games read, and keys they do not', () => {
+    expect(issues(duplicate({ hands: 20, smallBlind: 5, bigBlind: 10, startingStack: 1000 }))).toEqual([]);
+    expect(issues(duplicate({}))).toEqual([]);
+    expect(issues(duplicate({ note: 'unread' }))).toEqual([]);
+  });
+
+  it('names the poker setting that is wrong', () => {
+    expect(issues(duplicate({ hands: 0 }))).toEqual([expect.stringMatching(/^gameConfig\.hands: /)]);
+    expect(issues(duplicate({ hands: '20' }))).toEqual([expect.stringMatching(/^gameConfig\.hands: /)]);
+    expect(issues(duplicate({ startingStack: 2.5 }))).toEqual([
+      expect.stringMatching(/^gameConfig\.startingStack: /),
+    ]);
+    expect(issues(duplicate({ smallBlind: 20, bigBlind: 10 }))).toEqual([
+      'gameConfig.bigBlind: the big blind must be at least the small blind',
+    ]);
+    // The default big blind (10) counts: a small blind of 20 alone is refused too.
+    expect(issues(duplicate({ smallBlind: 20 }))).toEqual([
+      'gameConfig.bigBlind: the big blind must be at least the small blind',
+    ]);
+  });
+
+  it('checks debate and sealed-bid settings by their own bounds', () => {
+    const debate = {
+      ...duplicate({ topic: '', rounds: 21 }),
+      game: 'debate',
+      format: { kind: 'round-robin', games: 1 },
+    };
+    expect(issues(debate).sort()).toEqual([
+      expect.stringMatching(/^gameConfig\.rounds: /),
+      expect.stringMatching(/^gameConfig\.topic: /),
+    ]);
+    const auction = { ...debate, game: 'sealed-bid', gameConfig: { item: 'x'.repeat(201) } };
+    expect(issues(auction)).toEqual([expect.stringMatching(/^gameConfig\.item: /)]);
+  });
+});

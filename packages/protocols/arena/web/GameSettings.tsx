@@ -1,0 +1,116 @@
+import { errorAt, Field } from '@db8/web/kit';
+import type { UseFormReturn } from 'react-hook-form';
+import { type ArenaConfigInput, POKER_DEFAULT_BLINDS } from '../rules/index.ts';
+
+// The settings each match of the chosen game plays with (the arena's `gameConfig`, checked by the
+// rules' GAME_SETTINGS): poker's hands per match and blinds, the auction's item, the debate's topic
+// and rounds. An empty field is left out of the config, and the game plays its default (the hint).
+
+type Form = UseFormReturn<ArenaConfigInput>;
+type Game = ArenaConfigInput['game'];
+
+/** What the games play when a setting is left out (app/src/arena-games.ts, arena-debate.ts). */
+const POKER_DEFAULTS = { hands: 50, ...POKER_DEFAULT_BLINDS, startingStack: 1000 };
+
+/** The settings a game starts with when it is chosen in the form: poker's spelt out, so the blinds are seen. */
+export function defaultSettings(game: Game): Record<string, unknown> {
+  return game === 'poker' ? { ...POKER_DEFAULTS } : {};
+}
+
+const optionalNumber = (v: unknown) => (v === '' || v === null || v === undefined ? undefined : Number(v));
+const optionalText = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v : undefined);
+
+function NumberSetting(props: { form: Form; game: Game; field: string; label: string; hint: string }) {
+  const id = `arena-${props.game}-${props.field}`;
+  const path = `gameConfig.${props.field}` as const;
+  return (
+    <Field id={id} label={props.label} error={errorAt(props.form.formState.errors, path)} hint={props.hint}>
+      <input
+        id={id}
+        type="number"
+        min={1}
+        step={1}
+        {...props.form.register(path, { setValueAs: optionalNumber })}
+      />
+    </Field>
+  );
+}
+
+export function GameSettings({ form, game }: { form: Form; game: Game }) {
+  if (game === 'poker')
+    return (
+      <fieldset data-testid="arena-game-settings">
+        <legend>poker: each match</legend>
+        <div className="grid-fields">
+          <NumberSetting
+            form={form}
+            game={game}
+            field="hands"
+            label="hands per match"
+            hint={`Empty: ${POKER_DEFAULTS.hands}. A bust ends a match early.`}
+          />
+          <NumberSetting
+            form={form}
+            game={game}
+            field="smallBlind"
+            label="small blind"
+            hint={`Empty: ${POKER_DEFAULTS.smallBlind}.`}
+          />
+          <NumberSetting
+            form={form}
+            game={game}
+            field="bigBlind"
+            label="big blind"
+            hint={`Empty: ${POKER_DEFAULTS.bigBlind}. bb/100 counts in these.`}
+          />
+          <NumberSetting
+            form={form}
+            game={game}
+            field="startingStack"
+            label="starting stack"
+            hint={`Empty: ${POKER_DEFAULTS.startingStack}.`}
+          />
+        </div>
+      </fieldset>
+    );
+  if (game === 'sealed-bid') {
+    const err = errorAt(form.formState.errors, 'gameConfig.item');
+    return (
+      <fieldset data-testid="arena-game-settings">
+        <legend>sealed-bid: each auction</legend>
+        <Field id="arena-item" label="item" error={err} hint="Empty: a prize.">
+          <input
+            id="arena-item"
+            type="text"
+            {...form.register('gameConfig.item', { setValueAs: optionalText })}
+          />
+        </Field>
+      </fieldset>
+    );
+  }
+  if (game === 'debate') {
+    const err = errorAt(form.formState.errors, 'gameConfig.topic');
+    return (
+      <fieldset data-testid="arena-game-settings">
+        <legend>debate: each match</legend>
+        <div className="grid-fields">
+          <Field id="arena-topic" label="topic" error={err} hint="Empty: the house topic.">
+            <input
+              id="arena-topic"
+              type="text"
+              {...form.register('gameConfig.topic', { setValueAs: optionalText })}
+            />
+          </Field>
+          <NumberSetting
+            form={form}
+            game={game}
+            field="rounds"
+            label="argument rounds"
+            hint="Before the closing round. Empty: 1."
+          />
+        </div>
+      </fieldset>
+    );
+  }
+  return null;
+}
