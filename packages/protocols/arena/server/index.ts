@@ -1,7 +1,10 @@
-import type { ModuleContext, ProtocolModule } from '@db8/server/kit';
+import { fileURLToPath } from 'node:url';
+import { type ModuleContext, migrationsIn, type ProtocolModule } from '@db8/server/kit';
 import type { Games } from '../cli/game.ts';
 import { arena } from '../rules/index.ts';
+import { arenaMcpTools, arenaRoutes } from './routes.ts';
 import { type RunnerGames, type RunnerLog, runnerOptions, TournamentRunner } from './runner.ts';
+import { arenaSkillDoc } from './skill.ts';
 
 export type { RunnerGames } from './runner.ts';
 
@@ -22,10 +25,15 @@ export function arenaServerModule(
     routes(app, ctx) {
       const setup = typeof games === 'function' ? games(ctx, app.log) : { games };
       const runner = new TournamentRunner(ctx, setup, runnerOptions(ctx.env), app.log);
+      arenaRoutes(app, ctx, setup.games);
       // After listen: every module's routes are mounted and the runtime is serving.
       app.addHook('onReady', async () => runner.start());
       app.addHook('onClose', async () => runner.stop());
     },
+    // Who claimed which outside or person entrant (entrants.ts).
+    migrations: migrationsIn(fileURLToPath(new URL('./migrations', import.meta.url))),
+    mcpTools: arenaMcpTools,
+    skillDoc: ({ publicUrl }) => arenaSkillDoc(publicUrl),
   };
 }
 
