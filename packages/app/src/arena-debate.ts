@@ -9,7 +9,7 @@
 import type { Provider } from '@db8/agents';
 import type { Entrant } from '@db8/arena';
 import { CostMeter } from '@db8/arena/cli/cost.ts';
-import type { Game } from '@db8/arena/cli/game.ts';
+import { type Game, playsOutside, waitFor } from '@db8/arena/cli/game.ts';
 import {
   type DebateConfigInput,
   type DebateView,
@@ -24,7 +24,11 @@ import type { ModelProviders } from './arena-models.ts';
 import { debateScoring } from './arena-scoring.ts';
 
 /** What one debater seat is played by. */
-type Player = { kind: 'scripted'; strategy: DebateStrategy } | { kind: 'model'; provider: Provider };
+type Player =
+  | { kind: 'scripted'; strategy: DebateStrategy }
+  | { kind: 'model'; provider: Provider }
+  // An outside agent or a person: plays its seat through the room's API; the server waits for it.
+  | { kind: 'outside' };
 
 const int = (v: unknown, fallback: number) =>
   typeof v === 'number' && Number.isSafeInteger(v) ? v : fallback;
@@ -48,6 +52,8 @@ export function debateGame(models: ModelProviders): Game {
     protocol: debate,
     strategies: DEBATE_STRATEGIES,
     models: true,
+    outside: true,
+    seat: (i) => debaterSeat(i + 1),
     config: (arena, match): DebateConfigInput => ({
       topic:
         typeof arena.gameConfig.topic === 'string'
@@ -64,9 +70,11 @@ export function debateGame(models: ModelProviders): Game {
     }),
     async play(room, arena, match, pause, meter = new CostMeter()) {
       const roomId = room.id;
+      const live = match.entrants.some((name) => playsOutside(arena, name));
       const players = await Promise.all(
         match.entrants.map(async (name): Promise<Player> => {
           const e = arena.entrants.find((x) => x.name === name) as Entrant;
+          if (playsOutside(arena, name)) return { kind: 'outside' };
           if (e.kind === 'model')
             return { kind: 'model', provider: await models(e, debateScript, meter, roomId) };
           return {
@@ -91,9 +99,11 @@ export function debateGame(models: ModelProviders): Game {
             const actions =
               player === undefined
                 ? houseDecisions(seat, view, legal)
-                : player.kind === 'scripted'
-                  ? strategyDecisions(player.strategy, seat, view, legal, roomId)
-                  : await modelDecisions(player.provider, seat, view, legal, roomId, done);
+                : player.kind === 'outside'
+                  ? []
+                  : player.kind === 'scripted'
+                    ? strategyDecisions(player.strategy, seat, view, legal, roomId)
+                    : await modelDecisions(player.provider, seat, view, legal, roomId, done);
             return { seat, entrant: player?.kind === 'model' ? match.entrants[k]! : null, actions };
           }),
         );
@@ -107,7 +117,9 @@ export function debateGame(models: ModelProviders): Game {
             if (d.action !== null && tryAct(room, seat, d.action, entrant !== null)) acted = true;
             else if (entrant !== null) meter.fallback(entrant);
           }
-        if (!acted && !room.advance() && !room.closed)
+        // With an outside seat time is real: wait for its move or the window's end (live-room.ts).
+        if (!acted && live && !room.closed) await waitFor(room);
+        else if (!acted && !room.advance() && !room.closed)
           throw new Error(`debate ${match.id}: nothing to do and nothing due`);
         await pause();
       }

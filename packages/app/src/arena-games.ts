@@ -6,7 +6,7 @@
 
 import { type ArenaConfig, type Entrant, type Match, POKER_DEFAULT_BLINDS } from '@db8/arena';
 import { CostMeter } from '@db8/arena/cli/cost.ts';
-import type { Game, Games } from '@db8/arena/cli/game.ts';
+import { type Game, type Games, playsOutside, waitFor } from '@db8/arena/cli/game.ts';
 import { createRng } from '@db8/core';
 import { gameStateOf, HOUSE, poker, type TableView } from '@db8/poker';
 import { seededRand, strategyNamed } from '@db8/poker/agent/strategies.ts';
@@ -100,7 +100,9 @@ const auctionConfig = (arena: ArenaConfig, match: Match): Omit<SealedBidConfig, 
   item: typeof arena.gameConfig.item === 'string' ? arena.gameConfig.item : 'a prize',
   bidders: match.entrants.length,
   reservePrice: 1,
-  biddingWindowMs: 60_000,
+  // A match with outside bidders waits this long for them in real time (bidding ends sooner once
+  // every bidder has bid); the server's own bidders never wait it out.
+  biddingWindowMs: Math.max(1000, int(arena.gameConfig.biddingWindowMs, 60_000)),
   revealWindowMs: 60_000,
   rule: 'first-price',
 });
@@ -109,15 +111,23 @@ const sealedBidGame = (models: ModelProviders): Game => ({
   protocol: sealedBid,
   strategies: Object.keys(BIDS),
   models: true,
+  outside: true,
+  seat: (i) => bidderSeat(i + 1),
+  // An outside bidder's private value (the same draw a scripted bidder bids from).
+  brief: (match, i) => ({ value: bidderValue(match.seed, i) }),
   config: auctionConfig,
   async play(room, arena, match, _pause, meter = new CostMeter()) {
     const n = match.entrants.length;
+    // Outside and person bidders bid through the room themselves: their seats are left alone and
+    // the server waits for them (or the bidding window) in real time.
+    const live = match.entrants.some((name) => playsOutside(arena, name));
     // Model bidders are asked at once; every bid is then sent in seat order, so the log's order
     // does not depend on which model answered first.
     const bids = await Promise.all(
       match.entrants.map(async (name, i) => {
         const value = bidderValue(match.seed, i);
         const e = entrantNamed(arena, name);
+        if (playsOutside(arena, name)) return { outside: true as const };
         if (e.kind !== 'model') return { bid: BIDS[strategyOf(arena, name)]!(value, n) };
         const provider = await models(e, sealedBidScript, meter, room.id);
         const { item, reservePrice, rule } = auctionConfig(arena, match);
@@ -128,14 +138,16 @@ const sealedBidGame = (models: ModelProviders): Game => ({
     );
     bids.forEach((b, i) => {
       const seat = bidderSeat(i + 1);
+      if ('outside' in b) return;
       if ('bid' in b) room.must(seat, { type: 'bid', amount: b.bid });
       // A failed call or an illegal bid: the bidder does not bid (it cannot win, scores 0).
       else if (b.model === null || !tryMust(room, seat, b.model)) meter.fallback(match.entrants[i]!);
     });
-    room.advance();
+    if (!live) room.advance();
     while (!room.closed) {
       const legal = room.legal(AUCTIONEER);
       if (legal.actions.length > 0) room.must(AUCTIONEER, { type: 'confirm' });
+      else if (live) await waitFor(room);
       else room.advance();
     }
   },

@@ -62,6 +62,11 @@ export const EXCLUDED: Readonly<Record<string, string>> = {
   'POST /v1/swarm/questions': 'asks the swarm: answers the stream position',
   'POST /v1/swarm/questions/:qid/inputs': 'posts a signed room input: answers the stream position',
   'POST /v1/swarm/questions/:qid/model': "asks the node's model agent to post: answers the stream position",
+  'POST /v1/arena/tournaments/:id/invites':
+    "invites a tournament's outside entrants (its creator or an admin): answers the invitation tokens",
+  'POST /v1/arena/tournaments/:id/claim':
+    "claims an entrant: answers the tournament and the entrant the caller's invitation named",
+  'mcp tool arena_claim': 'POST /v1/arena/tournaments/:id/claim through MCP',
   'mcp tool list_protocols': "each protocol's config and action schemas: no room data",
   'mcp tool verify_bundle':
     "the verdict on the caller's own export (counts, hashes, failure codes), never an entry: export_room is read",

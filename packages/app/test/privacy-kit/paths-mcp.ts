@@ -125,6 +125,11 @@ export const mcpPaths: readonly ReadPath[] = [
     ]),
     only: 'question',
   },
+  {
+    // The caller's own pending arena matches (GET /v1/arena/matches through MCP).
+    ...mcp(['mcp tool arena_matches'], async (t) => [(await tool(t, 'arena_matches', {})).d]),
+    only: 'arena',
+  },
   mcp(['mcp resource room-view'], async (t) => {
     const { d, json } = await resource(t, `db8://rooms/${t.roomId}/view`, 'room-view');
     return [{ ...d, views: json ? [(json as { view: unknown }).view] : [] }];

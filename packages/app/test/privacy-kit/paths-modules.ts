@@ -82,6 +82,8 @@ export const modulePaths: readonly ReadPath[] = [
       ),
     ],
   },
+  // arena (the caller's own pending matches: only the entrants it claimed)
+  one('arena', () => '/v1/arena/matches', '/v1/arena/matches'),
   // question (swarm)
   one('question', () => '/v1/swarm/node', '/v1/swarm/node'),
   one('question', () => '/v1/swarm/questions?status=all&limit=500', '/v1/swarm/questions'),

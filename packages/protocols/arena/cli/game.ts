@@ -18,6 +18,25 @@ export interface MatchRoom {
   advance(): unknown;
   view(viewer: Viewer): unknown;
   legal(seat: string): Legal;
+  /**
+   * Only on a server match room with seats played from outside (outside and person entrants,
+   * server/live-room.ts): writes what is queued, then waits in real time until the room moves (an
+   * outside seat's move, or a deadline passing, which it ticks) and reads it back. A game calls it
+   * instead of `advance` when a seat it does not play is due: time is never jumped there.
+   */
+  wait?(): Promise<void>;
+}
+
+/** Entrants that play their own seat through the room's API (an outside agent, a signed-in person). */
+export const playsOutside = (arena: ArenaConfig, name: string): boolean => {
+  const kind = arena.entrants.find((e) => e.name === name)?.kind;
+  return kind === 'outside' || kind === 'person';
+};
+
+/** `room.wait`, which a game with an outside seat needs (a room without it is a runner's bug). */
+export function waitFor(room: MatchRoom): Promise<void> {
+  if (!room.wait) throw new Error(`match room ${room.id} cannot wait for outside seats`);
+  return room.wait();
 }
 
 /**
@@ -36,6 +55,15 @@ export interface Game {
   strategies: readonly string[];
   /** Whether model entrants (`kind: model`) may play: the game drives them through provider profiles. */
   models?: boolean;
+  /**
+   * Whether outside and person entrants may play on a server: the game leaves their seats alone and
+   * waits (`room.wait`) whenever one is due, so they act through the room's own API.
+   */
+  outside?: boolean;
+  /** The match room's seat of the match's `index`-th entrant (needed with `outside`: who to seat where). */
+  seat?(index: number): string;
+  /** What the match's `index`-th entrant is told privately to play it (a sealed-bid bidder's value). */
+  brief?(match: Match, index: number): Record<string, unknown>;
   config(arena: ArenaConfig, match: Match): unknown;
   /**
    * Plays the room to its close; yields (`pause`) now and then so matches interleave. Model
@@ -67,8 +95,11 @@ export function placeByScore(entrants: readonly string[], scores: readonly numbe
 /** The games by protocol name. */
 export type Games = Readonly<Record<string, Game>>;
 
-/** The game for a tournament, or why it cannot be run here. */
-export function gameFor(games: Games, arena: ArenaConfig): Game | string {
+/**
+ * The game for a tournament, or why it cannot be run here. `onServer`: outside and person entrants
+ * play too, in a game that leaves their seats to them (`outside`).
+ */
+export function gameFor(games: Games, arena: ArenaConfig, onServer = false): Game | string {
   const g = games[arena.game];
   if (!g) {
     const names = Object.keys(games);
@@ -77,6 +108,7 @@ export function gameFor(games: Games, arena: ArenaConfig): Game | string {
   }
   for (const e of arena.entrants) {
     if (e.kind === 'model' && g.models) continue;
+    if ((e.kind === 'outside' || e.kind === 'person') && onServer && g.outside) continue;
     if (e.kind === 'model')
       return `entrant ${e.name} is a model: db8 arena run plays ${arena.game} with scripted entrants only`;
     if (e.kind !== 'scripted')

@@ -1,9 +1,12 @@
-import type { ModuleContext, ProtocolModule } from '@db8/server/kit';
+import { fileURLToPath } from 'node:url';
+import { type ModuleContext, migrationsIn, type ProtocolModule } from '@db8/server/kit';
 import type { Games } from '../cli/game.ts';
 import { arena } from '../rules/index.ts';
 import { arenaAgentRecord } from './agent-record.ts';
 import { entrantLinker } from './entrants.ts';
+import { arenaMcpTools, arenaRoutes } from './routes.ts';
 import { type RunnerGames, type RunnerLog, runnerOptions, TournamentRunner } from './runner.ts';
+import { arenaSkillDoc } from './skill.ts';
 
 export { type ArenaDetail, ArenaDetailSchema } from './agent-record.ts';
 export { entrantIdentity } from './entrants.ts';
@@ -26,6 +29,7 @@ export function arenaServerModule(
     routes(app, ctx) {
       const setup = typeof games === 'function' ? games(ctx, app.log) : { games };
       const runner = new TournamentRunner(ctx, setup, runnerOptions(ctx.env), app.log);
+      arenaRoutes(app, ctx, setup.games);
       // After listen: every module's routes are mounted and the runtime is serving.
       // Each tournament's model and scripted entrants are linked to their profiles (entrants.ts).
       const linker = entrantLinker(ctx, app.log);
@@ -38,6 +42,10 @@ export function arenaServerModule(
         await runner.stop();
       });
     },
+    // Who claimed which outside or person entrant (entrants.ts).
+    migrations: migrationsIn(fileURLToPath(new URL('./migrations', import.meta.url))),
+    mcpTools: arenaMcpTools,
+    skillDoc: ({ publicUrl }) => arenaSkillDoc(publicUrl),
   };
 }
 

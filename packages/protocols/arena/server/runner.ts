@@ -155,10 +155,12 @@ export class TournamentRunner {
   }
 
   private unplayable(config: ArenaConfig): string | null {
-    const game = gameFor(this.games, config);
+    const game = gameFor(this.games, config, true);
     if (typeof game === 'string') return game;
     for (const e of config.entrants) {
       if (e.kind === 'scripted') continue;
+      // Their seats are theirs to play (outside.ts); the server seats them and waits.
+      if (e.kind !== 'model' && game.outside) continue;
       if (e.kind !== 'model') return `entrant ${e.name} is not played by the server`;
       if (!game.models) return `entrant ${e.name} is a model: ${config.game} plays scripted entrants only`;
       const why = this.setup.modelReady ? this.setup.modelReady(e) : 'this server plays no model entrants';
@@ -168,7 +170,7 @@ export class TournamentRunner {
   }
 
   private work(id: string, config: ArenaConfig): void {
-    const game = gameFor(this.games, config);
+    const game = gameFor(this.games, config, true);
     if (typeof game === 'string') return;
     const work = new TournamentWork(id, {
       runtime: this.ctx.runtime,

@@ -3,6 +3,7 @@ import { type ModuleRuntime, RuntimeError } from '@db8/server/kit';
 import type { Game } from '../cli/game.ts';
 import { type ArenaAction, type ArenaState, type Match, ORGANIZER } from '../rules/index.ts';
 import { Aborted, MirroredMatchRoom } from './match-room.ts';
+import { liveMatch } from './outside.ts';
 
 /**
  * A tournament's matches played by the server, from its log (cluster.ts says which process plays
@@ -82,7 +83,7 @@ export async function playMatch(
       continue;
     }
     if (attempt > MAX_ATTEMPTS) break;
-    const mirror = await open(o, s, m, id).catch((err) => {
+    const mirror = await open(o, tournament, s, m, id).catch((err) => {
       // Another driver (one that has not yet noticed it lost the lease) opened it first: look again.
       if (err instanceof RuntimeError && err.code === 'ROOM_EXISTS') return null;
       throw err;
@@ -94,6 +95,8 @@ export async function playMatch(
     try {
       await o.game.play(mirror, s.config, m, () => mirror.flush());
       await mirror.flush();
+      // A live room (outside seats) is read, not predicted: the server's record is the only result.
+      if (!(mirror instanceof MirroredMatchRoom)) return report(o, tournament, m, id, null);
     } catch (err) {
       if (err instanceof Aborted || !o.live()) throw new Aborted();
       // A refusal on the server that the mirror accepted: end this room, try the match afresh.
@@ -108,7 +111,7 @@ export async function playMatch(
   );
 }
 
-async function open(o: DriveOptions, s: ArenaState, m: Match, id: string): Promise<MirroredMatchRoom> {
+async function open(o: DriveOptions, tournament: string, s: ArenaState, m: Match, id: string) {
   const config = o.game.config(s.config, m);
   const now = o.clock();
   await o.runtime.createRoom({
@@ -120,6 +123,8 @@ async function open(o: DriveOptions, s: ArenaState, m: Match, id: string): Promi
     title: `${s.config.name}: ${m.id}`,
     createdBy: o.node ? `arena@${o.node}` : 'arena',
   });
+  const live = await liveMatch(o, tournament, s, m, id);
+  if (live) return live;
   return new MirroredMatchRoom(o.runtime, id, {
     protocol: o.game.protocol,
     config,

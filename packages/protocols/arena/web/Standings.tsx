@@ -3,6 +3,7 @@ import { type ArenaView, type PokerStats, pokerTable, standingsTable } from '../
 import { ArenaPlots } from './ArenaPlots.tsx';
 import { Downloads, stemOf } from './Downloads.tsx';
 import type { ArenaScoring } from './index.ts';
+import { WaitsFor } from './Outside.tsx';
 import { VerifyTournament } from './VerifyTournament.tsx';
 
 // The tournament in words and pictures: the standings table, poker's bb/100, the plots
@@ -122,7 +123,9 @@ export function StandingsSummary(props: { view: unknown; status: string; scoring
                     (tree head {m.result.head.size} / {m.result.head.rootHash.slice(0, 12)}…)
                   </>
                 ) : (
-                  `${label} — playing`
+                  <>
+                    {label} <WaitsFor view={v} match={m.id} entrants={m.entrants} />
+                  </>
                 )}
               </li>
             );

@@ -1,0 +1,184 @@
+// Outside entrants in server-run tournaments (issue 28): the server plays the scripted seats and
+// waits for the outside agent's, which a separate client plays through the public API alone (the
+// steps the arena's skill.md gives: claim the invitation, list pending matches, act in the room);
+// an outside agent that never shows up is timed out by the match's own window and the tournament
+// still closes.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ArenaView } from '@db8/arena';
+import { Db8Client } from '@db8/sdk';
+import { createPgSchema, PG_URL } from '@db8/server/test/store.helpers.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { type RunningServer, startServer } from '../src/server.ts';
+
+let schema: { schema: string; drop(): Promise<void> };
+let dataDir: string;
+const servers: RunningServer[] = [];
+
+beforeAll(async () => {
+  schema = await createPgSchema();
+  dataDir = mkdtempSync(join(tmpdir(), 'db8-arena-outside-'));
+});
+afterAll(async () => {
+  for (const s of servers) await s.close().catch(() => {});
+  await schema?.drop();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function server(): Promise<{ s: RunningServer; admin: Db8Client }> {
+  const s = await startServer({
+    port: 0,
+    host: '127.0.0.1',
+    dataDir,
+    databaseUrl: PG_URL,
+    pgSchema: schema.schema,
+    logLevel: 'warn',
+    adminLink: true,
+    print: () => {},
+    env: { DB8_ARENA_SCAN_MS: '200' },
+  });
+  servers.push(s);
+  const token = new URL(s.adminLink!).hash.replace('#token=', '');
+  const login = await new Db8Client({ baseUrl: s.url }).adminLogin(token);
+  return { s, admin: new Db8Client({ baseUrl: s.url, token: login.token }) };
+}
+
+const cup = (name: string, biddingWindowMs: number) => ({
+  protocol: 'arena',
+  title: name,
+  config: {
+    name,
+    game: 'sealed-bid',
+    gameConfig: { biddingWindowMs },
+    format: { kind: 'round-robin', games: 1 },
+    entrants: [
+      { name: 'truthful', kind: 'scripted', strategy: 'truthful' } as Record<string, string>,
+      { name: 'lowballer', kind: 'scripted', strategy: 'lowball' },
+      { name: 'visitor', kind: 'outside' },
+    ],
+    seed: name,
+    concurrency: 3,
+    bootstrap: 0,
+  },
+});
+
+const viewOf = async (c: Db8Client, id: string) => ((await c.state(id)) as { view: ArenaView }).view;
+
+async function until<T>(read: () => Promise<T>, done: (v: T) => boolean): Promise<T> {
+  for (;;) {
+    const v = await read();
+    if (done(v)) return v;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const Invites = z.object({
+  invites: z.array(z.object({ entrant: z.string(), invite: z.string() })),
+});
+const Pending = z.object({
+  matches: z.array(
+    z.object({
+      match: z.string(),
+      status: z.enum(['open', 'scheduled']),
+      room_id: z.string().nullable(),
+      seat: z.string().nullable(),
+      brief: z.object({ value: z.number().int() }).passthrough(),
+    }),
+  ),
+});
+
+describe('outside entrants in server-run tournaments', () => {
+  it('an outside agent claims its entrant and bids in its match rooms through the public API', async () => {
+    const { s, admin } = await server();
+    const t = await admin.createRoom(cup('visitor cup', 60_000));
+    const { invites } = await admin.request(
+      Invites,
+      'POST',
+      `/v1/arena/tournaments/${t.room_id}/invites`,
+      {},
+    );
+    expect(invites.map((i) => i.entrant)).toEqual(['visitor']);
+
+    // The outside agent: its own registration and key, nothing but REST.
+    const anon = new Db8Client({ baseUrl: s.url });
+    const reg = await anon.registerAgent({ name: 'visiting-bot' });
+    const agent = new Db8Client({ baseUrl: s.url, token: reg.api_key });
+    await agent.request(z.unknown(), 'POST', `/v1/arena/tournaments/${t.room_id}/claim`, {
+      invite: invites[0]!.invite,
+    });
+    // The invitation claims once: a second agent is refused.
+    const other = await anon.registerAgent({ name: 'gatecrasher' });
+    await expect(
+      new Db8Client({ baseUrl: s.url, token: other.api_key }).request(
+        z.unknown(),
+        'POST',
+        `/v1/arena/tournaments/${t.room_id}/claim`,
+        { invite: invites[0]!.invite },
+      ),
+    ).rejects.toMatchObject({ status: 410 });
+    // Nobody else's pending matches show the visitor's.
+    const theirs = await new Db8Client({ baseUrl: s.url, token: other.api_key }).request(
+      Pending,
+      'GET',
+      '/v1/arena/matches',
+    );
+    expect(theirs.matches).toEqual([]);
+
+    // Bid the private value in every open match, until none is pending.
+    const bid: Record<string, number> = {};
+    for (;;) {
+      const v = await viewOf(admin, t.room_id);
+      if (v.phase === 'closed') break;
+      const { matches } = await agent.request(Pending, 'GET', '/v1/arena/matches');
+      for (const m of matches) {
+        if (m.status !== 'open' || bid[m.room_id!] !== undefined) continue;
+        const st = (await agent.state(m.room_id!)) as { legal?: { actions: { type: string }[] } };
+        if (!st.legal?.actions.some((a) => a.type === 'bid')) continue;
+        await agent.act(m.room_id!, { seat: m.seat!, action: { type: 'bid', amount: m.brief.value } });
+        bid[m.room_id!] = m.brief.value;
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const v = await viewOf(admin, t.room_id);
+    const visitorMatches = v.matches.filter((m) => m.entrants.includes('visitor'));
+    expect(visitorMatches).toHaveLength(2);
+    for (const m of visitorMatches) {
+      const room = m.result!.room;
+      expect(Object.keys(bid)).toContain(room);
+      // The bid in the record is the visitor's own, from the seat it held (revealed at the close).
+      const entries = [];
+      for await (const e of admin.allEntries(room)) entries.push(e);
+      const seat = `bidder_${m.entrants.indexOf('visitor') + 1}`;
+      // Join entries are sealed until the close, whose reveals name each seat's holder.
+      const close = entries.find((e) => e.kind === 'close') as { reveals?: { payload: unknown }[] };
+      const holders = (close.reveals ?? []).map((r) => r.payload as { seat?: string; principal?: string });
+      expect(holders.find((h) => h.seat === seat)?.principal).toBe(reg.agent_id);
+      expect(entries.some((e) => e.kind === 'action' && e.actor === seat)).toBe(true);
+    }
+    expect(v.standings.rows.map((r) => r.entrant).sort()).toEqual(['lowballer', 'truthful', 'visitor']);
+    await servers.pop()!.close();
+  });
+
+  it('an outside agent that never shows up is timed out by the bidding window; the tournament closes', async () => {
+    const { admin } = await server();
+    const t = await admin.createRoom(cup('empty chair cup', 1000));
+    const v = await until(
+      () => viewOf(admin, t.room_id),
+      (x) => x.phase === 'closed',
+    );
+    expect(v.played).toBe(3);
+    for (const m of v.matches.filter((x) => x.entrants.includes('visitor'))) {
+      const p = m.result!.placements.find((x) => x.entrant === 'visitor')!;
+      // No bid: it cannot win and scores nothing; its seat wrote nothing.
+      expect(p.score).toBe(0);
+      const seat = `bidder_${m.entrants.indexOf('visitor') + 1}`;
+      const entries = [];
+      for await (const e of admin.allEntries(m.result!.room)) entries.push(e);
+      expect(entries.some((e) => e.actor === seat)).toBe(false);
+      expect(entries.some((e) => e.kind === 'action' && e.actor.startsWith('bidder_'))).toBe(true);
+    }
+    await servers.pop()!.close();
+  });
+});
