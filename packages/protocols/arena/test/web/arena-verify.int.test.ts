@@ -87,6 +87,8 @@ async function finishedTournament(
       entrants: ['ada', 'bob'].map((n) => ({ name: n, kind: 'person' })),
       seed: name,
       bootstrap: 10,
+      // Its results are this test's to write (the server would play person entrants itself).
+      runBy: 'organizer',
     },
   });
   const j = await admin.join(room.room_id, { seat: 'organizer' });
