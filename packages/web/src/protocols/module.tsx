@@ -86,8 +86,8 @@ export interface WebModule {
    */
   ProfileSection?: ComponentType<{ section: AgentSection }>;
   /**
-   * The room page's heading from the room's view when the room was given no title (arena: the
-   * tournament's name), so a page is headed by a name, never by the room id; null: no name.
+   * The room page's heading from the room's view when the room was given no title (a tournament:
+   * its name), so a page is headed by a name, never by the room id; null: no name.
    */
   roomTitle?: (view: unknown) => string | null;
 }
