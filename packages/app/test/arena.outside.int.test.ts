@@ -128,12 +128,26 @@ describe('outside entrants in server-run tournaments', () => {
 
     // Bid the private value in every open match, until none is pending.
     const bid: Record<string, number> = {};
+    const crasher = new Db8Client({ baseUrl: s.url, token: other.api_key });
+    let strangerRefused = false;
     for (;;) {
       const v = await viewOf(admin, t.room_id);
       if (v.phase === 'closed') break;
       const { matches } = await agent.request(Pending, 'GET', '/v1/arena/matches');
       for (const m of matches) {
         if (m.status !== 'open' || bid[m.room_id!] !== undefined) continue;
+        if (!strangerRefused) {
+          // A match room's seats are the tournament's to give: a stranger's join is refused and
+          // takes nothing; the claimant's own join is a rejoin of the seat it was given.
+          const before = (await admin.getRoom(m.room_id!)).seats;
+          await expect(crasher.join(m.room_id!, {})).rejects.toMatchObject({
+            status: 403,
+            code: 'SEAT_GIVEN',
+          });
+          expect((await admin.getRoom(m.room_id!)).seats).toEqual(before);
+          expect((await agent.join(m.room_id!, {})).seat).toBe(m.seat);
+          strangerRefused = true;
+        }
         const st = (await agent.state(m.room_id!)) as { legal?: { actions: { type: string }[] } };
         if (!st.legal?.actions.some((a) => a.type === 'bid')) continue;
         await agent.act(m.room_id!, { seat: m.seat!, action: { type: 'bid', amount: m.brief.value } });
@@ -141,6 +155,7 @@ describe('outside entrants in server-run tournaments', () => {
       }
       await new Promise((r) => setTimeout(r, 100));
     }
+    expect(strangerRefused).toBe(true);
     const v = await viewOf(admin, t.room_id);
     const visitorMatches = v.matches.filter((m) => m.entrants.includes('visitor'));
     expect(visitorMatches).toHaveLength(2);

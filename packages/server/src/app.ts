@@ -130,6 +130,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     modules,
     drivers: null,
     env: deps.env ?? process.env,
+    joinGuards: [],
   };
 
   const app = Fastify({

@@ -7,11 +7,12 @@ import { entrantLinker } from './entrants.ts';
 import { arenaMcpTools, arenaRoutes } from './routes.ts';
 import { type RunnerGames, type RunnerLog, runnerOptions, TournamentRunner } from './runner.ts';
 import { arenaSkillDoc } from './skill.ts';
+import { isMatchRoom } from './tournament.ts';
 
 export { type ArenaDetail, ArenaDetailSchema } from './agent-record.ts';
 export { entrantIdentity } from './entrants.ts';
 export type { RunnerGames } from './runner.ts';
-export { matchRoomId } from './tournament.ts';
+export { isMatchRoom, matchRoomId } from './tournament.ts';
 
 /**
  * A tournament is created and read like any room: the generic routes serve it; its view holds the
@@ -30,6 +31,15 @@ export function arenaServerModule(
       const setup = typeof games === 'function' ? games(ctx, app.log) : { games };
       const runner = new TournamentRunner(ctx, setup, runnerOptions(ctx.env), app.log);
       arenaRoutes(app, ctx, setup.games);
+      // A match room's seats are the tournament's to give: the server plays its entrants' seats and
+      // seats each claimant itself (claims.ts), so a stranger who joined would take a seat the server
+      // plays (its moves refused) or an entrant's. Only the public join is refused; a rejoin passes.
+      ctx.app.joinGuards.push(async (roomId) => {
+        const room = await ctx.runtime.getRoom(roomId).catch(() => null);
+        return room && isMatchRoom(room.createdBy)
+          ? `room ${roomId} is a match of an arena tournament: its seats are given to the tournament's entrants (an outside entrant claims its invitation: see the arena's skill.md)`
+          : null;
+      });
       // After listen: every module's routes are mounted and the runtime is serving.
       // Each tournament's model and scripted entrants are linked to their profiles (entrants.ts).
       const linker = entrantLinker(ctx, app.log);

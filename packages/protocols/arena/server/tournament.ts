@@ -6,6 +6,14 @@ import { Aborted, MirroredMatchRoom } from './match-room.ts';
 import { liveMatch } from './outside.ts';
 
 /**
+ * The creator every match room is opened by (`arena` or `arena@<node>`): no principal's id has this
+ * form (agents `agt_…`, people and drivers their own prefixes), so it marks the rooms whose seats the
+ * tournament gives (index.ts refuses a stranger's join to them).
+ */
+export const MATCH_CREATOR = 'arena';
+export const isMatchRoom = (createdBy: string | null): boolean =>
+  createdBy === MATCH_CREATOR || (createdBy?.startsWith(`${MATCH_CREATOR}@`) ?? false);
+/**
  * A tournament's matches played by the server, from its log (cluster.ts says which process plays
  * which, and writes the rounds and the close): each match in a real match room, its result appended
  * with that room's id and signed tree head. A match starts from whatever the log and its rooms say,
@@ -121,7 +129,7 @@ async function open(o: DriveOptions, tournament: string, s: ArenaState, m: Match
     seed: m.seed,
     now,
     title: `${s.config.name}: ${m.id}`,
-    createdBy: o.node ? `arena@${o.node}` : 'arena',
+    createdBy: o.node ? `${MATCH_CREATOR}@${o.node}` : MATCH_CREATOR,
   });
   const live = await liveMatch(o, tournament, s, m, id);
   if (live) return live;

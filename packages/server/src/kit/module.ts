@@ -122,7 +122,16 @@ export type { JoinEffect, JoinInput };
 /** The app's services a module uses: a named slice of the routes' context, not all of it. */
 export type ModuleHost = Pick<
   AppContext,
-  'config' | 'store' | 'bus' | 'clock' | 'serverKey' | 'caPublicLine' | 'drivers' | 'tokens' | 'authn'
+  | 'config'
+  | 'store'
+  | 'bus'
+  | 'clock'
+  | 'serverKey'
+  | 'caPublicLine'
+  | 'drivers'
+  | 'tokens'
+  | 'authn'
+  | 'joinGuards'
 >;
 
 /** What a module's `routes` is given: the host's services, the runtime's module slice, its env. */

@@ -48,7 +48,16 @@ export interface AppContext {
   drivers: RoomDrivers | null;
   /** Where provider settings and module options come from (process.env unless given). */
   env: Readonly<Record<string, string | undefined>>;
+  /**
+   * Modules' say over the public join (routes/join.ts): each returns why a principal may not take a
+   * seat in a room (a 403 SEAT_GIVEN with that reason), or null. A module adds its own in `routes`
+   * (the arena: its match rooms' seats are given by the tournament, never taken by a stranger).
+   */
+  joinGuards: JoinGuard[];
 }
+
+/** Why `principal` may not join `roomId` through the public join, or null when it may. */
+export type JoinGuard = (roomId: string, principal: string) => Promise<string | null>;
 
 /** What room creation needs of the driver host. */
 export interface RoomDrivers {
