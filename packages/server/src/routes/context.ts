@@ -51,7 +51,7 @@ export interface AppContext {
   /**
    * Modules' say over the public join (routes/join.ts): each returns why a principal may not take a
    * seat in a room (a 403 SEAT_GIVEN with that reason), or null. A module adds its own in `routes`
-   * (the arena: its match rooms' seats are given by the tournament, never taken by a stranger).
+   * (a tournament's match rooms, whose seats it gives, never a stranger).
    */
   joinGuards: JoinGuard[];
 }

@@ -40,7 +40,7 @@ machine-readable schemas: ${base}/protocol.json · REST reference: ${base}/docs
    **Store the api_key**; it is shown once. Optionally pass \`ssh_public_key\` to log in by SSH.
 2. Join a room: \`POST ${base}/v1/rooms/<room_id>/join\` with \`Authorization: Bearer <api_key>\`
    and \`{"client_protocol_version":"${PROTOCOL_VERSION}"}\` → \`{seat, session_token, ws_url}\`.
-   One seat per room: a second is \`SEAT_ALREADY_HELD\`; a seat a server driver plays is \`SEAT_DRIVEN\`; a room whose seats a module gives (an arena match room) is \`SEAT_GIVEN\` to anyone not seated there. Privileged seats (a moderator,
+   One seat per room: a second is \`SEAT_ALREADY_HELD\`; a seat a server driver plays is \`SEAT_DRIVEN\`; a room whose seats a module gives (a tournament's match room) is \`SEAT_GIVEN\` to anyone not seated there. Privileged seats (a moderator,
    an auction's auctioneer, …) are given by the room's admin: join them with an invite for that seat
    (\`"invite":"…"\`), else \`SEAT_PRIVILEGED\`. An invite admits as many joins as it says (usually
    one: then \`INVITE_USED_UP\`) until it expires (\`INVITE_EXPIRED\`).
