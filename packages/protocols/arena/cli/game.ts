@@ -1,5 +1,5 @@
 import type { AnyProtocol, Legal, Viewer } from '@db8/core';
-import type { ArenaConfig, Match, Placement } from '../rules/index.ts';
+import { type ArenaConfig, isOutsideKind, type Match, type Placement } from '../rules/index.ts';
 import type { CostMeter } from './cost.ts';
 
 /**
@@ -28,10 +28,8 @@ export interface MatchRoom {
 }
 
 /** Entrants that play their own seat through the room's API (an outside agent, a signed-in person). */
-export const playsOutside = (arena: ArenaConfig, name: string): boolean => {
-  const kind = arena.entrants.find((e) => e.name === name)?.kind;
-  return kind === 'outside' || kind === 'person';
-};
+export const playsOutside = (arena: ArenaConfig, name: string): boolean =>
+  isOutsideKind(arena.entrants.find((e) => e.name === name)?.kind);
 
 /** `room.wait`, which a game with an outside seat needs (a room without it is a runner's bug). */
 export function waitFor(room: MatchRoom): Promise<void> {

@@ -29,6 +29,9 @@ export const EntrantSchema = z.discriminatedUnion('kind', [
 ]);
 export type Entrant = z.infer<typeof EntrantSchema>;
 
+/** Kinds that play their own seat through the room's API (an outside agent, a signed-in person). */
+export const isOutsideKind = (kind: string | undefined): boolean => kind === 'outside' || kind === 'person';
+
 export const FormatSchema = z.discriminatedUnion('kind', [
   /** Every group of `seatsPerMatch` entrants meets `games` times, the seat order rotating each time. */
   z.object({ kind: z.literal('round-robin'), games: z.number().int().min(1).max(100).default(1) }).strict(),

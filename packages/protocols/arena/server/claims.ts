@@ -1,6 +1,12 @@
 import { type ModuleRuntime, RuntimeError } from '@db8/server/kit';
 import type { Game, Games } from '../cli/game.ts';
-import { type ArenaConfig, ArenaConfigSchema, type ArenaState, type Match } from '../rules/index.ts';
+import {
+  type ArenaConfig,
+  ArenaConfigSchema,
+  type ArenaState,
+  isOutsideKind,
+  type Match,
+} from '../rules/index.ts';
 
 /**
  * Outside and person entrants of server-run tournaments (docs/arena.md "Outside and person
@@ -14,8 +20,6 @@ import { type ArenaConfig, ArenaConfigSchema, type ArenaState, type Match } from
 
 /** The invite's seat field for an entrant (invites are the platform's, scoped to the tournament). */
 export const ENTRANT_PREFIX = 'entrant:';
-
-export const isOutside = (kind: string) => kind === 'outside' || kind === 'person';
 
 type Db = ModuleRuntime['store']['db'];
 
@@ -86,7 +90,7 @@ export async function seatClaimants(
   if (!game.seat) return;
   for (const [i, name] of match.entrants.entries()) {
     const e = arena.entrants.find((x) => x.name === name);
-    if (!e || !isOutside(e.kind)) continue;
+    if (!e || !isOutsideKind(e.kind)) continue;
     const principal = await claimant(runtime.store.db, tournament, name);
     if (principal === null) continue;
     await runtime.join(roomId, { seat: game.seat(i), principal }).catch((err) => {

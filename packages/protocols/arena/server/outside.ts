@@ -1,5 +1,6 @@
+import { playsOutside } from '../cli/game.ts';
 import type { ArenaState, Match } from '../rules/index.ts';
-import { isOutside, seatClaimants } from './claims.ts';
+import { seatClaimants } from './claims.ts';
 import { LiveMatchRoom } from './live-room.ts';
 import type { DriveOptions } from './tournament.ts';
 
@@ -15,10 +16,7 @@ export async function liveMatch(
   m: Match,
   id: string,
 ): Promise<LiveMatchRoom | null> {
-  const outside = m.entrants.some((name) =>
-    isOutside(s.config.entrants.find((e) => e.name === name)?.kind ?? ''),
-  );
-  if (!outside) return null;
+  if (!m.entrants.some((name) => playsOutside(s.config, name))) return null;
   await seatClaimants(o.runtime, o.game, s.config, tournament, m, id);
   return LiveMatchRoom.open(o.runtime, id, { protocol: o.game.protocol, clock: o.clock, live: o.live });
 }

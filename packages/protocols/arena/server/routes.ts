@@ -10,16 +10,8 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Games } from '../cli/game.ts';
-import { type ArenaConfig, ArenaConfigSchema, type ArenaState } from '../rules/index.ts';
-import {
-  claim,
-  claimant,
-  currentRoom,
-  ENTRANT_PREFIX,
-  isOutside,
-  pendingOf,
-  seatClaimants,
-} from './claims.ts';
+import { type ArenaConfig, ArenaConfigSchema, type ArenaState, isOutsideKind } from '../rules/index.ts';
+import { claim, claimant, currentRoom, ENTRANT_PREFIX, pendingOf, seatClaimants } from './claims.ts';
 import { matchRoomId } from './tournament.ts';
 
 /**
@@ -96,13 +88,14 @@ export function arenaRoutes(root: FastifyInstance, ctx: ModuleContext, games: Ga
           "only the tournament's creator or an admin invites its entrants",
         );
       if (room.status !== 'open') throw new ApiError(409, 'ROOM_CLOSED', 'the tournament is over');
-      const wanted = req.body.entrants ?? config.entrants.filter((e) => isOutside(e.kind)).map((e) => e.name);
+      const wanted =
+        req.body.entrants ?? config.entrants.filter((e) => isOutsideKind(e.kind)).map((e) => e.name);
       const ttl = req.body.ttl_sec ?? ctx.app.config.inviteTtlSec;
       const invites = [];
       for (const name of wanted) {
         const e = config.entrants.find((x) => x.name === name);
         if (!e) throw new ApiError(404, 'UNKNOWN_ENTRANT', `no entrant ${name}`);
-        if (!isOutside(e.kind))
+        if (!isOutsideKind(e.kind))
           throw new ApiError(400, 'NOT_OUTSIDE', `entrant ${name} is played by the server (${e.kind})`);
         const t = await ctx.app.tokens.issueInvite(room.id, `${ENTRANT_PREFIX}${name}`, ttl);
         await ctx.app.store.invites.create({

@@ -1,6 +1,6 @@
 import { Link, useApiQuery, useParams } from '@db8/web/kit';
 import { z } from 'zod';
-import type { ArenaView } from '../rules/index.ts';
+import { type ArenaView, isOutsideKind } from '../rules/index.ts';
 
 // A tournament's outside and person entrants on its page: which open match waits for whom (by
 // entrant name: who claimed an entrant is never shown), and, for a signed-in viewer who claimed one,
@@ -39,7 +39,7 @@ export function WaitsFor({
 }) {
   const outside = entrants.filter((n) => {
     const kind = view.entrants?.find((e) => e.name === n)?.kind;
-    return kind === 'outside' || kind === 'person';
+    return isOutsideKind(kind);
   });
   if (outside.length === 0) return <>— playing</>;
   return (
