@@ -86,13 +86,26 @@ export class JetStreamLog {
       duplicate_window: this.nats.nanos(Math.min(spec.duplicateWindowMs ?? 120_000, spec.maxAgeMs)),
       num_replicas: spec.replicas ?? 1,
     };
-    try {
-      await this.jsm.streams.info(spec.name);
-    } catch {
-      await this.jsm.streams.add(cfg);
-      return;
+    if (!(await this.hasStream(spec.name))) {
+      try {
+        await this.jsm.streams.add(cfg);
+        return;
+      } catch (err) {
+        // Two processes of one node start together: both found no stream, the other one's add won,
+        // and ours fails ("subjects overlap", err_code 10065). The stream is there now: update it.
+        if (!(await this.hasStream(spec.name))) throw err;
+      }
     }
     await this.jsm.streams.update(spec.name, cfg);
+  }
+
+  private async hasStream(name: string): Promise<boolean> {
+    try {
+      await this.jsm.streams.info(name);
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   async deleteStream(name: string): Promise<void> {
