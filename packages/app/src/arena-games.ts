@@ -4,11 +4,17 @@
 // LocalRoom, plays it to its close, and reads the placements back from the room's result — the
 // same function (arena-scoring.ts) `db8 arena verify` and the web's badge apply to a refolded match log.
 
-import { type ArenaConfig, type Entrant, type Match, POKER_DEFAULT_BLINDS } from '@db8/arena';
+import {
+  type ArenaConfig,
+  type Entrant,
+  type Match,
+  POKER_DEFAULT_ACTION_WINDOW_MS,
+  POKER_DEFAULT_BLINDS,
+} from '@db8/arena';
 import { CostMeter } from '@db8/arena/cli/cost.ts';
 import { type Game, type Games, playsOutside, waitFor } from '@db8/arena/cli/game.ts';
 import { createRng } from '@db8/core';
-import { gameStateOf, HOUSE, poker, type TableView } from '@db8/poker';
+import { gameStateOf, HOUSE, poker, seatId, type TableView } from '@db8/poker';
 import { seededRand, strategyNamed } from '@db8/poker/agent/strategies.ts';
 import { pokerScript } from '@db8/poker/server/scripted.ts';
 import { AUCTIONEER, bidderSeat, type SealedBidConfig, sealedBid } from '@db8/sealed-bid';
@@ -31,10 +37,23 @@ function strategyOf(arena: ArenaConfig, name: string): string {
 
 // ---------- poker: a table of `hands` hands; score = net chips ----------
 
+/** An outside seat's decision window (`gameConfig.actionWindowMs`, checked by the arena's rules). */
+const actionWindow = (arena: ArenaConfig) =>
+  int(arena.gameConfig.actionWindowMs, POKER_DEFAULT_ACTION_WINDOW_MS);
+
 const pokerGame = (models: ModelProviders): Game => ({
   protocol: poker,
   strategies: ['random', 'tight', 'station'],
   models: true,
+  outside: true,
+  seat: seatId,
+  // No cards: an outside seat reads its hole cards from its own view of the room, like any poker agent.
+  brief: (match, _i, arena) => ({
+    hands: int(arena.gameConfig.hands, 50),
+    action_window_ms: actionWindow(arena),
+    // A duplicate set's rotations deal the same cards, each entrant holding every seat's once.
+    ...(arena.format.kind === 'duplicate-poker' ? { set: match.set } : {}),
+  }),
   config: (arena, match) => ({
     seats: match.entrants.length,
     smallBlind: int(arena.gameConfig.smallBlind, POKER_DEFAULT_BLINDS.smallBlind),
@@ -42,13 +61,21 @@ const pokerGame = (models: ModelProviders): Game => ({
     startingStack: int(arena.gameConfig.startingStack, 1000),
     handIntervalMs: 0,
     maxHands: int(arena.gameConfig.hands, 50),
-    maxConsecutiveTimeouts: null,
+    // With an outside seat the table's own timeout rule applies in real time: a silent seat is
+    // checked for when that is free, else folded, and sat out after three in a row (a table that
+    // then cannot deal ends). The server's seats act at once, so without one nothing times out.
+    ...(match.entrants.some((name) => playsOutside(arena, name))
+      ? { actionTimeoutMs: actionWindow(arena), maxConsecutiveTimeouts: 3 }
+      : { maxConsecutiveTimeouts: null }),
   }),
   async play(room, arena, match, pause, meter = new CostMeter()) {
-    const seats = match.entrants.map((_, i) => `seat_${i}`);
+    const seats = match.entrants.map((_, i) => seatId(i));
+    // Outside and person seats bet through the room themselves; the server waits for them.
+    const live = match.entrants.some((name) => playsOutside(arena, name));
     const agents = await Promise.all(
       match.entrants.map(async (name, i) => {
         const e = entrantNamed(arena, name);
+        if (playsOutside(arena, name)) return { kind: 'outside' as const };
         if (e.kind === 'model')
           return { kind: 'model' as const, model: await models(e, pokerScript, meter, room.id) };
         return {
@@ -59,17 +86,28 @@ const pokerGame = (models: ModelProviders): Game => ({
         };
       }),
     );
+    // Every entrant is dealt in from the first hand, present or not (as a tournament table deals in
+    // an absent player): the table's timeouts, not a missing sit-in, decide what an absent seat loses.
     for (const s of seats) room.must(s, { kind: 'sitIn' });
     let steps = 0;
     while (!room.closed) {
-      const toAct = (room.view({ kind: 'admin' }) as TableView).hand?.toAct ?? null;
+      const table = room.view({ kind: 'admin' }) as TableView;
+      const toAct = table.hand?.toAct ?? null;
       if (toAct === null) {
-        // Nothing to act on and nothing due (a seat is bust): the house stops the table.
-        if (!room.advance()) room.must(HOUSE, { kind: 'stop' });
+        // Nothing to act on and nothing due (a seat is bust or sat out): the house stops the table.
+        if (live) {
+          if (table.deadline === null) room.must(HOUSE, { kind: 'stop' });
+          else await waitFor(room); // the next deal, which the server's write makes
+        } else if (!room.advance()) room.must(HOUSE, { kind: 'stop' });
         continue;
       }
       const seat = seats[toAct]!;
       const agent = agents[toAct]!;
+      if (agent.kind === 'outside') {
+        // Its move or its window's end (the table's timeout), in real time.
+        await waitFor(room);
+        continue;
+      }
       if (agent.kind === 'model') {
         await modelPokerMove(room, seat, match.entrants[toAct]!, agent.model, meter);
         await pause();

@@ -257,7 +257,13 @@ describe('db8 arena run with model entrants (local mock model server)', () => {
     );
     const r = await db8(['arena', 'run', spec, '--out', join(d, 'out')]);
     expect(r.error?.exitCode).toBe(2);
-    expect(r.error?.message).toMatch(/entrant ada is a person: they play on a server/);
+    // Why (ada plays her own seat through a server's API) and where to go instead (a server).
+    expect(r.error?.message).toMatch(
+      /entrant ada is a person, who plays its own seat through a server's API/,
+    );
+    expect(r.error?.message).toMatch(
+      /make the tournament on a server instead \(db8 room create --protocol arena/,
+    );
   });
 
   it('an unknown provider profile is refused, naming it', async () => {

@@ -60,8 +60,11 @@ export interface Game {
   outside?: boolean;
   /** The match room's seat of the match's `index`-th entrant (needed with `outside`: who to seat where). */
   seat?(index: number): string;
-  /** What the match's `index`-th entrant is told privately to play it (a sealed-bid bidder's value). */
-  brief?(match: Match, index: number): Record<string, unknown>;
+  /**
+   * What the match's `index`-th entrant is told privately to play it (a sealed-bid bidder's value;
+   * a poker seat's window and hands — never cards, which it reads from its own view of the room).
+   */
+  brief?(match: Match, index: number, arena: ArenaConfig): Record<string, unknown>;
   config(arena: ArenaConfig, match: Match): unknown;
   /**
    * Plays the room to its close; yields (`pause`) now and then so matches interleave. Model
@@ -110,7 +113,15 @@ export function gameFor(games: Games, arena: ArenaConfig, onServer = false): Gam
     if (e.kind === 'model')
       return `entrant ${e.name} is a model: db8 arena run plays ${arena.game} with scripted entrants only`;
     if (e.kind !== 'scripted')
-      return `entrant ${e.name} is ${e.kind === 'person' ? 'a person' : 'an outside agent'}: they play on a server, not in db8 arena run (which plays scripted and model entrants)`;
+      return (
+        `entrant ${e.name} is ${e.kind === 'person' ? 'a person' : 'an outside agent'}, who plays its own seat ` +
+        `through a server's API, and db8 arena run plays every seat itself (scripted and model entrants)` +
+        (g.outside
+          ? `: make the tournament on a server instead (db8 room create --protocol arena --config <the spec as ` +
+            `JSON>, runBy: server), which seats ${e.name}'s claimant and waits for it (docs/arena.md, ` +
+            `"Outside and person entrants")`
+          : `; ${arena.game} does not take outside or person entrants yet`)
+      );
     if (!g.strategies.includes(e.strategy))
       return `entrant ${e.name}: no ${arena.game} strategy ${e.strategy} (try ${g.strategies.join(', ')})`;
   }

@@ -50,6 +50,14 @@ export const GAMES = ['debate', 'poker', 'sealed-bid', 'deliberation'] as const;
 /** Poker's blinds when `gameConfig` names none (app/src/arena-games.ts plays with these). */
 export const POKER_DEFAULT_BLINDS = { smallBlind: 5, bigBlind: POKER_DEFAULT_BIG_BLIND } as const;
 
+/**
+ * How long an outside or person seat at a poker match has for each decision (`gameConfig.actionWindowMs`)
+ * before the table times it out (check if free, else fold). The server's own seats act at once.
+ */
+export const POKER_DEFAULT_ACTION_WINDOW_MS = 30_000;
+/** Poker's `actionWindowMs` bounds: a second at least (an agent polling REST), a day at most (the table's). */
+export const POKER_ACTION_WINDOW_MS = { min: 1000, max: 24 * 60 * 60 * 1000 } as const;
+
 const count = (max: number) =>
   z
     .number({ error: 'a whole number' })
@@ -71,6 +79,12 @@ export const GAME_SETTINGS = {
       smallBlind: count(1e12),
       bigBlind: count(1e12),
       startingStack: count(1e12),
+      actionWindowMs: z
+        .number({ error: 'a whole number of milliseconds' })
+        .int('a whole number of milliseconds')
+        .min(POKER_ACTION_WINDOW_MS.min, `at least ${POKER_ACTION_WINDOW_MS.min} ms`)
+        .max(POKER_ACTION_WINDOW_MS.max, 'at most a day')
+        .optional(),
     })
     .refine(
       (g) =>

@@ -145,7 +145,7 @@ export async function pendingOf(
         room_id: open ? room.id : null,
         seat: open ? (games[config.game]?.seat?.(i) ?? null) : null,
         opponents: m.entrants.filter((x) => x !== c.entrant),
-        brief: games[config.game]?.brief?.(m, i) ?? {},
+        brief: games[config.game]?.brief?.(m, i, config) ?? {},
       });
     }
   }

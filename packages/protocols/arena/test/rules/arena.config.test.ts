@@ -24,6 +24,7 @@ const issues = (c: unknown) => {
 describe('arena config: game settings', () => {
   it('accepts the poker settings the games read, and keys they do not', () => {
     expect(issues(duplicate({ hands: 20, smallBlind: 5, bigBlind: 10, startingStack: 1000 }))).toEqual([]);
+    expect(issues(duplicate({ actionWindowMs: 1000 }))).toEqual([]);
     expect(issues(duplicate({}))).toEqual([]);
     expect(issues(duplicate({ note: 'unread' }))).toEqual([]);
   });
@@ -36,6 +37,16 @@ describe('arena config: game settings', () => {
     ]);
     expect(issues(duplicate({ smallBlind: 20, bigBlind: 10 }))).toEqual([
       'gameConfig.bigBlind: the big blind must be at least the small blind',
+    ]);
+    // An outside seat's decision window: whole milliseconds, a second to a day.
+    expect(issues(duplicate({ actionWindowMs: 999 }))).toEqual([
+      'gameConfig.actionWindowMs: at least 1000 ms',
+    ]);
+    expect(issues(duplicate({ actionWindowMs: 86_400_001 }))).toEqual([
+      'gameConfig.actionWindowMs: at most a day',
+    ]);
+    expect(issues(duplicate({ actionWindowMs: '5s' }))).toEqual([
+      'gameConfig.actionWindowMs: a whole number of milliseconds',
     ]);
     // The default big blind (10) counts: a small blind of 20 alone is refused too.
     expect(issues(duplicate({ smallBlind: 20 }))).toEqual([
