@@ -1,9 +1,13 @@
 import { errorAt, Field } from '@db8/web/kit';
 import type { UseFormReturn } from 'react-hook-form';
-import { type ArenaConfigInput, POKER_DEFAULT_BLINDS } from '../rules/index.ts';
+import {
+  type ArenaConfigInput,
+  POKER_DEFAULT_ACTION_WINDOW_MS,
+  POKER_DEFAULT_BLINDS,
+} from '../rules/index.ts';
 
 // The settings each match of the chosen game plays with (the arena's `gameConfig`, checked by the
-// rules' GAME_SETTINGS): poker's hands per match and blinds, the auction's item, the debate's topic
+// rules' GAME_SETTINGS): poker's hands per match, blinds and outside seats' window, the auction's item, the debate's topic
 // and rounds. An empty field is left out of the config, and the game plays its default (the hint).
 
 type Form = UseFormReturn<ArenaConfigInput>;
@@ -69,6 +73,13 @@ export function GameSettings({ form, game }: { form: Form; game: Game }) {
             field="startingStack"
             label="starting stack"
             hint={`Empty: ${POKER_DEFAULTS.startingStack}.`}
+          />
+          <NumberSetting
+            form={form}
+            game={game}
+            field="actionWindowMs"
+            label="outside seat's window (ms)"
+            hint={`Per decision of an outside or person entrant, then the table checks or folds for it. Empty: ${POKER_DEFAULT_ACTION_WINDOW_MS}.`}
           />
         </div>
       </fieldset>
