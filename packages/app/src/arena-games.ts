@@ -48,11 +48,10 @@ const pokerGame = (models: ModelProviders): Game => ({
   outside: true,
   seat: seatId,
   // No cards: an outside seat reads its hole cards from its own view of the room, like any poker agent.
-  brief: (match, _i, arena) => ({
+  // (A server-run duplicate never has an outside seat: the rules refuse it, config.ts.)
+  brief: (_match, _i, arena) => ({
     hands: int(arena.gameConfig.hands, 50),
     action_window_ms: actionWindow(arena),
-    // A duplicate set's rotations deal the same cards, each entrant holding every seat's once.
-    ...(arena.format.kind === 'duplicate-poker' ? { set: match.set } : {}),
   }),
   config: (arena, match) => ({
     seats: match.entrants.length,

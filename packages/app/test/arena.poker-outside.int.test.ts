@@ -1,4 +1,4 @@
-// Outside entrants at poker (issue 28): in a server-run duplicate poker tournament the server plays
+// Outside entrants at poker (issue 28): in a server-run poker round robin the server plays
 // the scripted seat and waits for the outside agent's, which a separate client plays through the
 // public REST API alone (claim, list pending tables, read its own view, act); it never sees the
 // other seat's hole cards. An outside entrant that never shows up is timed out by the table's own
@@ -48,7 +48,8 @@ async function server(): Promise<{ s: RunningServer; admin: Db8Client }> {
   return { s, admin: new Db8Client({ baseUrl: s.url, token: login.token }) };
 }
 
-// Heads-up duplicate poker: one deal seed played twice, the visitor holding each seat's cards once.
+// A heads-up round robin of two games, the seat order rotated (a duplicate is refused for an entrant
+// that plays its own seat: it would see the same decks again, arena.config.test.ts).
 const cup = (name: string, actionWindowMs: number, hands: number) => ({
   protocol: 'arena',
   title: name,
@@ -56,7 +57,7 @@ const cup = (name: string, actionWindowMs: number, hands: number) => ({
     name,
     game: 'poker',
     gameConfig: { hands, actionWindowMs },
-    format: { kind: 'duplicate-poker', deals: 1 },
+    format: { kind: 'round-robin', games: 2 },
     entrants: [
       { name: 'tight', kind: 'scripted', strategy: 'tight' } as Record<string, string>,
       { name: 'visitor', kind: 'outside' },
@@ -99,7 +100,7 @@ const Pending = z.object({
 const CARD = /^[2-9TJQKA][cdhs]$/;
 
 describe('outside entrants at poker in server-run tournaments', () => {
-  it('an outside agent plays its duplicate tables over REST, sees only its own hole cards, and the result verifies', async () => {
+  it('an outside agent plays its tables over REST, sees only its own hole cards, and the result verifies', async () => {
     const { s, admin } = await server();
     const t = await admin.createRoom(cup('visitor poker cup', 60_000, 3));
     const { invites } = await admin.request(
@@ -123,8 +124,8 @@ describe('outside entrants at poker in server-run tournaments', () => {
       const { matches } = await agent.request(Pending, 'GET', '/v1/arena/matches');
       for (const m of matches) {
         expect(m.game).toBe('poker');
-        // The brief: the table's window and length and the duplicate set, never a card.
-        expect(m.brief).toEqual({ hands: 3, action_window_ms: 60_000, set: 's1' });
+        // The brief: the table's window and length, never a card.
+        expect(m.brief).toEqual({ hands: 3, action_window_ms: 60_000 });
         if (m.status !== 'open') continue;
         const st = (await agent.state(m.room_id!)) as {
           view: TableView;
@@ -156,7 +157,7 @@ describe('outside entrants at poker in server-run tournaments', () => {
     expect(hiddenSeen).toBeGreaterThan(0);
 
     const v = await viewOf(admin, t.room_id);
-    expect(v.matches.map((m) => m.id).sort()).toEqual(['s1-r1', 's1-r2']);
+    expect(v.matches.map((m) => m.id).sort()).toEqual(['m1', 'm2']);
     for (const m of v.matches) {
       const room = m.result!.room;
       const idx = m.entrants.indexOf('visitor');

@@ -136,6 +136,19 @@ export const ArenaConfigSchema = z
         ctx.addIssue({ code: 'custom', path: ['gameConfig', ...issue.path], message: issue.message });
     if (c.format.kind === 'duplicate-poker' && c.game !== 'poker')
       ctx.addIssue({ code: 'custom', path: ['format'], message: 'duplicate-poker needs game: poker' });
+    // A server-run duplicate set deals the same decks to every rotation, and an outside or person
+    // entrant plays every rotation: it would know its opponent's cards from the rotation before
+    // (and a finished hand's deck is public). Only entrants that forget may play a duplicate.
+    if (c.format.kind === 'duplicate-poker' && c.runBy === 'server') {
+      const i = c.entrants.findIndex((e) => isOutsideKind(e.kind));
+      if (i >= 0)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['entrants', i, 'kind'],
+          message:
+            "duplicate-poker replays the same decks to every rotation, so an entrant that plays its own seat would see its opponents' cards again: use format round-robin, or runBy: organizer",
+        });
+    }
   });
 export type ArenaConfig = z.infer<typeof ArenaConfigSchema>;
 export type ArenaConfigInput = z.input<typeof ArenaConfigSchema>;

@@ -106,6 +106,7 @@ describe('bankroll series', () => {
         gameConfig: { bigBlind: 10, hands: 50 },
         format: { kind: 'duplicate-poker', deals: 3 },
         entrants: people(['a', 'b']),
+        runBy: 'organizer',
         bootstrap: 0,
       }),
       headsUp(chips),

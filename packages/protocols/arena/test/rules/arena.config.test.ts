@@ -68,3 +68,16 @@ describe('arena config: game settings', () => {
     expect(issues(auction)).toEqual([expect.stringMatching(/^gameConfig\.item: /)]);
   });
 });
+
+describe('arena config: who may play a duplicate', () => {
+  it('refuses a server-run duplicate with an entrant that plays its own seat, and says what to use', () => {
+    for (const kind of ['outside', 'person']) {
+      const c = duplicate({});
+      c.entrants = [...c.entrants, { name: 'visitor', kind } as never];
+      expect(issues(c)).toEqual([expect.stringMatching(/^entrants\.2\.kind: .*round-robin/)]);
+      // The same entrants in a round robin, or a duplicate its organizer runs, are fine.
+      expect(issues({ ...c, format: { kind: 'round-robin' } })).toEqual([]);
+      expect(issues({ ...c, runBy: 'organizer' })).toEqual([]);
+    }
+  });
+});
