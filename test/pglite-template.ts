@@ -92,6 +92,12 @@ export async function ensurePgliteTemplates(): Promise<void> {
   await migratedTemplate;
 }
 
+// The server's on-disk store opens PGlite in a thread of its own, out of this patch's reach: a new
+// data directory there starts from the migrated template through DB8_PGLITE_TEMPLATE
+// (store/pglite-thread.ts), in this process and in the servers and CLIs the suites spawn. Made by
+// globalSetup; a value already set (empty: the product's initdb) is kept.
+if (existsSync(MIGRATED)) process.env.DB8_PGLITE_TEMPLATE ??= MIGRATED;
+
 if (!(pglite.create as { db8Template?: true }).db8Template) {
   const templated: Create = (dataDirOrOptions, maybeOptions) => {
     const [dataDir, options] =

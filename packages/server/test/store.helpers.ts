@@ -18,10 +18,21 @@ export const pgliteMemoryStore: StoreFactory = async () => {
   return { store, cleanup: () => store.close() };
 };
 
-/** The embedded default: PGlite on disk, in its own worker thread (pglite-thread.ts). */
+/**
+ * The embedded default: PGlite on disk, in its own worker thread (pglite-thread.ts), its database
+ * made by initdb as the product makes it, not from the suites' DB8_PGLITE_TEMPLATE.
+ */
 export const pgliteDiskStore: StoreFactory = async () => {
   const dir = mkdtempSync(join(tmpdir(), 'db8-store-disk-'));
-  const store = await openStore({ dataDir: dir, env: false });
+  const template = process.env.DB8_PGLITE_TEMPLATE;
+  process.env.DB8_PGLITE_TEMPLATE = '';
+  let store: Store;
+  try {
+    store = await openStore({ dataDir: dir, env: false });
+  } finally {
+    if (template === undefined) delete process.env.DB8_PGLITE_TEMPLATE;
+    else process.env.DB8_PGLITE_TEMPLATE = template;
+  }
   return {
     store,
     async cleanup() {

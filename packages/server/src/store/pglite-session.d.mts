@@ -9,4 +9,7 @@ export interface PgliteSession extends PgliteRunner {
   close(): Promise<void>;
 }
 export function pgliteSession(db: PGlite): PgliteSession;
-export function openPgliteSession(dataDir: string | 'memory'): Promise<PgliteSession>;
+export function openPgliteSession(
+  dataDir: string | 'memory',
+  opts?: { template?: string | undefined },
+): Promise<PgliteSession>;

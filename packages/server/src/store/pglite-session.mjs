@@ -4,7 +4,8 @@
 // text is parsed once as a named prepared statement and then only bound and executed — one round
 // trip, and Postgres switches to a cached generic plan. An append costs ~200 µs instead of ~750.
 // Plain JavaScript for the same reason as the worker: it loads without a TypeScript loader.
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { PGlite, protocol } from '@electric-sql/pglite';
 
 const { serialize } = protocol;
@@ -23,16 +24,21 @@ const startParams = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
  * Opens PGlite in `dataDir` ('memory': nothing on disk) as a session. Nothing in memory outlives
  * the process, so there a commit need not wait on its WAL write (~20% less per append). On disk
  * the WAL is written at each commit: that is what makes an acknowledged entry survive a crash of
- * the process.
+ * the process. `template`: a PGlite dump (dumpDataDir, uncompressed) a new directory starts from
+ * instead of running initdb; ignored where the directory already holds a database.
  */
-export async function openPgliteSession(dataDir) {
+export async function openPgliteSession(dataDir, { template } = {}) {
   if (dataDir === 'memory') {
     const db = await PGlite.create({ parsers, startParams });
     await db.exec('SET synchronous_commit = off');
     return pgliteSession(db);
   }
+  const fresh = !existsSync(join(dataDir, 'PG_VERSION'));
   mkdirSync(dataDir, { recursive: true });
-  return pgliteSession(await PGlite.create(dataDir, { parsers, startParams }));
+  const loadDataDir = template && fresh ? new Blob([readFileSync(template)]) : undefined;
+  return pgliteSession(
+    await PGlite.create(dataDir, { parsers, startParams, ...(loadDataDir ? { loadDataDir } : {}) }),
+  );
 }
 
 /** One at a time, in call order (a promise chain). */

@@ -29,10 +29,13 @@ export class PgliteThreadError extends Error {
  * `fn` runs here.
  */
 export async function pgliteThreadDriver(dataDir: string): Promise<SqlDriver> {
+  // DB8_PGLITE_TEMPLATE names a dump a new database starts from instead of initdb (the test suites
+  // set it to a migrated one, test/pglite-template.ts: a second or more of CPU saved per server).
+  const template = process.env.DB8_PGLITE_TEMPLATE || undefined;
   // Creating the database (initdb) leaves ~400 MB of the thread's memory in use for good: a thread
   // of its own creates it and exits, and the store's thread opens what it made.
-  if (!existsSync(join(dataDir, 'PG_VERSION'))) await closeWorker(await startWorker(dataDir));
-  const worker = await startWorker(dataDir);
+  if (!template && !existsSync(join(dataDir, 'PG_VERSION'))) await closeWorker(await startWorker(dataDir));
+  const worker = await startWorker(dataDir, template);
   const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   let nextId = 1;
   let nextTx = 1;
@@ -99,9 +102,9 @@ export async function pgliteThreadDriver(dataDir: string): Promise<SqlDriver> {
 }
 
 /** The store's thread, once it has opened the database in `dataDir` (creating it if absent). */
-async function startWorker(dataDir: string): Promise<Worker> {
+async function startWorker(dataDir: string, template?: string): Promise<Worker> {
   const worker = new Worker(new URL('./pglite-worker.mjs', import.meta.url), {
-    workerData: { dataDir },
+    workerData: { dataDir, template },
     // The thread's JavaScript is a thin relay (the database lives in WebAssembly memory): it needs no
     // young generation as large as the server's (`npm start` raises the main thread's for load).
     resourceLimits: { maxYoungGenerationSizeMb: 8 },

@@ -15,7 +15,7 @@ function errorOf(err) {
   return out;
 }
 
-const db = await openPgliteSession(workerData.dataDir);
+const db = await openPgliteSession(workerData.dataDir, { template: workerData.template });
 /** Open transactions: id → the queue of statements posted for it and a wake-up for the loop. */
 const txs = new Map();
 
