@@ -50,6 +50,14 @@ export const GAMES = ['debate', 'poker', 'sealed-bid', 'deliberation'] as const;
 /** Poker's blinds when `gameConfig` names none (app/src/arena-games.ts plays with these). */
 export const POKER_DEFAULT_BLINDS = { smallBlind: 5, bigBlind: POKER_DEFAULT_BIG_BLIND } as const;
 
+/**
+ * How long each debate phase that waits on the debaters (submissions, fact-checking, the votes)
+ * lasts in an arena match when `gameConfig.windowMs` names none. The server's own seats never wait
+ * it out; it is how long an outside debater who does not act holds its match up, per phase.
+ */
+export const DEBATE_DEFAULT_WINDOW_MS = 60_000;
+const DAY_MS = 86_400_000;
+
 const count = (max: number) =>
   z
     .number({ error: 'a whole number' })
@@ -78,7 +86,16 @@ export const GAME_SETTINGS = {
       { path: ['bigBlind'], message: 'the big blind must be at least the small blind' },
     ),
   'sealed-bid': z.object({ item: z.string().min(1).max(200).optional() }),
-  debate: z.object({ topic: z.string().min(1).max(500).optional(), rounds: count(20) }),
+  debate: z.object({
+    topic: z.string().min(1).max(500).optional(),
+    rounds: count(20),
+    windowMs: z
+      .number({ error: 'a whole number of milliseconds' })
+      .int('a whole number of milliseconds')
+      .min(1000, 'at least 1000 (one second)')
+      .max(DAY_MS, 'at most a day')
+      .optional(),
+  }),
   deliberation: z.object({}),
 } as const;
 
