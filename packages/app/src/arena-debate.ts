@@ -7,7 +7,7 @@
 // badge recompute from the refolded log.
 
 import type { Provider } from '@db8/agents';
-import type { Entrant } from '@db8/arena';
+import { DEBATE_DEFAULT_WINDOW_MS, type Entrant } from '@db8/arena';
 import { CostMeter } from '@db8/arena/cli/cost.ts';
 import { type Game, playsOutside, waitFor } from '@db8/arena/cli/game.ts';
 import {
@@ -34,18 +34,18 @@ const int = (v: unknown, fallback: number) =>
   typeof v === 'number' && Number.isSafeInteger(v) ? v : fallback;
 
 // Windows on the room's own clock: nobody waits for them (the runner ticks at each deadline once
-// every seat has acted), they only bound the phases in the log.
-const MINUTE = 60_000;
-const TIMINGS = {
+// every seat has acted), they only bound the phases in the log — except with an outside seat, whose
+// silence each debater phase waits out in real time (`gameConfig.windowMs`, validated by the rules).
+const timings = (windowMs: number) => ({
   research_ms: 0,
-  submit_ms: MINUTE,
-  verify_ms: MINUTE,
-  continue_vote_ms: MINUTE,
-  final_submit_ms: MINUTE,
-  final_vote_ms: MINUTE,
+  submit_ms: windowMs,
+  verify_ms: windowMs,
+  continue_vote_ms: windowMs,
+  final_submit_ms: windowMs,
+  final_vote_ms: windowMs,
   results_ms: 1_000,
   reveal_ms: 1_000,
-};
+});
 
 export function debateGame(models: ModelProviders): Game {
   return {
@@ -66,7 +66,7 @@ export function debateGame(models: ModelProviders): Game {
       max_rounds: Math.min(20, Math.max(1, int(arena.gameConfig.rounds, 1))),
       final_voters: ['judge'],
       placement: 'score',
-      timings: TIMINGS,
+      timings: timings(int(arena.gameConfig.windowMs, DEBATE_DEFAULT_WINDOW_MS)),
     }),
     async play(room, arena, match, pause, meter = new CostMeter()) {
       const roomId = room.id;

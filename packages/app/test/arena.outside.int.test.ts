@@ -1,8 +1,8 @@
 // Outside entrants in server-run tournaments (issue 28): the server plays the scripted seats and
 // waits for the outside agent's, which a separate client plays through the public API alone (the
 // steps the arena's skill.md gives: claim the invitation, list pending matches, act in the room);
-// an outside agent that never shows up is timed out by the match's own window and the tournament
-// still closes.
+// an outside agent that never shows up is timed out by the match's own window (sealed-bid's bidding
+// window, debate's phase window) and the tournament still closes.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +11,7 @@ import { Db8Client } from '@db8/sdk';
 import { createPgSchema, PG_URL } from '@db8/server/test/store.helpers.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { PATIENCE_MS } from '../../../test/patience.ts';
 import { type RunningServer, startServer } from '../src/server.ts';
 
 let schema: { schema: string; drop(): Promise<void> };
@@ -67,9 +68,12 @@ const cup = (name: string, biddingWindowMs: number) => ({
 const viewOf = async (c: Db8Client, id: string) => ((await c.state(id)) as { view: ArenaView }).view;
 
 async function until<T>(read: () => Promise<T>, done: (v: T) => boolean): Promise<T> {
+  const deadline = Date.now() + PATIENCE_MS;
   for (;;) {
     const v = await read();
     if (done(v)) return v;
+    if (Date.now() > deadline)
+      throw new Error(`still waiting after ${PATIENCE_MS} ms: ${JSON.stringify(v).slice(0, 500)}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -194,6 +198,47 @@ describe('outside entrants in server-run tournaments', () => {
       expect(entries.some((e) => e.actor === seat)).toBe(false);
       expect(entries.some((e) => e.kind === 'action' && e.actor.startsWith('bidder_'))).toBe(true);
     }
+    await servers.pop()!.close();
+  });
+
+  it("a debater that never shows up is timed out by the tournament's phase window; the match ends", async () => {
+    const { admin } = await server();
+    const t = await admin.createRoom({
+      protocol: 'arena',
+      title: 'empty lectern cup',
+      config: {
+        name: 'empty lectern cup',
+        game: 'debate',
+        // A second per phase, where the default waits a minute for each of the absent debater's phases.
+        gameConfig: { windowMs: 1000 },
+        format: { kind: 'round-robin', games: 1 },
+        entrants: [
+          { name: 'evidence', kind: 'scripted', strategy: 'evidence' },
+          { name: 'absent', kind: 'outside' },
+        ],
+        seed: 'empty lectern cup',
+        bootstrap: 0,
+      },
+    });
+    const v = await until(
+      () => viewOf(admin, t.room_id),
+      (x) => x.phase === 'closed',
+    );
+    expect(v.played).toBe(1);
+    const m = v.matches[0]!;
+    const room = await admin.getRoom(m.result!.room);
+    const { timings } = room.config as { timings: Record<string, number> };
+    for (const phase of ['submit_ms', 'verify_ms', 'continue_vote_ms', 'final_submit_ms', 'final_vote_ms'])
+      expect(timings[phase], phase).toBe(1000);
+    // The absent debater wrote nothing and places last; the scripted one argued and won.
+    const seat = `anon_${m.entrants.indexOf('absent') + 1}`;
+    const entries = [];
+    for await (const e of admin.allEntries(m.result!.room)) entries.push(e);
+    expect(entries.some((e) => e.actor === seat)).toBe(false);
+    expect(entries.some((e) => e.kind === 'action' && e.actor.startsWith('anon_'))).toBe(true);
+    const byPlace = [...m.result!.placements].sort((a, b) => a.place - b.place);
+    expect(byPlace.map((p) => p.entrant)).toEqual(['evidence', 'absent']);
+    expect(byPlace[0]!.place).toBeLessThan(byPlace[1]!.place);
     await servers.pop()!.close();
   });
 });

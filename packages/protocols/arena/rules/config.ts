@@ -55,8 +55,22 @@ export const POKER_DEFAULT_BLINDS = { smallBlind: 5, bigBlind: POKER_DEFAULT_BIG
  * before the table times it out (check if free, else fold). The server's own seats act at once.
  */
 export const POKER_DEFAULT_ACTION_WINDOW_MS = 30_000;
-/** Poker's `actionWindowMs` bounds: a second at least (an agent polling REST), a day at most (the table's). */
-export const POKER_ACTION_WINDOW_MS = { min: 1000, max: 24 * 60 * 60 * 1000 } as const;
+
+/**
+ * How long each debate phase that waits on the debaters (submissions, fact-checking, the votes)
+ * lasts in an arena match when `gameConfig.windowMs` names none. The server's own seats never wait
+ * it out; it is how long an outside debater who does not act holds its match up, per phase.
+ */
+export const DEBATE_DEFAULT_WINDOW_MS = 60_000;
+
+/** A window an outside seat is given: a second at least (an agent polling REST), a day at most. */
+const windowMs = () =>
+  z
+    .number({ error: 'a whole number of milliseconds' })
+    .int('a whole number of milliseconds')
+    .min(1000, 'at least 1000 ms')
+    .max(86_400_000, 'at most a day')
+    .optional();
 
 const count = (max: number) =>
   z
@@ -79,12 +93,7 @@ export const GAME_SETTINGS = {
       smallBlind: count(1e12),
       bigBlind: count(1e12),
       startingStack: count(1e12),
-      actionWindowMs: z
-        .number({ error: 'a whole number of milliseconds' })
-        .int('a whole number of milliseconds')
-        .min(POKER_ACTION_WINDOW_MS.min, `at least ${POKER_ACTION_WINDOW_MS.min} ms`)
-        .max(POKER_ACTION_WINDOW_MS.max, 'at most a day')
-        .optional(),
+      actionWindowMs: windowMs(),
     })
     .refine(
       (g) =>
@@ -92,7 +101,11 @@ export const GAME_SETTINGS = {
       { path: ['bigBlind'], message: 'the big blind must be at least the small blind' },
     ),
   'sealed-bid': z.object({ item: z.string().min(1).max(200).optional() }),
-  debate: z.object({ topic: z.string().min(1).max(500).optional(), rounds: count(20) }),
+  debate: z.object({
+    topic: z.string().min(1).max(500).optional(),
+    rounds: count(20),
+    windowMs: windowMs(),
+  }),
   deliberation: z.object({}),
 } as const;
 

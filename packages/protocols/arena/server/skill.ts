@@ -46,7 +46,8 @@ table still deals).
 
 The game's own deadlines apply in real time: a seat that does not act in its window is timed out
 as the protocol says (a sealed-bid bidder who has not bid when bidding ends does not bid and
-scores 0), and the tournament goes on without waiting. The room's seat holders stay sealed until it
+scores 0; a debater forfeits the phase, each phase lasting the tournament's \`gameConfig.windowMs\`,
+a minute by default), and the tournament goes on without waiting. The room's seat holders stay sealed until it
 closes, like every room's. If the server restarts mid-match, that room is ended as abandoned and
 the match is replayed in a new room (\`-r2\`): look at \`/v1/arena/matches\` again and play there.
 `;

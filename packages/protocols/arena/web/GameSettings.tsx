@@ -2,13 +2,15 @@ import { errorAt, Field } from '@db8/web/kit';
 import type { UseFormReturn } from 'react-hook-form';
 import {
   type ArenaConfigInput,
+  DEBATE_DEFAULT_WINDOW_MS,
   POKER_DEFAULT_ACTION_WINDOW_MS,
   POKER_DEFAULT_BLINDS,
 } from '../rules/index.ts';
 
 // The settings each match of the chosen game plays with (the arena's `gameConfig`, checked by the
-// rules' GAME_SETTINGS): poker's hands per match, blinds and outside seats' window, the auction's item, the debate's topic
-// and rounds. An empty field is left out of the config, and the game plays its default (the hint).
+// rules' GAME_SETTINGS): poker's hands per match, blinds and outside seats' window, the auction's
+// item, the debate's topic, rounds and phase window. An empty field is left out of the config, and
+// the game plays its default (the hint).
 
 type Form = UseFormReturn<ArenaConfigInput>;
 type Game = ArenaConfigInput['game'];
@@ -118,6 +120,13 @@ export function GameSettings({ form, game }: { form: Form; game: Game }) {
             field="rounds"
             label="argument rounds"
             hint="Before the closing round. Empty: 1."
+          />
+          <NumberSetting
+            form={form}
+            game={game}
+            field="windowMs"
+            label="phase window (ms)"
+            hint={`How long each phase waits for an outside debater. Empty: ${DEBATE_DEFAULT_WINDOW_MS} (a minute).`}
           />
         </div>
       </fieldset>

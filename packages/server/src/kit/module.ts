@@ -99,7 +99,7 @@ export interface ModuleTool {
   name: string;
   title: string;
   description: string;
-  /** Its arguments as a zod object shape (checked by the MCP SDK before `call`). */
+  /** Its arguments as a zod object shape (checked by the MCP SDK before `call`; unknown ones refused). */
   inputSchema: z.ZodRawShape;
   readOnly?: boolean;
   call(args: Record<string, unknown>, rest: RestCaller): Promise<RestResult<unknown>>;

@@ -171,7 +171,8 @@ export function registerTools(server: McpServer, deps: ToolDeps): void {
         {
           title: t.title,
           description: t.description,
-          inputSchema: t.inputSchema,
+          // Strict: an argument the tool does not take is refused, not silently dropped.
+          inputSchema: z.object(t.inputSchema).strict(),
           ...(t.readOnly ? { annotations: { readOnlyHint: true } } : {}),
         },
         async (a: Record<string, unknown>, extra) =>

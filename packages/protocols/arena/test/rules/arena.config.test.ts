@@ -64,6 +64,11 @@ describe('arena config: game settings', () => {
       expect.stringMatching(/^gameConfig\.rounds: /),
       expect.stringMatching(/^gameConfig\.topic: /),
     ]);
+    // The phase window an outside debater's silence waits out: whole milliseconds, 1 s to a day.
+    const windowed = (windowMs: unknown) => issues({ ...debate, gameConfig: { windowMs } });
+    for (const ok of [1000, 5000, 86_400_000]) expect(windowed(ok)).toEqual([]);
+    for (const bad of [999, 0, -1, 1500.5, '5000', 86_400_001])
+      expect(windowed(bad)).toEqual([expect.stringMatching(/^gameConfig\.windowMs: /)]);
     const auction = { ...debate, game: 'sealed-bid', gameConfig: { item: 'x'.repeat(201) } };
     expect(issues(auction)).toEqual([expect.stringMatching(/^gameConfig\.item: /)]);
   });
