@@ -1,7 +1,9 @@
 // Server-run tournaments (issue 28): a tournament made over REST is played by the server itself, each
 // match in a real room; a server stopped mid-tournament is replaced by a new one on the same
 // Postgres, which finishes it from the log with no match lost or doubled; the exported bundles pass
-// `db8 arena verify`.
+// `db8 arena verify`. On a cluster: processes share the matches (⌈concurrency / nodes⌉ slots each),
+// and one stopped or killed mid-match leaves them to the other. Stops and kills land where a test's
+// hold (arena-holds.ts) keeps a match, not in a race with it.
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
