@@ -1,19 +1,25 @@
 // Server-run tournaments (issue 28): a tournament made over REST is played by the server itself, each
 // match in a real room; a server stopped mid-tournament is replaced by a new one on the same
 // Postgres, which finishes it from the log with no match lost or doubled; the exported bundles pass
-// `db8 arena verify`.
+// `db8 arena verify`. On a cluster: processes share the matches (⌈concurrency / nodes⌉ slots each),
+// and one stopped or killed mid-match leaves them to the other. Stops and kills land where a test's
+// hold (arena-holds.ts) keeps a match, not in a race with it.
+import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { ModelServer } from '@db8/agents/test/model-server.ts';
 import type { ArenaView } from '@db8/arena';
 import { verifyArena } from '@db8/arena/cli/verify.ts';
 import { Db8Client } from '@db8/sdk';
+import type { ProtocolModule } from '@db8/server/kit';
 import { postgresDriver } from '@db8/server/src/store/index.ts';
 import { createPgSchema, PG_URL } from '@db8/server/test/store.helpers.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { arenaGames } from '../src/arena-games.ts';
 import { type RunningServer, startServer } from '../src/server.ts';
+import { Holds, modulesPacedBy } from './arena-holds.ts';
 
 let schema: { schema: string; drop(): Promise<void> };
 let dataDir: string;
@@ -30,11 +36,14 @@ afterAll(async () => {
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
-/** A server on the test schema; `stepDelayMs` slows each match write so a test can stop it mid-tournament. */
+/**
+ * A server on the test schema; `stepDelayMs` slows each match write so a match is seen in play;
+ * `modules` with a test's holds (arena-holds.ts) holds a match at a chosen write.
+ */
 async function server(
   stepDelayMs = 0,
   env: Record<string, string> = {},
-  opts: { natsUrl?: string } = {},
+  opts: { natsUrl?: string; modules?: ProtocolModule[] } = {},
 ): Promise<{ s: RunningServer; admin: Db8Client }> {
   const s = await startServer({
     port: 0,
@@ -290,18 +299,21 @@ describe('server-run tournaments', () => {
 
   it('on a cluster, a process stopped mid-tournament leaves its matches to the other, which finishes it', async () => {
     // No NATS: the other process learns of the stop's released leases at its scan (the safety net).
+    // b holds its first match room after one bid until it stops: that room is half-played whenever
+    // the stop lands.
+    const holds = Holds.first(2);
     const a = await server(40, { DB8_ARENA_NODE: 'a' });
-    await server(40, { DB8_ARENA_NODE: 'b' });
+    await server(0, { DB8_ARENA_NODE: 'b' }, { modules: modulesPacedBy(holds.pace) });
     const db = postgresDriver(PG_URL, { schema: schema.schema, max: 1 });
     const t = await a.admin.createRoom(cup('takeover cup'));
-    // Wait until both processes have played and b is in the middle of a match, then stop b.
-    let inPlayOnB: string[] = [];
-    for (;;) {
-      const rooms = await matchRooms(db, t.room_id);
-      inPlayOnB = rooms.filter((r) => r.createdBy === 'arena@b' && r.status === 'open').map((r) => r.id);
-      if (rooms.some((r) => r.createdBy === 'arena@a') && inPlayOnB.length > 0) break;
+    const held = await holds.until((rooms) => rooms[0]);
+    // Wait until a has played too, then stop b.
+    while (!(await matchRooms(db, t.room_id)).some((r) => r.createdBy === 'arena@a'))
       await new Promise((r) => setTimeout(r, 20));
-    }
+    const inPlayOnB = (await matchRooms(db, t.room_id))
+      .filter((r) => r.createdBy === 'arena@b' && r.status === 'open')
+      .map((r) => r.id);
+    expect(inPlayOnB).toContain(held);
     // (a may take b's matches over while b is still closing: b lets its leases go first.)
     await servers.pop()!.close();
     const v = await until(a.admin, t.room_id, (x) => x.phase === 'closed');
@@ -313,7 +325,7 @@ describe('server-run tournaments', () => {
     // write was its last).
     const rooms = await matchRooms(db, t.room_id);
     const replayed = inPlayOnB.filter((id) => !v.matches.some((m) => m.result!.room === id));
-    expect(replayed.length).toBeGreaterThanOrEqual(1);
+    expect(replayed).toContain(held);
     for (const id of replayed) {
       expect(rooms.find((x) => x.id === id)!.status).toBe('closed');
       const match = v.matches.find((m) => id === `${t.room_id}-${m.id}`)!;
@@ -327,15 +339,120 @@ describe('server-run tournaments', () => {
     await servers.pop()!.close();
   });
 
+  it('on a cluster, a process killed mid-match (SIGKILL: no lease released) leaves its matches, once their leases expire, to the other, which finishes it', async () => {
+    // Short leases (DB8_ARENA_LEASE_MS), so the takeover waits seconds, not the default 15.
+    const env = { DB8_ARENA_SCAN_MS: '200', DB8_ARENA_LEASE_MS: '3000' };
+    const a = await spawnNode({ ...env, DB8_ARENA_NODE: 'a' });
+    const db = postgresDriver(PG_URL, { schema: schema.schema, max: 1 });
+    const t = await a.admin.createRoom(cup('crash cup'));
+    // a holds its first match room after one bid, and never moves it on: it dies there.
+    const held = await a.held;
+    const b = await server(0, { ...env, DB8_ARENA_NODE: 'b' });
+    // b works on the tournament (its node lease is live) before a dies.
+    for (;;) {
+      const nodes = await db.query<{ name: string }>(
+        `SELECT name FROM leases WHERE name = $1 AND expires_at >= now()`,
+        [`arena:${t.room_id}:node:b`],
+      );
+      if (nodes.length > 0) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    a.proc.kill('SIGKILL');
+    await a.exited;
+    expect(a.proc.signalCode).toBe('SIGKILL');
+    const v = await until(b.admin, t.room_id, (x) => x.phase === 'closed');
+    expect(v.played).toBe(12);
+    // None lost, none doubled.
+    expect((await resultsOf(db, t.room_id)).sort()).toEqual(v.matches.map((m) => m.id).sort());
+    const rooms = await matchRooms(db, t.room_id);
+    // The room a died in: ended by b as abandoned, the match replayed by b as -r2, which is reported.
+    expect(rooms.find((r) => r.id === held)).toMatchObject({ createdBy: 'arena@a', status: 'closed' });
+    expect(v.matches.some((m) => m.result!.room === held)).toBe(false);
+    const match = v.matches.find((m) => held === `${t.room_id}-${m.id}`)!;
+    expect(match.result!.room).toBe(`${held}-r2`);
+    expect(rooms.find((r) => r.id === `${held}-r2`)!.createdBy).toBe('arena@b');
+    expect(rooms.filter((r) => r.status === 'open')).toEqual([]);
+    const verdict = await exportAndVerify(b.admin, t.room_id, v);
+    expect(verdict.problems).toEqual([]);
+    await db.close();
+    await servers.pop()!.close();
+  });
+
+  it('on a cluster, a process takes at most ⌈concurrency / nodes⌉ slots: alone all four, beside another two', async () => {
+    // Every match room is held before its first write until the test lets it go, so who holds
+    // which slot is read at rest. No NATS: the other process looks at its scan.
+    const holdA = new Holds(() => true);
+    const holdB = new Holds(() => true);
+    const a = await server(0, { DB8_ARENA_NODE: 'a' }, { modules: modulesPacedBy(holdA.pace) });
+    const db = postgresDriver(PG_URL, { schema: schema.schema, max: 1 });
+    const spec = cup('share cup');
+    spec.config.concurrency = 4;
+    const t = await a.admin.createRoom(spec);
+    // Alone, a takes every slot.
+    await holdA.until((rooms) => rooms.length === 4);
+    await server(0, { DB8_ARENA_NODE: 'b' }, { modules: modulesPacedBy(holdB.pace) });
+    for (;;) {
+      const live = await db.query<{ name: string }>(
+        `SELECT name FROM leases WHERE left(name, length($1)) = $1 AND expires_at >= now()`,
+        [`arena:${t.room_id}:node:`],
+      );
+      if (live.length === 2) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    // Two live nodes: each slot a lets go goes to b until each holds two, and then each keeps two.
+    const seen: Array<[number, number]> = [];
+    for (let step = 0; step < 6; step++) {
+      const before = new Set([...holdA.rooms(), ...holdB.rooms()]);
+      // a's while it has more than two, then in turn.
+      const from = holdA.rooms().length > 2 || step % 2 === 1 ? holdA : holdB;
+      const room = from.rooms()[0]!;
+      from.release(room);
+      await until(a.admin, t.room_id, (x) => x.matches.some((m) => m.result?.room === room));
+      // Settled: four held again, one of them new.
+      await new Promise<void>((resolve) => {
+        const done = () =>
+          holdA.rooms().length + holdB.rooms().length === 4 &&
+          [...holdA.rooms(), ...holdB.rooms()].some((r) => !before.has(r));
+        void Promise.race([holdA.until(done), holdB.until(done)]).then(() => resolve());
+      });
+      seen.push([holdA.rooms().length, holdB.rooms().length]);
+    }
+    expect(seen).toEqual([
+      [3, 1],
+      [2, 2],
+      [2, 2],
+      [2, 2],
+      [2, 2],
+      [2, 2],
+    ]);
+    holdA.open();
+    holdB.open();
+    const v = await until(a.admin, t.room_id, (x) => x.phase === 'closed');
+    expect(v.played).toBe(12);
+    expect((await resultsOf(db, t.room_id)).sort()).toEqual(v.matches.map((m) => m.id).sort());
+    const by = new Set((await matchRooms(db, t.room_id)).map((r) => r.createdBy));
+    expect(by).toEqual(new Set(['arena@a', 'arena@b']));
+    await db.close();
+    await servers.pop()!.close();
+    await servers.pop()!.close();
+  });
+
   it('survives a restart mid-tournament: a new server finishes it, no match lost or doubled', async () => {
-    const first = await server(40);
+    // The first match room to reach its second write (one bid in) is held there until the server
+    // stops: whenever the stop lands, that match is half-played and the tournament unfinished.
+    const holds = Holds.first(2);
+    const first = await server(0, {}, { modules: modulesPacedBy(holds.pace) });
     const db = postgresDriver(PG_URL, { schema: schema.schema, max: 1 });
     const t = await first.admin.createRoom(cup('restart cup'));
+    const held = await holds.until((rooms) => rooms[0]);
+    // The other slot plays on meanwhile: stop once a result is in.
     await until(first.admin, t.room_id, (x) => x.played >= 1);
-    // Stop it mid-match (not in the moment between one match's result and the next match's room).
-    while (!(await matchRooms(db, t.room_id)).some((r) => r.status === 'open'))
-      await new Promise((r) => setTimeout(r, 20));
     await servers.pop()!.close();
+    const [bids] = await db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM entries WHERE room_id = $1 AND kind = 'action'`,
+      [held],
+    );
+    expect(bids!.n).toBe(1);
     // Read straight from the database while no server runs: results in, not all (the step delay
     // keeps the tournament going), and which ones.
     const resultsIn = async () =>
@@ -350,14 +467,14 @@ describe('server-run tournaments', () => {
     expect(stopped.length).toBeGreaterThanOrEqual(1);
     expect(stopped.length).toBeLessThan(12);
     const before = await viewOfDb(db, t.room_id);
-    // The match rooms the first server left half-played (it stops at its next write: there is one
-    // in play whenever it stops, two matches being played at once).
+    // The match rooms the first server left half-played: the held one, and the other slot's if the
+    // stop caught it mid-match (it stops at its next write).
     const halfPlayed = (
       await db.query<{ id: string }>(`SELECT id FROM rooms WHERE status = 'open' AND id LIKE $1`, [
         `${t.room_id}-%`,
       ])
     ).map((r) => r.id);
-    expect(halfPlayed.length).toBeGreaterThanOrEqual(1);
+    expect(halfPlayed).toContain(held);
     const { admin } = await server();
     const v = await until(admin, t.room_id, (x) => x.phase === 'closed');
     expect(v.played).toBe(12);
@@ -381,6 +498,48 @@ describe('server-run tournaments', () => {
     expect(verdict.ok).toBe(true);
   });
 });
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+/**
+ * A server in a process of its own (arena-node.ts), killable with SIGKILL: `held` is the match room
+ * it holds after that room's first bid, forever.
+ */
+async function spawnNode(env: Record<string, string>) {
+  const arg = JSON.stringify({ databaseUrl: PG_URL, pgSchema: schema.schema, dataDir, env, hold: 2 });
+  // Node itself runs the script (--import tsx), so the SIGKILL hits the server, not a wrapper.
+  const proc = spawn(process.execPath, ['--import', 'tsx', join(here, 'arena-node.ts'), arg], {
+    cwd: join(here, '../../..'),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const exited = new Promise<void>((r) => proc.once('exit', () => r()));
+  let out = '';
+  let err = '';
+  proc.stderr!.on('data', (d) => {
+    err += String(d);
+  });
+  const line = (re: RegExp) =>
+    new Promise<RegExpExecArray>((resolve, reject) => {
+      const look = () => {
+        const m = re.exec(out);
+        if (m) resolve(m);
+      };
+      proc.stdout!.on('data', (d) => {
+        out += String(d);
+        look();
+      });
+      void exited.then(() => reject(new Error(`arena-node exited: ${err}`)));
+    });
+  const ready = await line(/READY (\S+) (\S+)/);
+  const token = new URL(ready[2]!).hash.replace('#token=', '');
+  const login = await new Db8Client({ baseUrl: ready[1]! }).adminLogin(token);
+  return {
+    proc,
+    exited,
+    admin: new Db8Client({ baseUrl: ready[1]!, token: login.token }),
+    held: line(/HELD (\S+)/).then((m) => m[1]!),
+  };
+}
 
 /** Match → room of every result in the tournament's log, read from the database. */
 async function viewOfDb(db: ReturnType<typeof postgresDriver>, room: string): Promise<Map<string, string>> {

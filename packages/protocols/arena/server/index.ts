@@ -4,6 +4,7 @@ import type { Games } from '../cli/game.ts';
 import { arena } from '../rules/index.ts';
 import { arenaAgentRecord } from './agent-record.ts';
 import { entrantLinker } from './entrants.ts';
+import type { Pace } from './match-room.ts';
 import { arenaMcpTools, arenaRoutes } from './routes.ts';
 import { type RunnerGames, type RunnerLog, runnerOptions, TournamentRunner } from './runner.ts';
 import { arenaSkillDoc } from './skill.ts';
@@ -11,6 +12,7 @@ import { isMatchRoom } from './tournament.ts';
 
 export { type ArenaDetail, ArenaDetailSchema } from './agent-record.ts';
 export { entrantIdentity } from './entrants.ts';
+export type { Pace } from './match-room.ts';
 export type { RunnerGames } from './runner.ts';
 export { isMatchRoom, matchRoomId } from './tournament.ts';
 
@@ -20,16 +22,21 @@ export { isMatchRoom, matchRoomId } from './tournament.ts';
  * it plays, supplied by the composition root (a protocol never imports another); none, and every
  * tournament waits for its organizer seat. Given as a function of the module's context, they may
  * play model entrants through the server's providers (`modelReady` says which it can play).
+ * `pace`, awaited before each write of every match this server plays, is the one injection point for
+ * tests (hold a match at a chosen write until the test lets it go or the server stops); unset, the
+ * server waits `DB8_ARENA_STEP_DELAY_MS` there.
  */
 export function arenaServerModule(
   games: Games | ((ctx: ModuleContext, log: RunnerLog) => RunnerGames) = {},
+  hooks: { pace?: Pace } = {},
 ): ProtocolModule {
   return {
     protocol: arena,
     agentRecord: arenaAgentRecord,
     routes(app, ctx) {
       const setup = typeof games === 'function' ? games(ctx, app.log) : { games };
-      const runner = new TournamentRunner(ctx, setup, runnerOptions(ctx.env), app.log);
+      const options = { ...runnerOptions(ctx.env), ...(hooks.pace ? { pace: hooks.pace } : {}) };
+      const runner = new TournamentRunner(ctx, setup, options, app.log);
       arenaRoutes(app, ctx, setup.games);
       // A match room's seats are the tournament's to give: the server plays its entrants' seats and
       // seats each claimant itself (claims.ts), so a stranger who joined would take a seat the server

@@ -15,6 +15,13 @@ import type { MatchRoom } from '../cli/game.ts';
 
 type Input = { kind: 'act'; seat: string; action: unknown; now: number } | { kind: 'tick'; now: number };
 
+/**
+ * Awaited before each write of a match room (`n`: 1 for the room's first write): the runner's
+ * `DB8_ARENA_STEP_DELAY_MS` wait, or one a test injects (`arenaServerModule`'s `pace`) to hold a
+ * match at a chosen write. `live` is the drive's: once false, the write that follows is not made.
+ */
+export type Pace = (write: { room: string; n: number; live: () => boolean }) => Promise<void>;
+
 /** The runner stopped driving the match (lease lost, server closing): not a failure of the match. */
 export class Aborted extends Error {
   constructor() {
@@ -32,13 +39,14 @@ export interface MirrorOptions {
   clock: () => number;
   /** Checked before every write: false stops the match. */
   live: () => boolean;
-  /** Tests and demos only (`DB8_ARENA_STEP_DELAY_MS`): a wait before each write, so a match is seen in play. */
-  stepDelayMs?: number;
+  /** Awaited before each write (tests and demos: a match seen in play, or held at a write). */
+  pace?: Pace;
 }
 
 export class MirroredMatchRoom implements MatchRoom {
   private readonly mirror: LocalRoom;
   private readonly queue: Input[] = [];
+  private writes = 0;
 
   constructor(
     private readonly runtime: ModuleRuntime,
@@ -90,9 +98,8 @@ export class MirroredMatchRoom implements MatchRoom {
 
   /** Writes the queued inputs to the server room, in order; throws when one is refused there. */
   async flush(): Promise<void> {
-    const delay = this.opts.stepDelayMs ?? 0;
     for (let next = this.queue.shift(); next !== undefined; next = this.queue.shift()) {
-      if (delay > 0) await new Promise((r) => setTimeout(r, delay));
+      await this.opts.pace?.({ room: this.roomId, n: ++this.writes, live: this.opts.live });
       if (!this.opts.live()) throw new Aborted();
       if (next.kind === 'act') {
         await this.runtime.act(this.roomId, { seat: next.seat, action: next.action, now: next.now });

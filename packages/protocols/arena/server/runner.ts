@@ -4,6 +4,7 @@ import { DEFAULT_LEASE_MS, type ModuleContext } from '@db8/server/kit';
 import { type Games, gameFor } from '../cli/game.ts';
 import { type ArenaConfig, ArenaConfigSchema } from '../rules/index.ts';
 import { TournamentWork } from './cluster.ts';
+import type { Pace } from './match-room.ts';
 
 /**
  * The server's tournament runner: every open arena room whose config says `runBy: server` and
@@ -24,6 +25,8 @@ export interface RunnerOptions {
   scanMs: number;
   leaseMs: number;
   stepDelayMs: number;
+  /** Awaited before each match write instead of the step delay: a test's hold (index.ts). */
+  pace?: Pace;
   /** This process's name (`DB8_ARENA_NODE`, default host:pid:tag): logs, and the match rooms it opens. */
   node: string;
 }
@@ -178,7 +181,7 @@ export class TournamentRunner {
         runtime: this.ctx.runtime,
         game,
         clock: () => this.ctx.runtime.now(),
-        stepDelayMs: this.opts.stepDelayMs,
+        ...this.pace(),
         node: this.opts.node,
       },
       node: this.opts.node,
@@ -196,6 +199,12 @@ export class TournamentRunner {
         if (this.held.get(id) === work) this.held.delete(id);
       });
     work.kick();
+  }
+
+  private pace(): { pace?: Pace } {
+    if (this.opts.pace) return { pace: this.opts.pace };
+    const ms = this.opts.stepDelayMs;
+    return ms > 0 ? { pace: () => new Promise((r) => setTimeout(r, ms)) } : {};
   }
 
   private async release(id: string): Promise<void> {

@@ -2,7 +2,7 @@ import { canonicalize } from '@db8/core';
 import { type ModuleRuntime, RuntimeError } from '@db8/server/kit';
 import type { Game } from '../cli/game.ts';
 import { type ArenaAction, type ArenaState, type Match, ORGANIZER } from '../rules/index.ts';
-import { Aborted, MirroredMatchRoom } from './match-room.ts';
+import { Aborted, MirroredMatchRoom, type Pace } from './match-room.ts';
 import { liveMatch } from './outside.ts';
 
 /**
@@ -37,7 +37,8 @@ export interface DriveOptions {
   live: () => boolean;
   /** The process playing, recorded as the match room's creator (`arena@<node>`). */
   node?: string;
-  stepDelayMs?: number;
+  /** Awaited before each write of a match room (match-room.ts). */
+  pace?: Pace;
 }
 
 /** Attempts at one match before the driver gives up on the tournament (a deterministic failure). */
@@ -140,7 +141,7 @@ async function open(o: DriveOptions, tournament: string, s: ArenaState, m: Match
     now,
     clock: o.clock,
     live: o.live,
-    ...(o.stepDelayMs ? { stepDelayMs: o.stepDelayMs } : {}),
+    ...(o.pace ? { pace: o.pace } : {}),
   });
 }
 
