@@ -84,6 +84,12 @@ export const modulePaths: readonly ReadPath[] = [
   },
   // arena (the caller's own pending matches: only the entrants it claimed)
   one('arena', () => '/v1/arena/matches', '/v1/arena/matches'),
+  // arena (who claimed each outside entrant, by name: the tournament's creator and admins only)
+  one(
+    'arena',
+    (t) => `/v1/arena/tournaments/${enc(t.roomId)}/entrants`,
+    '/v1/arena/tournaments/:id/entrants',
+  ),
   // question (swarm)
   one('question', () => '/v1/swarm/node', '/v1/swarm/node'),
   one('question', () => '/v1/swarm/questions?status=all&limit=500', '/v1/swarm/questions'),

@@ -44,6 +44,15 @@ export async function claim(
   return (await claimant(db, c.tournament, c.entrant)) ?? c.principal;
 }
 
+/** Who holds each claimed entrant of a tournament (for its organizer's view). */
+export async function claimsIn(db: Db, tournament: string): Promise<Map<string, string>> {
+  const rows = await db.query<{ entrant: string; principal: string }>(
+    'SELECT entrant, principal FROM arena_entrants WHERE tournament_id = $1',
+    [tournament],
+  );
+  return new Map(rows.map((r) => [r.entrant, r.principal]));
+}
+
 export async function claimsOf(
   db: Db,
   principal: string,

@@ -11,7 +11,15 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Games } from '../cli/game.ts';
 import { type ArenaConfig, ArenaConfigSchema, type ArenaState, isOutsideKind } from '../rules/index.ts';
-import { claim, claimant, currentRoom, ENTRANT_PREFIX, pendingOf, seatClaimants } from './claims.ts';
+import {
+  claim,
+  claimant,
+  claimsIn,
+  currentRoom,
+  ENTRANT_PREFIX,
+  pendingOf,
+  seatClaimants,
+} from './claims.ts';
 import { matchRoomId } from './tournament.ts';
 
 /**
@@ -36,6 +44,13 @@ const InvitesBody = z
 const ClaimBody = z.object({ invite: z.string().min(1).max(4096) }).strict();
 
 const InviteOut = z.object({ entrant: z.string(), kind: z.string(), invite: z.string(), url: z.string() });
+const EntrantOut = z.object({
+  entrant: z.string(),
+  kind: z.string(),
+  claimed: z.boolean(),
+  /** The claimant's display name (null when unclaimed or the principal has none). */
+  claimed_by: z.string().nullable(),
+});
 const PendingOut = z.object({
   tournament: z.string(),
   tournament_name: z.string(),
@@ -62,6 +77,12 @@ async function tournamentOf(ctx: ModuleContext, id: string) {
   return { room, config: config.data };
 }
 
+/** The tournament's creator or an admin: who hands out its invitations and sees who took them. */
+function requireOrganizer(auth: { role: string; principal: string }, room: { createdBy: string | null }) {
+  if (auth.role !== 'admin' && (room.createdBy === null || room.createdBy !== auth.principal))
+    throw new ApiError(403, 'FORBIDDEN', "only the tournament's creator or an admin invites its entrants");
+}
+
 export function arenaRoutes(root: FastifyInstance, ctx: ModuleContext, games: Games): void {
   const app = root.withTypeProvider<ZodTypeProvider>();
   const tags = ['arena'];
@@ -81,12 +102,7 @@ export function arenaRoutes(root: FastifyInstance, ctx: ModuleContext, games: Ga
     async (req, reply) => {
       const auth = requireAuth(req);
       const { room, config } = await tournamentOf(ctx, req.params.id);
-      if (auth.role !== 'admin' && (room.createdBy === null || room.createdBy !== auth.principal))
-        throw new ApiError(
-          403,
-          'FORBIDDEN',
-          "only the tournament's creator or an admin invites its entrants",
-        );
+      requireOrganizer(auth, room);
       if (room.status !== 'open') throw new ApiError(409, 'ROOM_CLOSED', 'the tournament is over');
       const wanted =
         req.body.entrants ?? config.entrants.filter((e) => isOutsideKind(e.kind)).map((e) => e.name);
@@ -111,6 +127,39 @@ export function arenaRoutes(root: FastifyInstance, ctx: ModuleContext, games: Ga
         invites.push({ entrant: name, kind: e.kind, invite: t.token, url });
       }
       return reply.code(201).send({ tournament: room.id, invites });
+    },
+  );
+
+  app.get(
+    '/v1/arena/tournaments/:id/entrants',
+    {
+      schema: {
+        tags,
+        summary:
+          "A tournament's outside and person entrants and who claimed each, by name (its creator or an admin)",
+        params: Params,
+        response: { 200: z.object({ tournament: z.string(), entrants: z.array(EntrantOut) }) },
+      },
+    },
+    async (req) => {
+      const auth = requireAuth(req);
+      const { room, config } = await tournamentOf(ctx, req.params.id);
+      requireOrganizer(auth, room);
+      const held = await claimsIn(db, room.id);
+      const entrants = [];
+      for (const e of config.entrants.filter((x) => isOutsideKind(x.kind))) {
+        const principal = held.get(e.name);
+        // A name, never the principal's id: the organizer knows whom they invited by name.
+        const name = principal ? ((await ctx.app.store.principals.get(principal))?.displayName ?? '') : null;
+        entrants.push({
+          entrant: e.name,
+          kind: e.kind,
+          claimed: principal !== undefined,
+          // An agent registered without a name is named by its id: no name, then.
+          claimed_by: name && name !== principal ? name : null,
+        });
+      }
+      return { tournament: room.id, entrants };
     },
   );
 

@@ -1,9 +1,17 @@
 import { Link } from '@db8/web/kit';
-import { type ArenaView, type PokerStats, pokerTable, standingsTable } from '../rules/index.ts';
+import {
+  type ArenaView,
+  isOutsideKind,
+  type PokerStats,
+  pokerTable,
+  standingsTable,
+} from '../rules/index.ts';
 import { ArenaPlots } from './ArenaPlots.tsx';
+import { ClaimInvite } from './Claim.tsx';
 import { Downloads, stemOf } from './Downloads.tsx';
+import { OrganizerInvites } from './Invites.tsx';
 import type { ArenaScoring } from './index.ts';
-import { WaitsFor } from './Outside.tsx';
+import { WaitsFor, YourMatches } from './Outside.tsx';
 import { VerifyTournament } from './VerifyTournament.tsx';
 
 // The tournament in words and pictures: the standings table, poker's bb/100, the plots
@@ -72,6 +80,9 @@ export function StandingsSummary(props: { view: unknown; status: string; scoring
         {v.played} of {v.matches?.length ?? 0} matches played; {s.sets} sets, {s.games} pairwise games.
         {separated ? '' : ' Not enough games yet: no rank is clear of the next at 95%.'}
       </p>
+      <ClaimInvite status={props.status} />
+      <YourMatches />
+      {v.entrants?.some((e) => isOutsideKind(e.kind)) ? <OrganizerInvites status={props.status} /> : null}
       <VerifyTournament view={v} status={props.status} scoring={props.scoring ?? {}} />
       <Downloads table={standingsTable(s)} stem={stem} label="the standings" />
       <div className="table-wrap">
