@@ -12,24 +12,9 @@ import type { Subscription } from './feed.ts';
 import type { RealtimeHub } from './hub.ts';
 import { nativeWire } from './native.ts';
 import { type RoomEventsHub, socketRoomEvents } from './room-events.ts';
+import { keepAlive, MessageBucket, type Socket, SocketOut } from './ws-socket.ts';
 
-/** The slice of a `ws` WebSocket we use. */
-interface Socket {
-  readonly readyState: number;
-  readonly bufferedAmount: number;
-  send(data: string | Buffer, opts?: { binary?: boolean }): void;
-  ping(): void;
-  close(code?: number, reason?: string): void;
-  terminate(): void;
-  on(ev: 'message', fn: (data: Buffer | string, isBinary: boolean) => void): void;
-  on(ev: 'close' | 'pong', fn: () => void): void;
-  on(ev: 'error', fn: (err: Error) => void): void;
-}
-
-const OPEN = 1;
 const MAX_SUBSCRIPTIONS = 64;
-/** A client that cannot keep up is dropped (it resumes with `since`) rather than buffered forever. */
-const MAX_BUFFERED = 8 * 1024 * 1024;
 const BUCKET = { burst: 100, perSec: 20 };
 
 const QuerySchema = z.object({ token: z.string().min(1).max(16_384).optional() }).loose();
@@ -53,10 +38,8 @@ class Connection {
   /** Per room, the turn token the last state frame offered this connection's seat (unused yet). */
   private readonly turns = new Map<string, string>();
   private chain: Promise<void> = Promise.resolve();
-  private readonly bucket: { burst: number; perSec: number };
-  private tokens: number;
-  private lastRefill: number;
-  private alive = true;
+  private readonly bucket: MessageBucket;
+  private readonly out: SocketOut;
   private readonly heartbeat: NodeJS.Timeout;
   private readonly helloTimer: NodeJS.Timeout;
   private readonly ip: string;
@@ -74,31 +57,16 @@ class Connection {
   ) {
     this.log = req.log;
     this.session = codec.session(ctx);
-    this.bucket = codec.rate ?? BUCKET;
-    this.tokens = this.bucket.burst;
-    this.lastRefill = ctx.clock();
+    this.bucket = new MessageBucket(codec.rate ?? BUCKET, () => ctx.clock());
+    this.out = new SocketOut(ws, () => this.cleanup());
     this.auth = req.auth;
     this.ip = req.ip;
     ws.on('message', (data, isBinary) => this.onMessage(data, isBinary));
-    ws.on('pong', () => {
-      this.alive = true;
-    });
     ws.on('close', () => this.cleanup());
     ws.on('error', () => this.cleanup());
-    this.heartbeat = setInterval(() => {
-      if (!this.alive) {
-        this.ws.terminate();
-        return;
-      }
-      this.alive = false;
-      try {
-        this.ws.ping();
-      } catch {
-        // closing anyway
-      }
-      this.enqueue(() => this.checkRevoked());
-    }, ctx.config.wsHeartbeatSec * 1000);
-    this.heartbeat.unref();
+    this.heartbeat = keepAlive(ws, ctx.config.wsHeartbeatSec * 1000, () =>
+      this.enqueue(() => this.checkRevoked()),
+    );
     // A socket that must say hello and never does holds a slot for nothing: close it.
     this.helloTimer = setTimeout(() => {
       if (this.closed || this.hello || !this.helloFirst) return;
@@ -133,53 +101,11 @@ class Connection {
   }
 
   private send(text: string | Buffer): void {
-    if (this.closed || this.ws.readyState !== OPEN) return;
-    if (this.ws.bufferedAmount > MAX_BUFFERED) {
-      this.ws.close(1013, 'slow consumer: reconnect and resume with since');
-      this.cleanup();
-      return;
-    }
-    // Frames are shared bytes (serialised once per viewer class): send them as text frames.
-    if (typeof text === 'string') this.ws.send(text);
-    else this.ws.send(text, { binary: false });
+    if (!this.closed) this.out.send(text);
   }
 
   private sendAll(msgs: ReadonlyArray<string | Buffer>): void {
     for (const m of msgs) this.send(m);
-  }
-
-  /**
-   * Runs `fn`'s sends as one write: `ws` writes each message to its net.Socket at once, so corking
-   * that socket turns an append's entry and state messages into one syscall instead of two.
-   */
-  private corked(fn: () => void): void {
-    const raw = (this.ws as unknown as { _socket?: { cork?(): void; uncork?(): void } })._socket;
-    raw?.cork?.();
-    try {
-      fn();
-    } finally {
-      raw?.uncork?.();
-    }
-  }
-
-  /**
-   * Holds this socket's writes until the next check phase: an action's ack then leaves in one write
-   * with the state its append fans out (the room channel's fan-out runs in the check phase the
-   * append scheduled, before this), rather than in a syscall of its own. Nothing waits longer
-   * than that turn.
-   */
-  private corkedUntilImmediate(fn: () => void): void {
-    const raw = (this.ws as unknown as { _socket?: { cork?(): void; uncork?(): void } })._socket;
-    if (!raw?.cork || !raw.uncork) {
-      fn();
-      return;
-    }
-    raw.cork();
-    try {
-      fn();
-    } finally {
-      setImmediate(() => raw.uncork?.());
-    }
   }
 
   /** The last seq this client has of `roomId` (or of the room it follows), 0 when none. */
@@ -220,21 +146,6 @@ class Connection {
     this.chain = this.chain.then(fn).catch((err) => this.log.error({ err }, 'ws handler error'));
   }
 
-  private allow(): boolean {
-    const now = this.ctx.clock();
-    const { burst, perSec } = this.bucket;
-    this.tokens = Math.min(burst, this.tokens + ((now - this.lastRefill) / 1000) * perSec);
-    this.lastRefill = now;
-    if (this.tokens < 1) return false;
-    this.tokens -= 1;
-    return true;
-  }
-
-  /** The refusal for a message over the connection's bucket, with when the next token is due. */
-  private limited(): ApiError {
-    return rateLimited(Math.ceil(((1 - this.tokens) / this.bucket.perSec) * 1000), 'too many messages');
-  }
-
   /** A token from a client, counted against its address's failed-credential budget (auth/limits.ts). */
   private bearer(token: string): Promise<AuthContext> {
     return checkedCredential(this.ctx.limits, this.ip, token, () => this.ctx.authn.fromBearer(token));
@@ -255,7 +166,7 @@ class Connection {
   private async dispatch(data: Buffer | string, isBinary: boolean): Promise<void> {
     if (this.closed) return;
     this.session.received?.();
-    const allowed = this.allow();
+    const allowed = this.bucket.allow();
     if (isBinary) {
       this.sendError(null, undefined, new ApiError(400, 'BAD_REQUEST', 'binary frames are not supported'));
       return;
@@ -264,7 +175,7 @@ class Connection {
     try {
       raw = parseClientJson(data);
     } catch (e) {
-      this.sendError(null, undefined, allowed ? e : this.limited());
+      this.sendError(null, undefined, allowed ? e : this.bucket.limited());
       return;
     }
     const id =
@@ -275,7 +186,7 @@ class Connection {
     try {
       cmd = this.session.decode(raw);
     } catch (e) {
-      this.sendError(null, id, allowed ? e : this.limited());
+      this.sendError(null, id, allowed ? e : this.bucket.limited());
       return;
     }
     // A seat answering the turn it was just offered is never limited (once per token): starving it
@@ -287,7 +198,7 @@ class Connection {
     if (roomId !== null && ownTurn) this.turns.delete(roomId);
     else {
       const auth = roomId !== null ? (this.feeds.get(roomId)?.auth ?? this.auth) : this.auth;
-      const refusal = allowed ? this.overPrincipal(auth) : this.limited();
+      const refusal = allowed ? this.overPrincipal(auth) : this.bucket.limited();
       if (refusal) {
         this.sendError(null, cmd.id, refusal);
         return;
@@ -380,7 +291,7 @@ class Connection {
         this.sendError(roomId, undefined, err);
         if (this.feeds.get(roomId)?.sub === sub) this.drop(roomId);
       },
-      batch: (fn) => this.corked(fn),
+      batch: (fn) => this.out.corked(fn),
     });
     this.feeds.set(roomId, { auth, sub, seat: viewer.kind === 'seat' ? viewer.seat : null, extras });
     this.reply({
@@ -432,7 +343,7 @@ class Connection {
       ...(cmd.expectedSeq !== undefined ? { expectedSeq: cmd.expectedSeq } : {}),
       ...(principal !== undefined ? { principal } : {}),
     });
-    this.corkedUntilImmediate(() =>
+    this.out.corkedUntilImmediate(() =>
       this.reply({
         type: 'ack',
         ...(cmd.id !== undefined ? { id: cmd.id } : {}),

@@ -2,7 +2,6 @@ import {
   type AnyProtocol,
   canonicalize,
   type Ended,
-  publicForm,
   redactEntry,
   type StoredEntry,
   type Viewer,
@@ -12,16 +11,16 @@ import { isUniqueViolation } from '../store/driver.ts';
 import type { RoomListFilter } from '../store/rooms.ts';
 import type { SeatRow } from '../store/schemas.ts';
 import type { Store } from '../store/store.ts';
-import { BatchPlan } from './batch-plan.ts';
+import { BatchRunner, type WriteOp } from './batch-run.ts';
 import { RoomCache, type Sync } from './cache.ts';
-import { type CommitConfig, commitPlan, RaceLost, storedDeadline, TickLockBusy } from './commit.ts';
+import { type CommitConfig, commitPlan, storedDeadline } from './commit.ts';
 import { planCreate } from './create.ts';
-import { type BuiltEntry, rowToStored } from './entries.ts';
+import { rowToStored } from './entries.ts';
 import { RuntimeError, runtimeError } from './errors.ts';
 import { exportRoom } from './export.ts';
 import { planAct, planEnd, planJoin, planTick } from './ops.ts';
 import { inclusionProof } from './proof.ts';
-import { type QueuedWrite, RoomQueue } from './queue.ts';
+import { RoomQueue } from './queue.ts';
 import { replayRoom } from './replay.ts';
 import type { FoldedRoom } from './room.ts';
 import { stateOf, toRoomInfo } from './room-info.ts';
@@ -39,11 +38,6 @@ import type {
   RuntimeOptions,
   StateFor,
 } from './types.ts';
-
-interface WriteOp {
-  plan: (w: BatchPlan) => Promise<unknown>;
-  tickLock?: boolean;
-}
 
 /**
  * The room runtime: every input becomes an entry appended to the room's log, serialised per room
@@ -69,6 +63,7 @@ export class Runtime {
   private readonly queues = new Map<string, RoomQueue>();
   private readonly actWatches = new Set<ActWatch>();
   private readonly rooms: RoomCache;
+  private readonly batches: BatchRunner;
 
   constructor(opts: RuntimeOptions) {
     this.store = opts.store;
@@ -94,6 +89,17 @@ export class Runtime {
     const tail = heard ? new TailWatch(this.clock, opts.tailStaleMs ?? 1000) : null;
     this.rooms = new RoomCache(this.store, this.protocols, tail, (id) => this.queues.get(id)?.busy === true);
     heard?.subscribe('*', (e) => this.rooms.hear(e.room, e.seq, this.queues.has(e.room)));
+    this.batches = new BatchRunner({
+      store: this.store,
+      rooms: this.rooms,
+      cfg: this.cfg,
+      clock: this.clock,
+      shared: this.shared,
+      maxRetries: this.maxRetries,
+      stats: this.stats,
+      bus: this.bus,
+      onPublishError: this.onPublishError,
+    });
   }
 
   now(): number {
@@ -149,7 +155,7 @@ export class Runtime {
       await commitPlan(s, plan, empty, this.cfg);
     });
     this.rooms.remember(id, plan.memo, plan.out);
-    await this.publish(id, plan.out);
+    await this.batches.publish(id, plan.out);
     return this.getRoom(id);
   }
 
@@ -379,7 +385,7 @@ export class Runtime {
     let q = this.queues.get(roomId);
     if (!q) {
       q = new RoomQueue(
-        (batch) => this.runBatch(roomId, batch),
+        (batch) => this.batches.run(roomId, batch),
         this.maxBatch,
         () => {
           if (!this.queues.get(roomId)?.busy) this.queues.delete(roomId);
@@ -398,115 +404,4 @@ export class Runtime {
     const sync: Sync = !this.shared ? 'never' : this.rooms.tail ? 'if-behind' : 'always';
     return this.queue(roomId).read(async () => fn(await this.rooms.load(roomId, sync)));
   }
-
-  /**
-   * Plans every queued write against the room, commits them in one statement or transaction, then
-   * answers. Planning is optimistic: with other writers (Postgres) the cached room may be behind,
-   * which the unique seq catches for anything written; an op that wrote nothing (a rejection, an
-   * idle tick) is only trusted once the tail has been checked, else the batch is planned again.
-   * Planning again after a stale cache or a reused client nonce is not a lost race: only lost
-   * races count against maxRetries.
-   */
-  private async runBatch(roomId: string, batch: QueuedWrite[]): Promise<void> {
-    const tickLock = (batch[0]?.run as WriteOp | undefined)?.tickLock === true;
-    let sync: Sync = this.rooms.tail ? 'if-behind' : 'never';
-    /** The cached room is known to be the stored tail (always, with no other writer). */
-    let checkedTail = !this.shared;
-    /** Client nonces taken to be new (BatchPlan.lazyKeys) until one turns out reused, or a race is lost. */
-    let lazyKeys = true;
-    let racesLost = 0;
-    for (;;) {
-      const before = await this.rooms.load(roomId, sync);
-      const { plan, results, wroteNothing } = await this.planBatch(before, batch, lazyKeys);
-      if (wroteNothing && !checkedTail) {
-        checkedTail = true;
-        const plannedAt = before.seq; // read first: the load brings the cached room itself up to the tail
-        if ((await this.rooms.load(roomId, 'always')).seq !== plannedAt) continue; // planned on a stale room
-      }
-      const outcome = plan.out.length > 0 ? await this.tryCommit(plan, before, tickLock) : 'committed';
-      if (outcome === 'tick-lock-busy') {
-        for (const j of batch) j.resolve(null);
-        return;
-      }
-      if (outcome === 'nonce-reused') {
-        lazyKeys = false;
-        continue;
-      }
-      if (outcome === 'race-lost') {
-        this.stats.conflicts++;
-        if (racesLost === this.maxRetries)
-          throw runtimeError(
-            'CONFLICT_RETRY_EXHAUSTED',
-            `room ${roomId}: lost the seq race ${racesLost + 1} times`,
-          );
-        await sleep(Math.random() * Math.min(50, 2 ** racesLost));
-        racesLost++;
-        sync = 'always';
-        checkedTail = true;
-        lazyKeys = false;
-        continue;
-      }
-      if (plan.out.length > 0) {
-        this.rooms.remember(roomId, plan.memo, plan.out);
-        this.stats.batches++;
-        this.stats.entries += plan.out.length;
-      }
-      batch.forEach((j, i) => {
-        const r = results[i];
-        if (r?.ok) j.resolve(r.value);
-        else j.reject(r?.error instanceof RuntimeError ? r.error : (r?.error ?? new Error('no result')));
-      });
-      await this.publish(roomId, plan.out);
-      return;
-    }
-  }
-
-  /** Each queued op planned in turn on a fork of `before`; a refused op is rolled back and answered alone. */
-  private async planBatch(before: FoldedRoom, batch: QueuedWrite[], lazyKeys: boolean) {
-    const plan = new BatchPlan(before.fork(), this.store, this.clock);
-    plan.lazyKeys = lazyKeys;
-    const results: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
-    let wroteNothing = false;
-    for (const job of batch) {
-      const mark = plan.mark();
-      try {
-        results.push({ ok: true, value: await (job.run as WriteOp).plan(plan) });
-      } catch (error) {
-        plan.restore(mark);
-        results.push({ ok: false, error });
-      }
-      if (plan.out.length === mark.out) wroteNothing = true;
-    }
-    return { plan, results, wroteNothing };
-  }
-
-  /** Commits a plan; a lost race, a reused client nonce or a busy tick lock is an outcome, not an error. */
-  private async tryCommit(
-    plan: BatchPlan,
-    before: FoldedRoom,
-    tickLock: boolean,
-  ): Promise<'committed' | 'race-lost' | 'nonce-reused' | 'tick-lock-busy'> {
-    try {
-      await commitPlan(this.store, plan, before, this.cfg, { tickLock });
-      return 'committed';
-    } catch (err) {
-      if (err instanceof TickLockBusy) return 'tick-lock-busy';
-      if (plan.lazyKeys && isUniqueViolation(err, 'idempotency_pkey')) return 'nonce-reused';
-      if (isUniqueViolation(err) || err instanceof RaceLost) return 'race-lost';
-      throw err;
-    }
-  }
-
-  private async publish(roomId: string, out: readonly BuiltEntry[]): Promise<void> {
-    if (!this.bus) return;
-    for (const b of out) {
-      try {
-        await this.bus.publish(roomId, publicForm(b.stored));
-      } catch (err) {
-        this.onPublishError(err, roomId, b.stored.seq);
-      }
-    }
-  }
 }
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
