@@ -3,48 +3,13 @@
 // steps the arena's skill.md gives: claim the invitation, list pending matches, act in the room);
 // an outside agent that never shows up is timed out by the match's own window (sealed-bid's bidding
 // window, debate's phase window) and the tournament still closes.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { ArenaView } from '@db8/arena';
 import { Db8Client } from '@db8/sdk';
-import { createPgSchema, PG_URL } from '@db8/server/test/store.helpers.ts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { PATIENCE_MS } from '../../../test/patience.ts';
-import { type RunningServer, startServer } from '../src/server.ts';
+import { arenaServers, until, viewOf } from './arena-servers.ts';
 
-let schema: { schema: string; drop(): Promise<void> };
-let dataDir: string;
-const servers: RunningServer[] = [];
-
-beforeAll(async () => {
-  schema = await createPgSchema();
-  dataDir = mkdtempSync(join(tmpdir(), 'db8-arena-outside-'));
-});
-afterAll(async () => {
-  for (const s of servers) await s.close().catch(() => {});
-  await schema?.drop();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-});
-
-async function server(): Promise<{ s: RunningServer; admin: Db8Client }> {
-  const s = await startServer({
-    port: 0,
-    host: '127.0.0.1',
-    dataDir,
-    databaseUrl: PG_URL,
-    pgSchema: schema.schema,
-    logLevel: 'warn',
-    adminLink: true,
-    print: () => {},
-    env: { DB8_ARENA_SCAN_MS: '200' },
-  });
-  servers.push(s);
-  const token = new URL(s.adminLink!).hash.replace('#token=', '');
-  const login = await new Db8Client({ baseUrl: s.url }).adminLogin(token);
-  return { s, admin: new Db8Client({ baseUrl: s.url, token: login.token }) };
-}
+const servers = arenaServers('arena-outside');
+const server = () => servers.start();
 
 const cup = (name: string, biddingWindowMs: number) => ({
   protocol: 'arena',
@@ -64,19 +29,6 @@ const cup = (name: string, biddingWindowMs: number) => ({
     bootstrap: 0,
   },
 });
-
-const viewOf = async (c: Db8Client, id: string) => ((await c.state(id)) as { view: ArenaView }).view;
-
-async function until<T>(read: () => Promise<T>, done: (v: T) => boolean): Promise<T> {
-  const deadline = Date.now() + PATIENCE_MS;
-  for (;;) {
-    const v = await read();
-    if (done(v)) return v;
-    if (Date.now() > deadline)
-      throw new Error(`still waiting after ${PATIENCE_MS} ms: ${JSON.stringify(v).slice(0, 500)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 const Invites = z.object({
   invites: z.array(z.object({ entrant: z.string(), invite: z.string() })),
@@ -177,7 +129,7 @@ describe('outside entrants in server-run tournaments', () => {
       expect(entries.some((e) => e.kind === 'action' && e.actor === seat)).toBe(true);
     }
     expect(v.standings.rows.map((r) => r.entrant).sort()).toEqual(['lowballer', 'truthful', 'visitor']);
-    await servers.pop()!.close();
+    await servers.stopLast();
   });
 
   it('an outside agent that never shows up is timed out by the bidding window; the tournament closes', async () => {
@@ -198,7 +150,7 @@ describe('outside entrants in server-run tournaments', () => {
       expect(entries.some((e) => e.actor === seat)).toBe(false);
       expect(entries.some((e) => e.kind === 'action' && e.actor.startsWith('bidder_'))).toBe(true);
     }
-    await servers.pop()!.close();
+    await servers.stopLast();
   });
 
   it("a debater that never shows up is timed out by the tournament's phase window; the match ends", async () => {
@@ -239,6 +191,6 @@ describe('outside entrants in server-run tournaments', () => {
     const byPlace = [...m.result!.placements].sort((a, b) => a.place - b.place);
     expect(byPlace.map((p) => p.entrant)).toEqual(['evidence', 'absent']);
     expect(byPlace[0]!.place).toBeLessThan(byPlace[1]!.place);
-    await servers.pop()!.close();
+    await servers.stopLast();
   });
 });

@@ -4,48 +4,25 @@
 // tool in each match room — until the tournament closes with its bids in the rooms. Bad arguments
 // to both arena tools (wrong types, huge strings, a used invitation) are tool errors and write
 // nothing. The REST twin of this walk is arena.outside.int.test.ts.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { ArenaView } from '@db8/arena';
 import { Db8Client } from '@db8/sdk';
-import { createPgSchema, PG_URL } from '@db8/server/test/store.helpers.ts';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { PATIENCE_MS } from '../../../test/patience.ts';
-import { type RunningServer, startServer } from '../src/server.ts';
+import type { RunningServer } from '../src/server.ts';
+import { arenaServers, viewOf as viewIn } from './arena-servers.ts';
 
-let schema: { schema: string; drop(): Promise<void> };
-let dataDir: string;
+const servers = arenaServers('arena-mcp');
 let s: RunningServer;
 let admin: Db8Client;
 const clients: Client[] = [];
 
 beforeAll(async () => {
-  schema = await createPgSchema();
-  dataDir = mkdtempSync(join(tmpdir(), 'db8-arena-mcp-'));
-  s = await startServer({
-    port: 0,
-    host: '127.0.0.1',
-    dataDir,
-    databaseUrl: PG_URL,
-    pgSchema: schema.schema,
-    logLevel: 'warn',
-    adminLink: true,
-    print: () => {},
-    env: { DB8_ARENA_SCAN_MS: '200' },
-  });
-  const token = new URL(s.adminLink!).hash.replace('#token=', '');
-  const login = await new Db8Client({ baseUrl: s.url }).adminLogin(token);
-  admin = new Db8Client({ baseUrl: s.url, token: login.token });
+  ({ s, admin } = await servers.start());
 });
 afterAll(async () => {
   for (const c of clients) await c.close().catch(() => {});
-  await s?.close().catch(() => {});
-  await schema?.drop();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
 // biome-ignore lint/suspicious/noExplicitAny: tool results are JSON inspected field by field.
@@ -85,7 +62,7 @@ async function written(...principals: string[]): Promise<unknown> {
   };
 }
 
-const viewOf = async (id: string) => ((await admin.state(id)) as { view: ArenaView }).view;
+const viewOf = (id: string) => viewIn(admin, id);
 
 const Invites = z.object({ invites: z.array(z.object({ entrant: z.string(), invite: z.string() })) });
 

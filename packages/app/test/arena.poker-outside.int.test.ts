@@ -3,50 +3,16 @@
 // public REST API alone (claim, list pending tables, read its own view, act); it never sees the
 // other seat's hole cards. An outside entrant that never shows up is timed out by the table's own
 // rule (check if free, else fold; sat out after three in a row), and the tournament still closes.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { ArenaView } from '@db8/arena';
 import { verifyArenaBundles } from '@db8/arena/rules/verify-bundles.ts';
 import type { TableView } from '@db8/poker';
 import { Db8Client } from '@db8/sdk';
-import { createPgSchema, PG_URL } from '@db8/server/test/store.helpers.ts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { arenaGames } from '../src/arena-games.ts';
-import { type RunningServer, startServer } from '../src/server.ts';
+import { arenaServers, until, viewOf } from './arena-servers.ts';
 
-let schema: { schema: string; drop(): Promise<void> };
-let dataDir: string;
-const servers: RunningServer[] = [];
-
-beforeAll(async () => {
-  schema = await createPgSchema();
-  dataDir = mkdtempSync(join(tmpdir(), 'db8-arena-poker-outside-'));
-});
-afterAll(async () => {
-  for (const s of servers) await s.close().catch(() => {});
-  await schema?.drop();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-});
-
-async function server(): Promise<{ s: RunningServer; admin: Db8Client }> {
-  const s = await startServer({
-    port: 0,
-    host: '127.0.0.1',
-    dataDir,
-    databaseUrl: PG_URL,
-    pgSchema: schema.schema,
-    logLevel: 'warn',
-    adminLink: true,
-    print: () => {},
-    env: { DB8_ARENA_SCAN_MS: '200' },
-  });
-  servers.push(s);
-  const token = new URL(s.adminLink!).hash.replace('#token=', '');
-  const login = await new Db8Client({ baseUrl: s.url }).adminLogin(token);
-  return { s, admin: new Db8Client({ baseUrl: s.url, token: login.token }) };
-}
+const servers = arenaServers('arena-poker-outside');
+const server = () => servers.start();
 
 // A heads-up round robin of two games, the seat order rotated (a duplicate is refused for an entrant
 // that plays its own seat: it would see the same decks again, arena.config.test.ts).
@@ -67,16 +33,6 @@ const cup = (name: string, actionWindowMs: number, hands: number) => ({
     bootstrap: 0,
   },
 });
-
-const viewOf = async (c: Db8Client, id: string) => ((await c.state(id)) as { view: ArenaView }).view;
-
-async function until<T>(read: () => Promise<T>, done: (v: T) => boolean): Promise<T> {
-  for (;;) {
-    const v = await read();
-    if (done(v)) return v;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 const entriesOf = async (c: Db8Client, room: string) => {
   const out = [];
@@ -193,7 +149,7 @@ describe('outside entrants at poker in server-run tournaments', () => {
     );
     expect(verdict.problems).toEqual([]);
     expect(verdict).toMatchObject({ ok: true, checked: 2 });
-    await servers.pop()!.close();
+    await servers.stopLast();
   });
 
   it('an outside poker entrant that never shows up is timed out by the table; the tournament closes', async () => {
@@ -228,6 +184,6 @@ describe('outside entrants at poker in server-run tournaments', () => {
       expect(holders.some((h) => h.seat === seat)).toBe(false);
     }
     expect(v.standings.rows.map((r) => r.entrant).sort()).toEqual(['tight', 'visitor']);
-    await servers.pop()!.close();
+    await servers.stopLast();
   });
 });

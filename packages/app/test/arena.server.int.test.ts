@@ -15,53 +15,24 @@ import { verifyArena } from '@db8/arena/cli/verify.ts';
 import { Db8Client } from '@db8/sdk';
 import type { ProtocolModule } from '@db8/server/kit';
 import { postgresDriver } from '@db8/server/src/store/index.ts';
-import { createPgSchema, PG_URL } from '@db8/server/test/store.helpers.ts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PG_URL } from '@db8/server/test/store.helpers.ts';
+import { describe, expect, it } from 'vitest';
 import { arenaGames } from '../src/arena-games.ts';
-import { type RunningServer, startServer } from '../src/server.ts';
 import { Holds, modulesPacedBy } from './arena-holds.ts';
+import { arenaServers, until, viewOf } from './arena-servers.ts';
 
-let schema: { schema: string; drop(): Promise<void> };
-let dataDir: string;
-const servers: RunningServer[] = [];
-
-beforeAll(async () => {
-  schema = await createPgSchema();
-  // One data dir for every server: the same server key, as the nodes of a cluster share one.
-  dataDir = mkdtempSync(join(tmpdir(), 'db8-arena-srv-'));
-});
-afterAll(async () => {
-  for (const s of servers) await s.close().catch(() => {});
-  await schema?.drop();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-});
+// One data dir for every server: the same server key, as the nodes of a cluster share one.
+const servers = arenaServers('arena-srv');
 
 /**
  * A server on the test schema; `stepDelayMs` slows each match write so a match is seen in play;
  * `modules` with a test's holds (arena-holds.ts) holds a match at a chosen write.
  */
-async function server(
+const server = (
   stepDelayMs = 0,
   env: Record<string, string> = {},
   opts: { natsUrl?: string; modules?: ProtocolModule[] } = {},
-): Promise<{ s: RunningServer; admin: Db8Client }> {
-  const s = await startServer({
-    port: 0,
-    host: '127.0.0.1',
-    dataDir,
-    databaseUrl: PG_URL,
-    pgSchema: schema.schema,
-    logLevel: 'warn',
-    adminLink: true,
-    print: () => {},
-    env: { DB8_ARENA_SCAN_MS: '200', DB8_ARENA_STEP_DELAY_MS: String(stepDelayMs), ...env },
-    ...opts,
-  });
-  servers.push(s);
-  const token = new URL(s.adminLink!).hash.replace('#token=', '');
-  const login = await new Db8Client({ baseUrl: s.url }).adminLogin(token);
-  return { s, admin: new Db8Client({ baseUrl: s.url, token: login.token }) };
-}
+) => servers.start({ DB8_ARENA_STEP_DELAY_MS: String(stepDelayMs), ...env }, opts);
 
 const cup = (name: string) => ({
   protocol: 'arena',
@@ -82,16 +53,9 @@ const cup = (name: string) => ({
   },
 });
 
-const viewOf = async (c: Db8Client, id: string) => ((await c.state(id)) as { view: ArenaView }).view;
-
-/** Polls the tournament until `done` holds (the safety limit is the test's timeout, not a measure). */
-async function until(c: Db8Client, id: string, done: (v: ArenaView) => boolean): Promise<ArenaView> {
-  for (;;) {
-    const v = await viewOf(c, id);
-    if (done(v)) return v;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+/** Polls the tournament until `done` holds. */
+const untilView = (c: Db8Client, id: string, done: (v: ArenaView) => boolean) =>
+  until(() => viewOf(c, id), done);
 
 /** Exports the tournament and every reported match as `db8 arena run` writes them, and verifies them. */
 async function exportAndVerify(c: Db8Client, id: string, v: ArenaView) {
@@ -116,7 +80,7 @@ describe('server-run tournaments', () => {
   it('plays a sealed-bid round robin of four scripted entrants in real match rooms', async () => {
     const { admin } = await server();
     const t = await admin.createRoom(cup('server cup'));
-    const v = await until(admin, t.room_id, (x) => x.phase === 'closed');
+    const v = await untilView(admin, t.room_id, (x) => x.phase === 'closed');
     // Four entrants, six pairs, both seat orders.
     expect(v.matches).toHaveLength(12);
     expect(v.played).toBe(12);
@@ -133,7 +97,7 @@ describe('server-run tournaments', () => {
     const verdict = await exportAndVerify(admin, t.room_id, v);
     expect(verdict.problems).toEqual([]);
     expect(verdict.ok).toBe(true);
-    await servers.pop()!.close();
+    await servers.stopLast();
   });
 
   it('plays a debate round robin of four scripted debaters, the strongest first, as the CLI places them', async () => {
@@ -157,7 +121,7 @@ describe('server-run tournaments', () => {
         bootstrap: 20,
       },
     });
-    const v = await until(admin, t.room_id, (x) => x.phase === 'closed');
+    const v = await untilView(admin, t.room_id, (x) => x.phase === 'closed');
     expect(v.matches).toHaveLength(12);
     for (const m of v.matches) {
       const room = await admin.getRoom(m.result!.room);
@@ -175,7 +139,7 @@ describe('server-run tournaments', () => {
     const verdict = await exportAndVerify(admin, t.room_id, v);
     expect(verdict.problems).toEqual([]);
     expect(verdict.ok).toBe(true);
-    await servers.pop()!.close();
+    await servers.stopLast();
   });
 
   it('plays a model entrant through its own provider: every call a driver_calls row of its match room', async () => {
@@ -189,13 +153,13 @@ describe('server-run tournaments', () => {
       const entrants = withModel.config.entrants as Array<Record<string, string>>;
       entrants[3] = { name: 'a model', kind: 'model', provider: 'openai', model: 'mock-bidder' };
       const t = await admin.createRoom(withModel);
-      const v = await until(admin, t.room_id, (x) => x.phase === 'closed');
+      const v = await untilView(admin, t.room_id, (x) => x.phase === 'closed');
       expect(v.played).toBe(12);
       const theirs = v.matches.filter((m) => m.entrants.includes('a model'));
       expect(theirs).toHaveLength(6);
       // One call per match it bid in, each asked of the mock and recorded against that match room.
       expect(mock.requests.filter((r) => r.body.model === 'mock-bidder')).toHaveLength(6);
-      const db = postgresDriver(PG_URL, { schema: schema.schema, max: 1 });
+      const db = postgresDriver(PG_URL, { schema: servers.schema, max: 1 });
       const calls = await db.query<{ room_id: string; seat: string; ok: boolean; input_tokens: number }>(
         'SELECT room_id, seat, ok, input_tokens FROM driver_calls WHERE room_id LIKE $1 ORDER BY room_id',
         [`${t.room_id}-%`],
@@ -210,7 +174,7 @@ describe('server-run tournaments', () => {
       const verdict = await exportAndVerify(admin, t.room_id, v);
       expect(verdict.problems).toEqual([]);
       expect(verdict.ok).toBe(true);
-      await servers.pop()!.close();
+      await servers.stopLast();
     } finally {
       await mock.close();
     }
@@ -227,14 +191,14 @@ describe('server-run tournaments', () => {
     const b = await admin.createRoom(withModel);
     // One it plays, made last: once it is over, the runner has looked at all three more than once.
     const c = await admin.createRoom(cup('played'));
-    await until(admin, c.room_id, (x) => x.phase === 'closed');
+    await untilView(admin, c.room_id, (x) => x.phase === 'closed');
     for (const id of [a.room_id, b.room_id]) {
       const v = await viewOf(admin, id);
       expect(v.round).toBe(0);
       expect(v.matches).toEqual([]);
       expect(v.phase).toBe('running');
     }
-    await servers.pop()!.close();
+    await servers.stopLast();
   });
 
   it('plays duplicate poker: each rotation in its own table room, the hands checked by the verifier', async () => {
@@ -252,7 +216,7 @@ describe('server-run tournaments', () => {
         bootstrap: 0,
       },
     });
-    const v = await until(admin, t.room_id, (x) => x.phase === 'closed');
+    const v = await untilView(admin, t.room_id, (x) => x.phase === 'closed');
     expect(v.played).toBe(4);
     for (const m of v.matches) {
       expect(m.result!.hands).toBeGreaterThanOrEqual(1);
@@ -261,7 +225,7 @@ describe('server-run tournaments', () => {
     expect(v.standings.poker?.rows.map((r) => r.entrant).sort()).toEqual(['random', 'tight']);
     const verdict = await exportAndVerify(admin, t.room_id, v);
     expect(verdict.problems).toEqual([]);
-    await servers.pop()!.close();
+    await servers.stopLast();
   });
 
   it('on a cluster, both processes play one tournament: each match once, never more than `concurrency` in play', async () => {
@@ -269,12 +233,12 @@ describe('server-run tournaments', () => {
     const bus = { natsUrl: process.env.NATS_URL ?? 'nats://127.0.0.1:4222' };
     const a = await server(20, {}, bus);
     await server(20, {}, bus);
-    const db = postgresDriver(PG_URL, { schema: schema.schema, max: 1 });
+    const db = postgresDriver(PG_URL, { schema: servers.schema, max: 1 });
     const spec = cup('cluster cup');
     spec.config.concurrency = 3; // two processes could take two each: the cap is the cluster's
     const t = await a.admin.createRoom(spec);
     const inPlay = watchInPlay(db, t.room_id);
-    const v = await until(a.admin, t.room_id, (x) => x.phase === 'closed');
+    const v = await untilView(a.admin, t.room_id, (x) => x.phase === 'closed');
     const most = await inPlay.stop();
     expect(v.played).toBe(12);
     // Read from the store while the tournament ran: never more match rooms open at once than allowed.
@@ -293,8 +257,8 @@ describe('server-run tournaments', () => {
     const verdict = await exportAndVerify(a.admin, t.room_id, v);
     expect(verdict.problems).toEqual([]);
     await db.close();
-    await servers.pop()!.close();
-    await servers.pop()!.close();
+    await servers.stopLast();
+    await servers.stopLast();
   });
 
   it('on a cluster, a process stopped mid-tournament leaves its matches to the other, which finishes it', async () => {
@@ -304,7 +268,7 @@ describe('server-run tournaments', () => {
     const holds = Holds.first(2);
     const a = await server(40, { DB8_ARENA_NODE: 'a' });
     await server(0, { DB8_ARENA_NODE: 'b' }, { modules: modulesPacedBy(holds.pace) });
-    const db = postgresDriver(PG_URL, { schema: schema.schema, max: 1 });
+    const db = postgresDriver(PG_URL, { schema: servers.schema, max: 1 });
     const t = await a.admin.createRoom(cup('takeover cup'));
     const held = await holds.until((rooms) => rooms[0]);
     // Wait until a has played too, then stop b.
@@ -315,8 +279,8 @@ describe('server-run tournaments', () => {
       .map((r) => r.id);
     expect(inPlayOnB).toContain(held);
     // (a may take b's matches over while b is still closing: b lets its leases go first.)
-    await servers.pop()!.close();
-    const v = await until(a.admin, t.room_id, (x) => x.phase === 'closed');
+    await servers.stopLast();
+    const v = await untilView(a.admin, t.room_id, (x) => x.phase === 'closed');
     expect(v.played).toBe(12);
     // None lost, none doubled: one result per match.
     expect((await resultsOf(db, t.room_id)).sort()).toEqual(v.matches.map((m) => m.id).sort());
@@ -336,14 +300,14 @@ describe('server-run tournaments', () => {
     const verdict = await exportAndVerify(a.admin, t.room_id, v);
     expect(verdict.problems).toEqual([]);
     await db.close();
-    await servers.pop()!.close();
+    await servers.stopLast();
   });
 
   it('on a cluster, a process killed mid-match (SIGKILL: no lease released) leaves its matches, once their leases expire, to the other, which finishes it', async () => {
     // Short leases (DB8_ARENA_LEASE_MS), so the takeover waits seconds, not the default 15.
     const env = { DB8_ARENA_SCAN_MS: '200', DB8_ARENA_LEASE_MS: '3000' };
     const a = await spawnNode({ ...env, DB8_ARENA_NODE: 'a' });
-    const db = postgresDriver(PG_URL, { schema: schema.schema, max: 1 });
+    const db = postgresDriver(PG_URL, { schema: servers.schema, max: 1 });
     const t = await a.admin.createRoom(cup('crash cup'));
     // a holds its first match room after one bid, and never moves it on: it dies there.
     const held = await a.held;
@@ -360,7 +324,7 @@ describe('server-run tournaments', () => {
     a.proc.kill('SIGKILL');
     await a.exited;
     expect(a.proc.signalCode).toBe('SIGKILL');
-    const v = await until(b.admin, t.room_id, (x) => x.phase === 'closed');
+    const v = await untilView(b.admin, t.room_id, (x) => x.phase === 'closed');
     expect(v.played).toBe(12);
     // None lost, none doubled.
     expect((await resultsOf(db, t.room_id)).sort()).toEqual(v.matches.map((m) => m.id).sort());
@@ -375,7 +339,7 @@ describe('server-run tournaments', () => {
     const verdict = await exportAndVerify(b.admin, t.room_id, v);
     expect(verdict.problems).toEqual([]);
     await db.close();
-    await servers.pop()!.close();
+    await servers.stopLast();
   });
 
   it('on a cluster, a process takes at most ⌈concurrency / nodes⌉ slots: alone all four, beside another two', async () => {
@@ -384,7 +348,7 @@ describe('server-run tournaments', () => {
     const holdA = new Holds(() => true);
     const holdB = new Holds(() => true);
     const a = await server(0, { DB8_ARENA_NODE: 'a' }, { modules: modulesPacedBy(holdA.pace) });
-    const db = postgresDriver(PG_URL, { schema: schema.schema, max: 1 });
+    const db = postgresDriver(PG_URL, { schema: servers.schema, max: 1 });
     const spec = cup('share cup');
     spec.config.concurrency = 4;
     const t = await a.admin.createRoom(spec);
@@ -407,7 +371,7 @@ describe('server-run tournaments', () => {
       const from = holdA.rooms().length > 2 || step % 2 === 1 ? holdA : holdB;
       const room = from.rooms()[0]!;
       from.release(room);
-      await until(a.admin, t.room_id, (x) => x.matches.some((m) => m.result?.room === room));
+      await untilView(a.admin, t.room_id, (x) => x.matches.some((m) => m.result?.room === room));
       // Settled: four held again, one of them new.
       await new Promise<void>((resolve) => {
         const done = () =>
@@ -427,14 +391,14 @@ describe('server-run tournaments', () => {
     ]);
     holdA.open();
     holdB.open();
-    const v = await until(a.admin, t.room_id, (x) => x.phase === 'closed');
+    const v = await untilView(a.admin, t.room_id, (x) => x.phase === 'closed');
     expect(v.played).toBe(12);
     expect((await resultsOf(db, t.room_id)).sort()).toEqual(v.matches.map((m) => m.id).sort());
     const by = new Set((await matchRooms(db, t.room_id)).map((r) => r.createdBy));
     expect(by).toEqual(new Set(['arena@a', 'arena@b']));
     await db.close();
-    await servers.pop()!.close();
-    await servers.pop()!.close();
+    await servers.stopLast();
+    await servers.stopLast();
   });
 
   it('survives a restart mid-tournament: a new server finishes it, no match lost or doubled', async () => {
@@ -442,12 +406,12 @@ describe('server-run tournaments', () => {
     // stops: whenever the stop lands, that match is half-played and the tournament unfinished.
     const holds = Holds.first(2);
     const first = await server(0, {}, { modules: modulesPacedBy(holds.pace) });
-    const db = postgresDriver(PG_URL, { schema: schema.schema, max: 1 });
+    const db = postgresDriver(PG_URL, { schema: servers.schema, max: 1 });
     const t = await first.admin.createRoom(cup('restart cup'));
     const held = await holds.until((rooms) => rooms[0]);
     // The other slot plays on meanwhile: stop once a result is in.
-    await until(first.admin, t.room_id, (x) => x.played >= 1);
-    await servers.pop()!.close();
+    await untilView(first.admin, t.room_id, (x) => x.played >= 1);
+    await servers.stopLast();
     const [bids] = await db.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM entries WHERE room_id = $1 AND kind = 'action'`,
       [held],
@@ -476,7 +440,7 @@ describe('server-run tournaments', () => {
     ).map((r) => r.id);
     expect(halfPlayed).toContain(held);
     const { admin } = await server();
-    const v = await until(admin, t.room_id, (x) => x.phase === 'closed');
+    const v = await untilView(admin, t.room_id, (x) => x.phase === 'closed');
     expect(v.played).toBe(12);
     // Every result the first server appended is still the one reported.
     for (const [match, room] of before)
@@ -506,7 +470,13 @@ const here = dirname(fileURLToPath(import.meta.url));
  * it holds after that room's first bid, forever.
  */
 async function spawnNode(env: Record<string, string>) {
-  const arg = JSON.stringify({ databaseUrl: PG_URL, pgSchema: schema.schema, dataDir, env, hold: 2 });
+  const arg = JSON.stringify({
+    databaseUrl: PG_URL,
+    pgSchema: servers.schema,
+    dataDir: servers.dataDir,
+    env,
+    hold: 2,
+  });
   // Node itself runs the script (--import tsx), so the SIGKILL hits the server, not a wrapper.
   const proc = spawn(process.execPath, ['--import', 'tsx', join(here, 'arena-node.ts'), arg], {
     cwd: join(here, '../../..'),
