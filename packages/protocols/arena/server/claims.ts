@@ -1,12 +1,6 @@
 import { type ModuleRuntime, RuntimeError } from '@db8/server/kit';
-import type { Game, Games } from '../cli/game.ts';
-import {
-  type ArenaConfig,
-  ArenaConfigSchema,
-  type ArenaState,
-  isOutsideKind,
-  type Match,
-} from '../rules/index.ts';
+import { type Game, type Games, playsOutside } from '../cli/game.ts';
+import { type ArenaConfig, ArenaConfigSchema, type ArenaState, type Match } from '../rules/index.ts';
 
 /**
  * Outside and person entrants of server-run tournaments (docs/arena.md "Outside and person
@@ -98,8 +92,7 @@ export async function seatClaimants(
 ): Promise<void> {
   if (!game.seat) return;
   for (const [i, name] of match.entrants.entries()) {
-    const e = arena.entrants.find((x) => x.name === name);
-    if (!e || !isOutsideKind(e.kind)) continue;
+    if (!playsOutside(arena, name)) continue;
     const principal = await claimant(runtime.store.db, tournament, name);
     if (principal === null) continue;
     await runtime.join(roomId, { seat: game.seat(i), principal }).catch((err) => {

@@ -13,6 +13,7 @@ import { liveMatch } from './outside.ts';
 export const MATCH_CREATOR = 'arena';
 export const isMatchRoom = (createdBy: string | null): boolean =>
   createdBy === MATCH_CREATOR || (createdBy?.startsWith(`${MATCH_CREATOR}@`) ?? false);
+
 /**
  * A tournament's matches played by the server, from its log (cluster.ts says which process plays
  * which, and writes the rounds and the close): each match in a real match room, its result appended

@@ -1,4 +1,12 @@
-import { errorText, personalClient, useApiQuery, useMutation, useParams } from '@db8/web/kit';
+import {
+  errorText,
+  getSession,
+  personalClient,
+  useApiQuery,
+  useCredentials,
+  useMutation,
+  useParams,
+} from '@db8/web/kit';
 import { useState } from 'react';
 import { z } from 'zod';
 
@@ -26,9 +34,13 @@ const linkFor = (tournament: string, token: string) =>
 export function OrganizerInvites({ status }: { status: string }) {
   const { id } = useParams({ strict: false }) as { id: string };
   const path = `/v1/arena/tournaments/${encodeURIComponent(id)}/entrants`;
+  useCredentials();
+  // Only a signed-in viewer can be the organizer: a signed-out page asks nothing.
+  const signedIn = getSession() !== null;
   // Claims reach this page by no feed: the list polls while the tournament is open.
   const q = useApiQuery(['arena', 'entrants', id], path, Entrants, {
     retry: false,
+    enabled: signedIn,
     // A refusal (not the organizer) is final: no polling then.
     refetchInterval: (query) => (status === 'open' && !query.state.error ? 5000 : false),
   });
