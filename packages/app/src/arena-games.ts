@@ -139,7 +139,7 @@ const auctionConfig = (arena: ArenaConfig, match: Match): Omit<SealedBidConfig, 
   reservePrice: 1,
   // A match with outside bidders waits this long for them in real time (bidding ends sooner once
   // every bidder has bid); the server's own bidders never wait it out.
-  biddingWindowMs: Math.max(1000, int(arena.gameConfig.biddingWindowMs, 60_000)),
+  biddingWindowMs: int(arena.gameConfig.biddingWindowMs, 60_000),
   revealWindowMs: 60_000,
   rule: 'first-price',
 });

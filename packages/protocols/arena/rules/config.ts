@@ -100,7 +100,10 @@ export const GAME_SETTINGS = {
         (g.bigBlind ?? POKER_DEFAULT_BLINDS.bigBlind) >= (g.smallBlind ?? POKER_DEFAULT_BLINDS.smallBlind),
       { path: ['bigBlind'], message: 'the big blind must be at least the small blind' },
     ),
-  'sealed-bid': z.object({ item: z.string().min(1).max(200).optional() }),
+  'sealed-bid': z.object({
+    item: z.string().min(1).max(200).optional(),
+    biddingWindowMs: windowMs(),
+  }),
   debate: z.object({
     topic: z.string().min(1).max(500).optional(),
     rounds: count(20),

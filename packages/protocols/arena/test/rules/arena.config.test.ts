@@ -71,6 +71,11 @@ describe('arena config: game settings', () => {
       expect(windowed(bad)).toEqual([expect.stringMatching(/^gameConfig\.windowMs: /)]);
     const auction = { ...debate, game: 'sealed-bid', gameConfig: { item: 'x'.repeat(201) } };
     expect(issues(auction)).toEqual([expect.stringMatching(/^gameConfig\.item: /)]);
+    // Sealed-bid's bidding window has the same bounds: refused when made, not clamped later.
+    const bidding = (biddingWindowMs: unknown) => issues({ ...auction, gameConfig: { biddingWindowMs } });
+    for (const ok of [1000, 60_000, 86_400_000]) expect(bidding(ok)).toEqual([]);
+    for (const bad of [999, 0, 1500.5, '60000', 86_400_001])
+      expect(bidding(bad)).toEqual([expect.stringMatching(/^gameConfig\.biddingWindowMs: /)]);
   });
 });
 
