@@ -5,6 +5,7 @@ import {
   AdminRoomsResponseSchema,
   AgentProfileSchema,
   AgentsResponseSchema,
+  AuthProvidersResponseSchema,
   type ChallengeBody,
   ChallengeResponseSchema,
   CheckpointsResponseSchema,
@@ -158,6 +159,10 @@ export class Db8Client {
   }
   me() {
     return this.call(MeResponseSchema, 'GET', '/v1/auth/me');
+  }
+  /** How people sign in from the web app: the OIDC issuer and client id, or null. */
+  authProviders() {
+    return this.call(AuthProvidersResponseSchema, 'GET', '/v1/auth/providers', undefined, null);
   }
   /** End this session on the server: its token and every refresh of it answer 401 SESSION_REVOKED. */
   logout() {

@@ -34,6 +34,7 @@ import { RoomTicker } from './realtime/ticker.ts';
 import { wsRoutes } from './realtime/ws.ts';
 import { adminRoomRoutes } from './routes/admin-rooms.ts';
 import { authRoutes } from './routes/auth.ts';
+import { authProviderRoutes, signInOrigins } from './routes/auth-providers.ts';
 import type { AppContext } from './routes/context.ts';
 import { docsRoutes } from './routes/docs.ts';
 import { healthRoutes } from './routes/health.ts';
@@ -218,7 +219,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // First of all hooks, so even a refusal by the next one carries them: CSP, nosniff, no framing,
   // no referrer on every answer (security-headers.ts).
-  await securityHeaders(app);
+  await securityHeaders(app, signInOrigins(config));
 
   // A foreign Origin on /mcp is refused before credentials are even read (the MCP transport spec).
   mcpOriginGuard(app, config.publicUrl);
@@ -269,6 +270,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   healthRoutes(app, ctx);
   docsRoutes(app, ctx);
   authRoutes(app, ctx);
+  authProviderRoutes(app, ctx);
   seedAuthRoutes(app, ctx);
   roomRoutes(app, ctx);
   adminRoomRoutes(app, ctx);

@@ -24,6 +24,13 @@ export const OidcConfigSchema = z.object({
   algorithms: z.array(z.enum(JWS_ALGS)).min(1).default(['RS256', 'ES256']),
   /** Which claim holds the email checked against adminEmails. */
   emailClaim: z.string().default('email'),
+  /**
+   * OIDC_CLIENT_ID: the web app's client id at the issuer (a public client: PKCE, no secret). Defaults
+   * to the audience, so the id_token the web app receives is one this server accepts.
+   */
+  clientId: z.string().min(1).optional(),
+  /** OIDC_SCOPES: what the web app asks the issuer for. */
+  scopes: z.array(z.string().min(1)).min(1).default(['openid', 'profile', 'email']),
 });
 export type OidcConfig = z.infer<typeof OidcConfigSchema>;
 
@@ -154,12 +161,17 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
   const algorithms = env.OIDC_ALGORITHMS
     ? (list(env.OIDC_ALGORITHMS) as OidcConfig['algorithms'])
     : undefined;
+  const web = {
+    ...(env.OIDC_CLIENT_ID ? { clientId: env.OIDC_CLIENT_ID } : {}),
+    ...(env.OIDC_SCOPES ? { scopes: env.OIDC_SCOPES.split(/[\s,]+/).filter(Boolean) } : {}),
+  };
   if (env.OIDC_ISSUER) {
     out.oidc = {
       issuer: env.OIDC_ISSUER,
       audience: env.OIDC_AUDIENCE ?? 'db8',
       ...(env.OIDC_JWKS_URL ? { jwksUrl: env.OIDC_JWKS_URL } : {}),
       ...(algorithms ? { algorithms } : {}),
+      ...web,
     };
   } else if (env.SUPABASE_URL) {
     // Supabase Auth: issuer <url>/auth/v1, JWKS under it, audience "authenticated" (asymmetric keys only).
@@ -169,6 +181,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
       audience: env.OIDC_AUDIENCE ?? 'authenticated',
       jwksUrl: `${base}/.well-known/jwks.json`,
       ...(algorithms ? { algorithms } : {}),
+      ...web,
     };
   }
   return out;

@@ -158,6 +158,7 @@ const ROUTES: Route[] = [
   { method: 'POST', path: () => '/v1/auth/login' },
   { method: 'POST', path: () => '/v1/auth/session' },
   { method: 'GET', path: () => '/v1/auth/me' },
+  { method: 'GET', path: () => '/v1/auth/providers' },
   // Seed 000's literal login (routes/seed-auth.ts).
   { method: 'GET', path: () => '/auth/challenge' },
   { method: 'POST', path: () => '/auth/verify' },

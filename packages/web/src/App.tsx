@@ -9,7 +9,9 @@ import {
   useParams,
 } from '@tanstack/react-router';
 import { type ReactNode, Suspense, useState } from 'react';
+import { api } from './lib/api.ts';
 import { createQueryClient } from './lib/query.ts';
+import { signInHref } from './lib/return-path.ts';
 import { Link, searchCodec } from './lib/router.tsx';
 import { getSession, setSession, useCredentials } from './lib/session.ts';
 import { Login } from './pages/Login.tsx';
@@ -24,6 +26,8 @@ const Journal = lazyPage(() => import('./pages/Journal.tsx').then((m) => m.Journ
 const AdminRooms = lazyPage(() => import('./pages/AdminRooms.tsx').then((m) => m.AdminRooms));
 const Agents = lazyPage(() => import('./pages/Agents.tsx').then((m) => m.Agents));
 const AgentProfile = lazyPage(() => import('./pages/AgentProfile.tsx').then((m) => m.AgentProfile));
+const SignIn = lazyPage(() => import('./pages/SignIn.tsx').then((m) => m.SignIn));
+const SignInCallback = lazyPage(() => import('./pages/SignIn.tsx').then((m) => m.SignInCallback));
 
 // The shell (top bar and the page for the path) and its routes, built in code once the composition
 // root has installed the protocol modules: each module's routes join the tree, so the shell never
@@ -42,9 +46,16 @@ function NotFound() {
   );
 }
 
+/** Ends the session on the server too (best effort: a dead server must not keep anyone signed in here). */
+function signOut(): void {
+  void api.logout().catch(() => {});
+  setSession(null);
+}
+
 function Shell() {
   useCredentials();
   const session = getSession();
+  const { pathname, searchStr } = useLocation();
   return (
     <>
       <a className="skip" href="#main">
@@ -71,15 +82,18 @@ function Shell() {
         <div className="who small">
           {session ? (
             <>
+              {session.name ? <span data-testid="signed-in-as">{session.name}</span> : null}{' '}
               <span className="mono" title={session.principal}>
                 {session.role}
               </span>{' '}
-              <button type="button" className="ghost" onClick={() => setSession(null)}>
+              <button type="button" className="ghost" onClick={signOut}>
                 Sign out
               </button>
             </>
-          ) : (
+          ) : pathname.startsWith('/signin') ? (
             <span className="muted">not signed in</span>
+          ) : (
+            <Link to={signInHref(`${pathname}${searchStr}`)}>Sign in</Link>
           )}
         </div>
       </header>
@@ -111,6 +125,8 @@ function createAppRouter() {
     at('/', () => <Lobby />),
     at('/rooms', () => <Lobby />),
     at('/login', () => <Login />),
+    at('/signin', () => <SignIn />),
+    at('/signin/callback', () => <SignInCallback />),
     at('/admin/rooms', () => <AdminRooms />),
     at('/agents', () => <Agents />),
     at('/agents/$id', () => <ById render={(id) => <AgentProfile key={id} id={id} />} />),

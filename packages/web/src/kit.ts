@@ -18,6 +18,7 @@ export { anonClient, api, personalClient, roomClient, tokenFor } from './lib/api
 export { type ActionError, useRoomLive } from './lib/live.ts';
 export { errorText, useApiQuery, useRoomInfo } from './lib/query.ts';
 export { webKeys } from './lib/query-keys.ts';
+export { signInHref } from './lib/return-path.ts';
 export { Link, useNavigate, useParams, useSearchParams } from './lib/router.tsx';
 export { useSeatActions } from './lib/seat-actions.ts';
 export { getSession, useCredentials } from './lib/session.ts';

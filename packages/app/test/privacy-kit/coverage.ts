@@ -26,6 +26,7 @@ export const EXCLUDED: Readonly<Record<string, string>> = {
   'GET /v1/tables/protocol.json': "poker's wire schemas: no room data",
   'GET /v1/keys': "the server's public keys",
   'GET /v1/auth/me': "the caller's own identity and scope",
+  'GET /v1/auth/providers': "how people sign in (the server's OIDC issuer and web client id): no room data",
   'POST /v1/agents': 'registers an agent: answers its id and key',
   'POST /v1/auth/*': 'logins, challenges, sessions and logout: answer tokens for the caller',
   'GET /auth/challenge': "seed 000's login challenge: a fresh nonce, no room data",

@@ -1,7 +1,9 @@
 import {
   errorText,
   getSession,
+  Link,
   personalClient,
+  signInHref,
   useCredentials,
   useMutation,
   useParams,
@@ -122,8 +124,9 @@ export function ClaimInvite({ status }: { status: string }) {
         </button>
       ) : (
         <p>
-          Sign in to claim it: this browser keeps the invitation until you do, and this page offers the claim
-          once you are signed in (here or in another tab).
+          <Link to={signInHref(location.pathname)}>Sign in</Link> to claim it: this browser keeps the
+          invitation until you do, and this page offers the claim once you are back signed in (or signed in in
+          another tab).
         </p>
       )}
     </section>

@@ -3,6 +3,7 @@ import {
   errorText,
   getSession,
   Link,
+  signInHref,
   useApiQuery,
   useCredentials,
   useNavigate,
@@ -161,7 +162,9 @@ export function LessonsPage() {
         </button>
       </form>
       {!token ? (
-        <p className="muted">Sign in to search lessons.</p>
+        <p className="muted">
+          <Link to={signInHref(location.pathname)}>Sign in</Link> to search lessons.
+        </p>
       ) : error ? (
         <p className="error" role="alert">
           {error}

@@ -5,6 +5,7 @@ import {
   getSession,
   Link,
   LiveBadge,
+  signInHref,
   statusTone,
   tokenFor,
   useCredentials,
@@ -124,7 +125,7 @@ export function QuestionRoom(props: { roomId: string; room: Room }) {
               )
             ) : open ? (
               <p className="muted small">
-                <Link to="/">Sign in</Link> to answer.
+                <Link to={signInHref(location.pathname)}>Sign in</Link> to answer.
               </p>
             ) : null}
           </section>

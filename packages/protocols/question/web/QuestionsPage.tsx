@@ -4,6 +4,7 @@ import {
   getSession,
   Link,
   remainingMs,
+  signInHref,
   statusTone,
   useCredentials,
   useNavigate,
@@ -159,7 +160,9 @@ export function QuestionsPage() {
               {asking ? 'Cancel' : 'Ask the swarm'}
             </button>
           ) : (
-            <span className="muted small">Sign in to ask.</span>
+            <span className="muted small">
+              <Link to={signInHref(location.pathname)}>Sign in</Link> to ask.
+            </span>
           )}
         </div>
         {asking ? (

@@ -9,6 +9,8 @@ import type { FastifyInstance } from 'fastify';
  * referrer leaves the app, no MIME sniffing. `upgrade-insecure-requests` is left out: a local
  * server on plain http://127.0.0.1 would be asked to serve its own assets over https.
  * docs/server.md lists them; test/security-headers.test.ts and the browser suites check them.
+ * With a web sign-in issuer (routes/auth-providers.ts) the pages may also fetch from its origin:
+ * its discovery document and token endpoint.
  */
 export const CONTENT_SECURITY_POLICY = {
   defaultSrc: ["'self'"],
@@ -25,10 +27,11 @@ export const CONTENT_SECURITY_POLICY = {
   upgradeInsecureRequests: null,
 };
 
-export async function securityHeaders(app: FastifyInstance): Promise<void> {
+export async function securityHeaders(app: FastifyInstance, connectOrigins: string[] = []): Promise<void> {
+  const directives = { ...CONTENT_SECURITY_POLICY, connectSrc: ["'self'", ...connectOrigins] };
   await app.register(helmet, {
     global: true,
-    contentSecurityPolicy: { useDefaults: false, directives: CONTENT_SECURITY_POLICY },
+    contentSecurityPolicy: { useDefaults: false, directives },
     frameguard: { action: 'deny' },
     referrerPolicy: { policy: 'no-referrer' },
     // Browsers ignore HSTS over plain http; behind TLS it holds for a year.

@@ -107,6 +107,22 @@ export const MeResponseSchema = z.object({
 });
 export type MeResponse = z.infer<typeof MeResponseSchema>;
 
+/** How people sign in on this server from the web app (GET /v1/auth/providers). */
+export const AuthProvidersResponseSchema = z.object({
+  /** An OpenID Connect issuer for the authorization code flow with PKCE; null when none is set up. */
+  oidc: z
+    .object({
+      issuer: z.string(),
+      /** The web app's (public) client id at the issuer. */
+      client_id: z.string(),
+      scopes: z.array(z.string()),
+      /** Which token of the issuer's answer this server accepts for POST /v1/auth/session. */
+      credential: z.enum(['id_token', 'access_token']),
+    })
+    .nullable(),
+});
+export type AuthProvidersResponse = z.infer<typeof AuthProvidersResponseSchema>;
+
 // ---------- rooms ----------
 
 export const SeatWireSchema = z.object({

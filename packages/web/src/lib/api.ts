@@ -24,6 +24,10 @@ const inRoom = roomClient;
 
 export const api = {
   login: (token: string) => anonClient().adminLogin(token),
+  /** How people sign in here (GET /v1/auth/providers). */
+  providers: () => anonClient().authProviders(),
+  /** Ends the person's session on the server (its token and refreshes stop working). */
+  logout: () => personal().logout(),
   listRooms: () => personal().listRooms({ limit: 200 }),
   getRoom: (id: string) => inRoom(id).getRoom(id),
   createRoom: (body: {

@@ -20,6 +20,8 @@ export const webKeys = {
   proof: (roomId: string, seq: number) => ['journal', roomId, 'proof', seq] as const,
   inspector: (roomId: string) => ['inspector', roomId] as const,
   serverKey: () => ['server-key'] as const,
+  /** How people sign in on this server (its OIDC issuer, or none). */
+  authProviders: () => ['auth-providers'] as const,
   /** Without a filter: every filter's list (what an End invalidates). */
   adminRooms: (filter?: string) => (filter ? ['admin-rooms', filter] : ['admin-rooms']),
   /** Agent profiles: who asks matters (an admin's include open rooms). */

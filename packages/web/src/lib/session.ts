@@ -6,6 +6,9 @@ import type { JoinResult, Session } from './types.ts';
 // joined room (the room-scoped token the server issues on join).
 
 const SESSION_KEY = 'db8.session';
+
+/** The person's session, and their name as their identity provider gave it (OIDC sign-in). */
+export type StoredSession = Session & { name?: string };
 const seatKey = (roomId: string) => `db8.seat.${roomId}`;
 
 const listeners = new Set<() => void>();
@@ -30,12 +33,12 @@ function expired(expiresAt: string): boolean {
   return Number.isFinite(t) && t <= Date.now();
 }
 
-export function getSession(): Session | null {
-  const s = read<Session>(SESSION_KEY);
+export function getSession(): StoredSession | null {
+  const s = read<StoredSession>(SESSION_KEY);
   return s && !expired(s.expires_at) ? s : null;
 }
 
-export function setSession(s: Session | null): void {
+export function setSession(s: StoredSession | null): void {
   if (s) localStorage.setItem(SESSION_KEY, JSON.stringify(s));
   else localStorage.removeItem(SESSION_KEY);
   changed();

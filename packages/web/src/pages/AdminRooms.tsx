@@ -4,6 +4,7 @@ import { Badge, statusTone } from '../components/Badge.tsx';
 import { api } from '../lib/api.ts';
 import { errorText } from '../lib/query.ts';
 import { webKeys } from '../lib/query-keys.ts';
+import { signInHref } from '../lib/return-path.ts';
 import { Link } from '../lib/router.tsx';
 import { getSession, useCredentials } from '../lib/session.ts';
 import type { AdminRoom } from '../lib/types.ts';
@@ -117,7 +118,11 @@ export function AdminRooms() {
     return (
       <section className="card narrow">
         <h1>Room monitor</h1>
-        <p>Admins only: sign in with the one-time link the server printed on start.</p>
+        <p>
+          Admins only: sign in with the one-time link the server printed on start, or{' '}
+          <Link to={signInHref('/admin/rooms')}>sign in</Link> with an account whose email the server lists as
+          an admin's (<code>ADMIN_EMAILS</code>).
+        </p>
       </section>
     );
   }

@@ -49,8 +49,9 @@ export function Lobby() {
             room's whole history in the browser.
           </p>
           <p className="small">
-            Watch any room below. Agents start at <a href="/skill.md">/skill.md</a>; admins sign in with the
-            one-time link the server printed on start (or <code>db8 login --local</code>).
+            Watch any room below. Agents start at <a href="/skill.md">/skill.md</a>; people{' '}
+            <Link to="/signin">sign in</Link> with the server's identity provider when it has one, and admins
+            with the one-time link the server printed on start (or <code>db8 login --local</code>).
           </p>
         </section>
       )}

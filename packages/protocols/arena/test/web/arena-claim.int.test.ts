@@ -105,6 +105,14 @@ describe('claiming a person entrant in the browser', () => {
     expect(person.url()).toBe(`${env.url}/rooms/${encodeURIComponent(id)}`);
     expect(await claim.getByRole('button').count()).toBe(0);
     await shot(person, 'arena-claim-signed-out-390');
+    // Its Sign in: this server has no identity provider, so the page says how people get in, no dead button.
+    await claim.getByRole('link', { name: 'Sign in' }).click();
+    const signin = person.getByTestId('signin');
+    await signin.getByText('This server has no sign-in for people set up yet').waitFor();
+    expect(await signin.getByRole('button').count()).toBe(0);
+    await shot(person, 'arena-claim-signin-no-provider-390');
+    await person.goBack();
+    await claim.getByText('You are invited to play Grace').waitFor();
     // Signing in in another tab of the same browser: this page offers the claim.
     const session = await personSession('Grace Hopper');
     const other = await person.context().newPage();

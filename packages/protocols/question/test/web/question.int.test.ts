@@ -232,6 +232,10 @@ describe('swarm questions in the web app', () => {
     );
     expect(await anon.getByRole('button', { name: 'Send' }).count()).toBe(0);
     await anon.getByText('to answer.').waitFor();
+    // Its Sign in goes to the sign-in page, which brings the visitor back to this room.
+    expect(await anon.getByRole('main').getByRole('link', { name: 'Sign in' }).getAttribute('href')).toBe(
+      `/signin?to=${encodeURIComponent(`/rooms/${encodeURIComponent(roomId)}`)}`,
+    );
     await anon.context().close();
     await both(pageA, 'question-room-answer');
     await both(pageB, 'question-room-b');
