@@ -186,7 +186,11 @@ describe('arena room page', () => {
       .filter({ hasText: `Scripted debate strategies: ${SCRIPTED_STRATEGIES.debate.join(', ')}.` })
       .waitFor();
     await page.locator('#arena-game').selectOption('deliberation');
-    await hint.filter({ hasText: 'deliberation has no scripted strategies' }).waitFor();
+    await hint
+      .filter({
+        hasText: `Scripted deliberation strategies: ${SCRIPTED_STRATEGIES.deliberation.join(', ')}.`,
+      })
+      .waitFor();
     await page.locator('#arena-game').selectOption('sealed-bid');
     // More seats per match than entrants: the schema says so before anything is sent.
     await page.locator('#arena-seats').fill('4');
