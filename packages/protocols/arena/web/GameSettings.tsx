@@ -27,7 +27,13 @@ const optionalNumber = (v: unknown) => (v === '' || v === null || v === undefine
 const optionalText = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v : undefined);
 const optionalLines = (v: unknown) => {
   if (Array.isArray(v)) return v.length > 0 ? v : undefined;
-  const lines = typeof v === 'string' ? v.split('\n').map((l) => l.trim()).filter((l) => l !== '') : [];
+  const lines =
+    typeof v === 'string'
+      ? v
+          .split('\n')
+          .map((l) => l.trim())
+          .filter((l) => l !== '')
+      : [];
   return lines.length > 0 ? lines : undefined;
 };
 

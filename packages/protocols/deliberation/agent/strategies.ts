@@ -85,7 +85,7 @@ export function houseBallot(view: DeliberationView, candidates: readonly string[
 /** The house judge's turn (convergence), or null when it holds none. */
 export function houseAction(view: DeliberationView, legal: Legal): DeliberationAction | null {
   const turn = (legal.actions as readonly LegalAction[]).find((a) => a.type === 'converge');
-  if (!turn || turn.type !== 'converge' || !legal.turnToken) return null;
+  if (turn?.type !== 'converge' || !legal.turnToken) return null;
   const ranking = houseBallot(view, turn.candidates);
   return {
     type: 'converge',
