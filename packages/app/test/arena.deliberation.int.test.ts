@@ -1,0 +1,77 @@
+// A server-run deliberation tournament (issue 28): made over REST, played by the server itself, each
+// match a real deliberation room whose entrants propose and whose house judge seat alone votes
+// (app/src/arena-deliberation.ts); it closes with the standings `db8 arena run` gives for the same
+// spec (packages/app/test/arena.deliberation.test.ts), and its exported bundles pass `db8 arena verify`.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readSpec } from '@db8/arena/cli/run.ts';
+import { verifyArena } from '@db8/arena/cli/verify.ts';
+import type { Db8Client } from '@db8/sdk';
+import { describe, expect, it } from 'vitest';
+import { arenaGames } from '../src/arena-games.ts';
+import { arenaServers, until, viewOf } from './arena-servers.ts';
+
+const servers = arenaServers('arena-delib');
+const EXAMPLE = join(import.meta.dirname, '../../../examples/arena-deliberation-round-robin.yaml');
+
+/** Exports the tournament and every reported match as `db8 arena run` writes them, and verifies them. */
+async function exportAndVerify(
+  c: Db8Client,
+  id: string,
+  matches: { id: string; result: { room: string } | null }[],
+  standings: unknown,
+) {
+  const dir = mkdtempSync(join(tmpdir(), 'db8-arena-delib-export-'));
+  mkdirSync(join(dir, 'matches'));
+  const text = async (room: string) => {
+    let out = '';
+    for await (const r of c.export(room)) out += `${JSON.stringify(r)}\n`;
+    return out;
+  };
+  writeFileSync(join(dir, 'tournament.jsonl'), await text(id));
+  for (const m of matches) writeFileSync(join(dir, 'matches', `${m.id}.jsonl`), await text(m.result!.room));
+  writeFileSync(join(dir, 'standings.json'), JSON.stringify(standings));
+  try {
+    return await verifyArena(dir, arenaGames);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+describe('a server-run deliberation round robin', () => {
+  it('closes with the order the house judge predicts, and its bundles verify', async () => {
+    const { admin } = await servers.start({ DB8_ARENA_STEP_DELAY_MS: '0' });
+    // The example spec as it stands, with runBy: server (its default).
+    const config = await readSpec(EXAMPLE);
+    expect(config.runBy).toBe('server');
+    // (as JSON: the room's config travels as JSON)
+    const t = await admin.createRoom({
+      protocol: 'arena',
+      title: config.name,
+      config: JSON.parse(JSON.stringify(config)),
+    });
+    const v = await until(
+      () => viewOf(admin, t.room_id),
+      (x) => x.phase === 'closed',
+    );
+    expect(v.matches).toHaveLength(12);
+    for (const m of v.matches) {
+      const room = await admin.getRoom(m.result!.room);
+      expect(room.protocol).toBe('deliberation');
+      expect(room.status).toBe('closed');
+    }
+    // thorough 0.95 > hedge 0.75 > partial 0.40 > bluff −0.475 under the judge's rule (docs/arena.md,
+    // "Deliberation matches"): each wins every pairing with a worse one, and each win is the judge's
+    // whole weight (1000 in hundredths).
+    expect(v.standings.rows.map((r) => [r.entrant, r.wins, r.losses, r.score])).toEqual([
+      ['thorough', 6, 0, 6000],
+      ['hedger', 4, 2, 4000],
+      ['partial', 2, 4, 2000],
+      ['bluffer', 0, 6, 0],
+    ]);
+    const verdict = await exportAndVerify(admin, t.room_id, v.matches, v.standings);
+    expect(verdict.problems).toEqual([]);
+    expect(verdict.ok).toBe(true);
+  });
+});
