@@ -150,3 +150,43 @@ describe('db8 arena run examples/arena-deliberation-round-robin.yaml (four scrip
     expect(r.error?.message).toMatch(/^db8: match m11: bundle .* is missing/);
   });
 });
+
+describe('db8 arena run: a Swiss deliberation tournament', () => {
+  it('pairs by points and ends in the order the house rule predicts, and verifies', async () => {
+    const d = await fresh();
+    const spec = join(d, 'swiss.json');
+    await writeFile(
+      spec,
+      JSON.stringify({
+        name: 'deliberation swiss',
+        game: 'deliberation',
+        format: { kind: 'swiss', rounds: 3 },
+        entrants: [
+          { name: 'thorough', kind: 'scripted', strategy: 'thorough' },
+          { name: 'hedger', kind: 'scripted', strategy: 'hedge' },
+          { name: 'partial', kind: 'scripted', strategy: 'partial' },
+          { name: 'bluffer', kind: 'scripted', strategy: 'bluff' },
+        ],
+        seed: 'deliberation-swiss-1',
+        bootstrap: 0,
+      }),
+    );
+    const out = join(d, 'out');
+    const r = await db8(['arena', 'run', spec, '--out', out, '--json']);
+    expect(r.error).toBe(null);
+    const run = JSON.parse(r.out);
+    // Round 1 in listed order: thorough–hedger, partial–bluffer (thorough, partial win). Round 2 by
+    // points: thorough–partial, hedger–bluffer. Round 3: thorough (2) meets the best it has not met,
+    // bluffer; hedger–partial. Every match goes to the better strategy: 3, 2, 1, 0 wins.
+    expect(run.matches).toBe(6);
+    expect(run.standings.rows.map((x: { entrant: string; wins: number }) => [x.entrant, x.wins])).toEqual([
+      ['thorough', 3],
+      ['hedger', 2],
+      ['partial', 1],
+      ['bluffer', 0],
+    ]);
+    const v = await db8(['arena', 'verify', out]);
+    expect(v.error).toBe(null);
+    expect(v.out).toMatch(/^ok .*6 matches verified/);
+  });
+});
