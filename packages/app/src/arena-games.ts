@@ -214,7 +214,7 @@ export function makeArenaGames(
     poker: pokerGame(models),
     'sealed-bid': sealedBidGame(models),
     debate: debateGame(models),
-    deliberation: deliberationGame(),
+    deliberation: deliberationGame(models),
   };
 }
 

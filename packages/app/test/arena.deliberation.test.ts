@@ -5,7 +5,10 @@
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { RecordedRequest, ServerStep } from '@db8/agents/test/model-server.ts';
+import { ModelServer } from '@db8/agents/test/model-server.ts';
 import { matchFile } from '@db8/arena/cli/run.ts';
+import { readCouncilRequest } from '@db8/council/test/agent/council-responder.ts';
 import { judgeScore } from '@db8/deliberation/agent/strategies.ts';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { db8 } from './arena-cli.ts';
@@ -189,4 +192,146 @@ describe('db8 arena run: a Swiss deliberation tournament', () => {
     expect(v.error).toBe(null);
     expect(v.out).toMatch(/^ok .*6 matches verified/);
   });
+});
+
+describe('db8 arena run: model proposers (local mock model server)', () => {
+  let models: ModelServer;
+  beforeAll(async () => {
+    models = await ModelServer.start();
+  });
+  afterAll(async () => {
+    vi.unstubAllEnvs();
+    await models?.close();
+  });
+
+  /**
+   * A proposal as a model would write it, from what its prompt shows (the checklist is the proposal
+   * phase's prompt): the OpenAI-wire model covers every point and is sure of it, the Anthropic-wire
+   * one covers none and says so (confidence 0).
+   */
+  function reply(rec: RecordedRequest): ServerStep {
+    const r = readCouncilRequest(rec);
+    if (r.schemaName === 'deliberation_plan')
+      return {
+        reply: {
+          tasks: [{ id: 'own', description: 'my proposal', assignee: null, dependsOn: [], priority: 1 }],
+        },
+      };
+    if (r.schemaName !== 'deliberation_propose')
+      return { status: 400, body: { error: { message: 'unexpected' } } };
+    const points = r.prompt
+      .split('\n')
+      .filter((l) => l.startsWith('- '))
+      .map((l) => l.slice(2));
+    const covers = rec.wire === 'openai';
+    return {
+      reply: {
+        content: covers ? `A plan that handles ${points.join(', ')}.` : 'A plan, in general terms.',
+        taskIds: [],
+        confidence: covers ? 1 : 0,
+        code: null,
+      },
+    };
+  }
+
+  it('plays them through provider profiles, and the house judge places them by the same rule', async () => {
+    const d = await fresh();
+    await writeFile(
+      join(d, 'db8.config.json'),
+      JSON.stringify({
+        profiles: {
+          'mock-openai': { kind: 'openai', baseUrl: models.openaiBaseUrl },
+          'mock-anthropic': { kind: 'anthropic', baseUrl: models.anthropicBaseUrl },
+        },
+      }),
+    );
+    vi.stubEnv('DB8_CONFIG', join(d, 'db8.config.json'));
+    models.respond(reply);
+    const spec = join(d, 'spec.json');
+    await writeFile(
+      spec,
+      JSON.stringify({
+        name: 'models and scripts',
+        game: 'deliberation',
+        format: { kind: 'round-robin', games: 1 },
+        entrants: [
+          { name: 'thorough', kind: 'scripted', strategy: 'thorough' },
+          { name: 'coverer', kind: 'model', provider: 'mock-openai', model: 'mock-coverer' },
+          { name: 'vaguer', kind: 'model', provider: 'mock-anthropic', model: 'mock-vaguer' },
+          { name: 'bluffer', kind: 'scripted', strategy: 'bluff' },
+        ],
+        seed: 'models-1',
+        bootstrap: 0,
+      }),
+    );
+    const out = join(d, 'out');
+    const r = await db8(['arena', 'run', spec, '--out', out, '--json']);
+    expect(r.error).toBe(null);
+    // Each model entrant plays 3 matches, asked to plan (dpde: its own part) and to propose in each.
+    const asked = models.requests.map((q) => [q.wire, readCouncilRequest(q).schemaName, q.body.model]);
+    // (Matches interleave, so the calls are compared as a multiset.)
+    const each = (wire: string, model: string) => [
+      ...Array(3).fill([wire, 'deliberation_plan', model]),
+      ...Array(3).fill([wire, 'deliberation_propose', model]),
+    ];
+    const sorted = (xs: unknown[][]) => xs.map((x) => x.join(' ')).sort();
+    expect(sorted(asked.filter(([w]) => w === 'openai'))).toEqual(sorted(each('openai', 'mock-coverer')));
+    expect(sorted(asked.filter(([w]) => w === 'anthropic'))).toEqual(
+      sorted(each('anthropic', 'mock-vaguer')),
+    );
+    // coverer: every point, sure of it (1 − 0 = 1) > thorough (0.95) > vaguer: no point, and says
+    // so (0 − 0 = 0) > bluffer (−0.475).
+    const { standings, costs } = JSON.parse(r.out);
+    expect([costs.total.coverer.calls, costs.total.vaguer.calls]).toEqual([6, 6]);
+    expect(standings.rows.map((x: { entrant: string; wins: number }) => [x.entrant, x.wins])).toEqual([
+      ['coverer', 3],
+      ['thorough', 2],
+      ['vaguer', 1],
+      ['bluffer', 0],
+    ]);
+    const v = await db8(['arena', 'verify', out]);
+    expect(v.error).toBe(null);
+  }, 120_000);
+
+  it('a model whose calls fail sends recorded failed turns and loses; the run goes on', async () => {
+    const d = await fresh();
+    await writeFile(
+      join(d, 'db8.config.json'),
+      JSON.stringify({
+        profiles: { down: { kind: 'openai', baseUrl: models.openaiBaseUrl } },
+        retry: { maxRetries: 0 },
+      }),
+    );
+    vi.stubEnv('DB8_CONFIG', join(d, 'db8.config.json'));
+    models.reset();
+    models.respond(() => ({ status: 401, body: { error: { message: 'no key' } } }));
+    const spec = join(d, 'spec.json');
+    await writeFile(
+      spec,
+      JSON.stringify({
+        name: 'a model that is down',
+        game: 'deliberation',
+        format: { kind: 'round-robin', games: 1 },
+        entrants: [
+          { name: 'down', kind: 'model', provider: 'down', model: 'm' },
+          { name: 'bluffer', kind: 'scripted', strategy: 'bluff' },
+        ],
+        seed: 'down-1',
+        bootstrap: 0,
+      }),
+    );
+    const r = await db8(['arena', 'run', spec, '--out', join(d, 'out'), '--json']);
+    expect(r.error).toBe(null);
+    // Asked to plan and to propose, never retried on a 401; both turns are recorded failures.
+    expect(models.requests.length).toBe(2);
+    const down = JSON.parse(r.out).costs.total.down;
+    expect([down.calls, down.failedCalls, down.fallbacks]).toEqual([2, 2, 2]);
+    // Its proposal failed, so only bluffer's is a candidate: the judge votes for it.
+    expect(
+      JSON.parse(r.out).standings.rows.map((x: { entrant: string; wins: number }) => [x.entrant, x.wins]),
+    ).toEqual([
+      ['bluffer', 1],
+      ['down', 0],
+    ]);
+  }, 120_000);
 });

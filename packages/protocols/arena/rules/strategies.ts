@@ -16,4 +16,4 @@ export const SCRIPTED_STRATEGIES: Readonly<Record<Game, readonly string[]>> = {
 };
 
 /** Games whose `db8 arena run` matches take model entrants (`kind: model`). */
-export const MODEL_GAMES: readonly Game[] = ['debate', 'poker', 'sealed-bid'];
+export const MODEL_GAMES: readonly Game[] = ['debate', 'poker', 'sealed-bid', 'deliberation'];
