@@ -5,9 +5,13 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ModelServer } from '@db8/agents/test/model-server.ts';
 import { readSpec } from '@db8/arena/cli/run.ts';
 import { verifyArena } from '@db8/arena/cli/verify.ts';
+import { readCouncilRequest } from '@db8/council/test/agent/council-responder.ts';
 import type { Db8Client } from '@db8/sdk';
+import { postgresDriver } from '@db8/server/src/store/index.ts';
+import { PG_URL } from '@db8/server/test/store.helpers.ts';
 import { describe, expect, it } from 'vitest';
 import { arenaGames } from '../src/arena-games.ts';
 import { arenaServers, until, viewOf } from './arena-servers.ts';
@@ -73,5 +77,73 @@ describe('a server-run deliberation round robin', () => {
     const verdict = await exportAndVerify(admin, t.room_id, v.matches, v.standings);
     expect(verdict.problems).toEqual([]);
     expect(verdict.ok).toBe(true);
+    await servers.stopLast();
+  });
+
+  it('plays a model proposer through its own provider: every call a driver_calls row of its match room', async () => {
+    // The repository's mock model server (a real local HTTP server, not a real model) is the
+    // server's configured `openai` provider; the model names every checklist point it is given,
+    // sure of it (the judge's score 1, above thorough's 0.95).
+    const mock = await ModelServer.start();
+    mock.respond((rec) => {
+      const r = readCouncilRequest(rec);
+      if (r.schemaName === 'deliberation_plan')
+        return {
+          reply: { tasks: [{ id: 'own', description: 'mine', assignee: null, dependsOn: [], priority: 1 }] },
+          usage: { input: 40, output: 5 },
+        };
+      const points = r.prompt
+        .split('\n')
+        .filter((l) => l.startsWith('- '))
+        .map((l) => l.slice(2));
+      return {
+        reply: { content: `It handles ${points.join(', ')}.`, taskIds: [], confidence: 1, code: null },
+        usage: { input: 60, output: 9 },
+      };
+    });
+    try {
+      const { admin } = await servers.start({
+        DB8_ARENA_STEP_DELAY_MS: '0',
+        OPENAI_BASE_URL: mock.openaiBaseUrl,
+        OPENAI_API_KEY: 'sk-mock',
+      });
+      const config = await readSpec(EXAMPLE);
+      config.entrants[3] = { name: 'a model', kind: 'model', provider: 'openai', model: 'mock-proposer' };
+      config.name = 'model cup';
+      config.format = { kind: 'round-robin', games: 1 };
+      const t = await admin.createRoom({
+        protocol: 'arena',
+        title: config.name,
+        config: JSON.parse(JSON.stringify(config)),
+      });
+      const v = await until(
+        () => viewOf(admin, t.room_id),
+        (x) => x.phase === 'closed',
+      );
+      expect(v.standings.rows.map((r) => [r.entrant, r.wins])).toEqual([
+        ['a model', 3],
+        ['thorough', 2],
+        ['hedger', 1],
+        ['partial', 0],
+      ]);
+      // Two calls (plan, proposal) in each of its three matches, each a row of that match room.
+      const theirs = v.matches.filter((m) => m.entrants.includes('a model'));
+      const db = postgresDriver(PG_URL, { schema: servers.schema, max: 1 });
+      const calls = await db.query<{ room_id: string; seat: string; ok: boolean }>(
+        'SELECT room_id, seat, ok FROM driver_calls WHERE room_id LIKE $1 ORDER BY room_id',
+        [`${t.room_id}-%`],
+      );
+      await db.close();
+      expect(calls).toHaveLength(6);
+      for (const c of calls) {
+        const m = theirs.find((x) => x.result!.room === c.room_id)!;
+        expect(c).toMatchObject({ seat: `proposer_${m.entrants.indexOf('a model') + 1}`, ok: true });
+      }
+      const verdict = await exportAndVerify(admin, t.room_id, v.matches, v.standings);
+      expect(verdict.problems).toEqual([]);
+      expect(verdict.ok).toBe(true);
+    } finally {
+      await mock.close();
+    }
   });
 });
