@@ -66,7 +66,9 @@ export function deliberationGame(models: ModelProviders): Game {
         // Windows on the room's own clock: the runner ticks at a deadline only when a seat is silent.
         timeoutMs: PHASE_MS * 10,
         phaseTimeoutMs: PHASE_MS,
-        minConsensus: 0,
+        // Never reached (the judge's lone ballot makes 0.8): a match is no consensus of its seats,
+        // so the server's deliberation module keeps no lesson from it (docs/deliberation.md#lessons).
+        minConsensus: 1,
         earlyStop: true,
         phases: {
           dehallucination: off,

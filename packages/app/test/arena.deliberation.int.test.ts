@@ -67,13 +67,19 @@ describe('a server-run deliberation round robin', () => {
     }
     // thorough 0.95 > hedge 0.75 > partial 0.40 > bluff −0.475 under the judge's rule (docs/arena.md,
     // "Deliberation matches"): each wins every pairing with a worse one, and each win is the judge's
-    // whole weight (1000 in hundredths).
+    // whole weight (10 × 0.5: 500 in hundredths).
     expect(v.standings.rows.map((r) => [r.entrant, r.wins, r.losses, r.score])).toEqual([
-      ['thorough', 6, 0, 6000],
-      ['hedger', 4, 2, 4000],
-      ['partial', 2, 4, 2000],
+      ['thorough', 6, 0, 3000],
+      ['hedger', 4, 2, 2000],
+      ['partial', 2, 4, 1000],
       ['bluffer', 0, 6, 0],
     ]);
+    // A match is not a consensus of its seats (one house ballot decides it): no match completes with
+    // reachedConsensus, so the deliberation module keeps no lesson from scripted matches.
+    const db = postgresDriver(PG_URL, { schema: servers.schema, max: 1 });
+    const lessons = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM deliberation_lessons');
+    await db.close();
+    expect(lessons[0]!.n).toBe(0);
     const verdict = await exportAndVerify(admin, t.room_id, v.matches, v.standings);
     expect(verdict.problems).toEqual([]);
     expect(verdict.ok).toBe(true);

@@ -85,8 +85,9 @@ describe('db8 arena run examples/arena-deliberation-round-robin.yaml (four scrip
     expect(standings.rows.map((r: { wins: number }) => r.wins)).toEqual([6, 4, 2, 0]);
     expect(standings.rows.map((r: { losses: number }) => r.losses)).toEqual([0, 2, 4, 6]);
     // A match's score is the winner's vote weight in hundredths: the judge's alone (seat score 10 ×
-    // confidence 1 = 1000), since an entrant weighs nothing — so the scores are wins × 1000.
-    expect(standings.rows.map((r: { score: number }) => r.score)).toEqual([6000, 4000, 2000, 0]);
+    // confidence 0.5 = 5, 500 in hundredths), since an entrant weighs nothing — so the scores are
+    // wins × 500.
+    expect(standings.rows.map((r: { score: number }) => r.score)).toEqual([3000, 2000, 1000, 0]);
   });
 
   it('each proposal scores what the docs table says, and only the house judge votes', async () => {
@@ -106,13 +107,15 @@ describe('db8 arena run examples/arena-deliberation-round-robin.yaml (four scrip
   });
 
   it("each match score is the protocol's vote breakdown, read from the match log", async () => {
-    // m1 is thorough (proposer_1) against hedger (proposer_2): the judge (score 10, confidence 1)
-    // votes for thorough, whose weight is 10 — 1000 in hundredths; hedger's is 0.
+    // m1 is thorough (proposer_1) against hedger (proposer_2): the judge (score 10, confidence 0.5)
+    // votes for thorough, whose weight is 5 — 500 in hundredths; hedger's is 0. One house ballot is
+    // not a consensus of the seats (minConsensus 1 is above its 0.8), so the session reaches none.
     const { result } = await matchLog(out, 'm1');
     expect(result.status).toBe('completed');
     expect(result.outcome.method).toBe('weighted');
     expect(result.outcome.winner).toBe('proposer_1');
-    expect(result.outcome.voteBreakdown).toEqual({ proposer_1: 10, proposer_2: 0 });
+    expect(result.outcome.voteBreakdown).toEqual({ proposer_1: 5, proposer_2: 0 });
+    expect([result.finalConsensus, result.outcome.reachedConsensus]).toEqual([0.8, false]);
     const t = (await readFile(join(out, 'tournament.jsonl'), 'utf8'))
       .trim()
       .split('\n')
@@ -121,7 +124,7 @@ describe('db8 arena run examples/arena-deliberation-round-robin.yaml (four scrip
       .map((r) => r.entry.payload)
       .find((a) => a.match === 'm1');
     expect(t.placements).toEqual([
-      { entrant: 'thorough', place: 1, score: 1000 },
+      { entrant: 'thorough', place: 1, score: 500 },
       { entrant: 'hedger', place: 2, score: 0 },
     ]);
   });

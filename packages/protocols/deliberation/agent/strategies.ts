@@ -24,8 +24,8 @@ import type { DeliberationView, LegalAction } from '../rules/view.ts';
  *   bluff     covers none, 95 % confident          0 − 0.475 = −0.475
  *   silent    proposes nothing                     (not a candidate)
  *
- * The judge votes for the one best proposal and abstains when the best are level, so equal play
- * shares a place. Pure: the same view gives the same decisions. Every text says `[scripted]`.
+ * The judge votes for the one best proposal (confidence 0.5) and abstains when the best are
+ * level, so equal play shares a place. Pure: the same view gives the same decisions. Every text says `[scripted]`.
  */
 
 export const DELIBERATION_STRATEGIES = ['thorough', 'hedge', 'partial', 'bluff', 'silent'] as const;
@@ -82,6 +82,9 @@ export function houseBallot(view: DeliberationView, candidates: readonly string[
   return best.length === 1 ? [best[0]!.seat] : [];
 }
 
+/** The house judge's confidence in its ballot: its vote weighs seat score × this. */
+export const HOUSE_CONFIDENCE = 0.5;
+
 /** The house judge's turn (convergence), or null when it holds none. */
 export function houseAction(view: DeliberationView, legal: Legal): DeliberationAction | null {
   const turn = (legal.actions as readonly LegalAction[]).find((a) => a.type === 'converge');
@@ -91,7 +94,10 @@ export function houseAction(view: DeliberationView, legal: Legal): DeliberationA
     type: 'converge',
     ranking,
     content: `[scripted] house judge: ${ranking.length ? `best proposal ${ranking[0]}` : 'the best proposals are level'} by checklist coverage and calibration`,
-    confidence: 1,
+    // Below 1, so the round's consensus (0.4 · 0.5 + 0.4 + 0.2 = 0.8) stays under an arena room's
+    // minConsensus of 1: one house ballot is no consensus of the seats, and the deliberation
+    // module keeps no lesson from it.
+    confidence: HOUSE_CONFIDENCE,
     dissent: null,
     call: null,
   };
