@@ -37,6 +37,17 @@ const optionalLines = (v: unknown) => {
   return lines.length > 0 ? lines : undefined;
 };
 
+/** A list setting's error: the list's own, else its first point's, named by its line. */
+function listError(form: Form, path: string): string | undefined {
+  const own = errorAt(form.formState.errors, path);
+  if (own) return own;
+  let node: unknown = form.formState.errors;
+  for (const k of path.split('.')) node = (node as Record<string, unknown> | undefined)?.[k];
+  if (!Array.isArray(node)) return undefined;
+  const i = node.findIndex((e) => typeof (e as { message?: unknown } | undefined)?.message === 'string');
+  return i < 0 ? undefined : `line ${i + 1}: ${(node[i] as { message: string }).message}`;
+}
+
 function NumberSetting(props: { form: Form; game: Game; field: string; label: string; hint: string }) {
   const id = `arena-${props.game}-${props.field}`;
   const path = `gameConfig.${props.field}` as const;
@@ -163,7 +174,7 @@ export function GameSettings({ form, game }: { form: Form; game: Game }) {
           <Field
             id="arena-delib-points"
             label="checklist (one point a line)"
-            error={errorAt(form.formState.errors, 'gameConfig.points')}
+            error={listError(form, 'gameConfig.points')}
             hint="The house judge scores each proposal by the points it covers. Empty: the house checklist."
           >
             <textarea
