@@ -338,3 +338,28 @@ describe('db8 arena run: model proposers (local mock model server)', () => {
     ]);
   }, 120_000);
 });
+
+describe('db8 arena run: who plays a deliberation match', () => {
+  it('refuses a person or outside agent, saying deliberation does not take them yet', async () => {
+    const d = await fresh();
+    const spec = join(d, 'spec.json');
+    await writeFile(
+      spec,
+      JSON.stringify({
+        name: 'x',
+        game: 'deliberation',
+        format: { kind: 'round-robin' },
+        entrants: [
+          { name: 'thorough', kind: 'scripted', strategy: 'thorough' },
+          { name: 'ada', kind: 'person' },
+        ],
+        seed: 's',
+      }),
+    );
+    const r = await db8(['arena', 'run', spec, '--out', join(d, 'out')]);
+    expect(r.error?.exitCode).toBe(2);
+    expect(r.error?.message).toMatch(
+      /entrant ada is a person.*deliberation does not take outside or person entrants yet/,
+    );
+  });
+});
