@@ -20,6 +20,7 @@ import { pokerScript } from '@db8/poker/server/scripted.ts';
 import { AUCTIONEER, bidderSeat, type SealedBidConfig, sealedBid } from '@db8/sealed-bid';
 import { bidDecision, sealedBidScript } from '@db8/sealed-bid/server/agent.ts';
 import { debateGame } from './arena-debate.ts';
+import { deliberationGame } from './arena-deliberation.ts';
 import { type ModelProviders, type ModelSetup, modelProviders } from './arena-models.ts';
 import { modelPokerMove } from './arena-poker-model.ts';
 import { bidderValue, pokerScoring, sealedBidScoring } from './arena-scoring.ts';
@@ -209,7 +210,12 @@ export function makeArenaGames(
   setup: ModelSetup = {},
   models: ModelProviders = modelProviders(setup),
 ): Games {
-  return { poker: pokerGame(models), 'sealed-bid': sealedBidGame(models), debate: debateGame(models) };
+  return {
+    poker: pokerGame(models),
+    'sealed-bid': sealedBidGame(models),
+    debate: debateGame(models),
+    deliberation: deliberationGame(models),
+  };
 }
 
 export const arenaGames: Games = makeArenaGames();

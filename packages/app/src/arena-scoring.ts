@@ -8,6 +8,7 @@ import { placeByScore } from '@db8/arena/cli/game.ts';
 import type { GameCheck } from '@db8/arena/rules/verify-bundles.ts';
 import { createRng } from '@db8/core';
 import { type DebateResult, debaterSeat } from '@db8/debate';
+import type { DeliberationResult } from '@db8/deliberation';
 import type { TableResult } from '@db8/poker';
 import { bidderSeat, type Outcome } from '@db8/sealed-bid';
 
@@ -55,9 +56,29 @@ export const debateScoring: GameScoring = {
   },
 };
 
+/** A deliberation match's proposer seat of the match's i-th entrant, and its house judge seat. */
+export const proposerSeat = (i: number) => `proposer_${i + 1}`;
+export const HOUSE_JUDGE = 'house_judge';
+
+/**
+ * Deliberation: the protocol's own vote (weighted: seat score × confidence, first preferences), as
+ * its outcome's `voteBreakdown` records it, in hundredths; entrants weigh nothing, so it is the
+ * house judge's weight (arena-deliberation.ts). No outcome (a failed session): everyone level.
+ */
+export const deliberationScoring: GameScoring = {
+  placements(result, match) {
+    const breakdown = (result as DeliberationResult).outcome?.voteBreakdown ?? {};
+    return placeByScore(
+      match.entrants,
+      match.entrants.map((_, i) => Math.round((breakdown[proposerSeat(i)] ?? 0) * 100)),
+    );
+  },
+};
+
 /** Every game's scoring by protocol name. */
 export const arenaScoring: Readonly<Record<string, GameScoring>> = {
   poker: pokerScoring,
   'sealed-bid': sealedBidScoring,
   debate: debateScoring,
+  deliberation: deliberationScoring,
 };

@@ -5,6 +5,7 @@
 import { GAMES, MODEL_GAMES, SCRIPTED_STRATEGIES } from '@db8/arena';
 import { gameFor } from '@db8/arena/cli/game.ts';
 import { DEBATE_STRATEGIES } from '@db8/debate/agent';
+import { DELIBERATION_STRATEGIES } from '@db8/deliberation/agent/strategies.ts';
 import { STRATEGIES as POKER_STRATEGIES } from '@db8/poker/agent/strategies.ts';
 import { describe, expect, it } from 'vitest';
 import { arenaGames } from '../src/arena-games.ts';
@@ -17,6 +18,7 @@ describe('SCRIPTED_STRATEGIES', () => {
     }
     // …and every one is a strategy its protocol package defines.
     expect([...SCRIPTED_STRATEGIES.debate]).toEqual([...DEBATE_STRATEGIES]);
+    expect([...SCRIPTED_STRATEGIES.deliberation]).toEqual([...DELIBERATION_STRATEGIES]);
     for (const name of SCRIPTED_STRATEGIES.poker) expect(Object.keys(POKER_STRATEGIES)).toContain(name);
   });
 

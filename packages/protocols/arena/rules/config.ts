@@ -109,7 +109,21 @@ export const GAME_SETTINGS = {
     rounds: count(20),
     windowMs: windowMs(),
   }),
-  deliberation: z.object({}),
+  // A deliberation match's task and the checklist its house judge scores proposals by
+  // (app/src/arena-deliberation.ts): each point one line of words.
+  deliberation: z.object({
+    topic: z.string().min(1).max(2000).optional(),
+    points: z
+      .array(
+        z
+          .string()
+          .max(200)
+          .regex(/^[^\n]*[\p{L}\p{N}][^\n]*$/u, 'one line with at least one word'),
+      )
+      .min(1)
+      .max(16)
+      .optional(),
+  }),
 } as const;
 
 export const ArenaConfigSchema = z

@@ -71,6 +71,12 @@ function startOf(game: Game): Pick<ArenaConfigInput, 'name' | 'format' | 'entran
       format: { kind: 'round-robin', games: 2 },
       entrants: [scripted('evidence'), scripted('hedge'), scripted('sloppy')],
     };
+  if (game === 'deliberation')
+    return {
+      name: 'deliberation round robin',
+      format: { kind: 'round-robin', games: 2 },
+      entrants: [scripted('thorough'), scripted('hedge'), scripted('partial')],
+    };
   if (game === 'sealed-bid')
     return { name: DEFAULTS.name, format: DEFAULTS.format, entrants: DEFAULTS.entrants };
   return { name: `${game} round robin`, format: { kind: 'round-robin', games: 2 }, entrants: [] };

@@ -9,7 +9,7 @@ import {
 
 // The settings each match of the chosen game plays with (the arena's `gameConfig`, checked by the
 // rules' GAME_SETTINGS): poker's hands per match, blinds and outside seats' window, the auction's
-// item, the debate's topic, rounds and phase window. An empty field is left out of the config, and
+// item, the debate's topic, rounds and phase window, the deliberation's topic and checklist. An empty field is left out of the config, and
 // the game plays its default (the hint).
 
 type Form = UseFormReturn<ArenaConfigInput>;
@@ -25,6 +25,28 @@ export function defaultSettings(game: Game): Record<string, unknown> {
 
 const optionalNumber = (v: unknown) => (v === '' || v === null || v === undefined ? undefined : Number(v));
 const optionalText = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v : undefined);
+const optionalLines = (v: unknown) => {
+  if (Array.isArray(v)) return v.length > 0 ? v : undefined;
+  const lines =
+    typeof v === 'string'
+      ? v
+          .split('\n')
+          .map((l) => l.trim())
+          .filter((l) => l !== '')
+      : [];
+  return lines.length > 0 ? lines : undefined;
+};
+
+/** A list setting's error: the list's own, else its first point's, named by its line. */
+function listError(form: Form, path: string): string | undefined {
+  const own = errorAt(form.formState.errors, path);
+  if (own) return own;
+  let node: unknown = form.formState.errors;
+  for (const k of path.split('.')) node = (node as Record<string, unknown> | undefined)?.[k];
+  if (!Array.isArray(node)) return undefined;
+  const i = node.findIndex((e) => typeof (e as { message?: unknown } | undefined)?.message === 'string');
+  return i < 0 ? undefined : `line ${i + 1}: ${(node[i] as { message: string }).message}`;
+}
 
 function NumberSetting(props: { form: Form; game: Game; field: string; label: string; hint: string }) {
   const id = `arena-${props.game}-${props.field}`;
@@ -128,6 +150,39 @@ export function GameSettings({ form, game }: { form: Form; game: Game }) {
             label="phase window (ms)"
             hint={`How long each phase waits for an outside debater. Empty: ${DEBATE_DEFAULT_WINDOW_MS} (a minute).`}
           />
+        </div>
+      </fieldset>
+    );
+  }
+  if (game === 'deliberation') {
+    return (
+      <fieldset data-testid="arena-game-settings">
+        <legend>deliberation: each match</legend>
+        <div className="grid-fields">
+          <Field
+            id="arena-delib-topic"
+            label="topic"
+            error={errorAt(form.formState.errors, 'gameConfig.topic')}
+            hint="Empty: the house topic (rate limiting for a public API)."
+          >
+            <input
+              id="arena-delib-topic"
+              type="text"
+              {...form.register('gameConfig.topic', { setValueAs: optionalText })}
+            />
+          </Field>
+          <Field
+            id="arena-delib-points"
+            label="checklist (one point a line)"
+            error={listError(form, 'gameConfig.points')}
+            hint="The house judge scores each proposal by the points it covers. Empty: the house checklist."
+          >
+            <textarea
+              id="arena-delib-points"
+              rows={4}
+              {...form.register('gameConfig.points', { setValueAs: optionalLines })}
+            />
+          </Field>
         </div>
       </fieldset>
     );

@@ -77,6 +77,21 @@ describe('arena config: game settings', () => {
     for (const bad of [999, 0, 1500.5, '60000', 86_400_001])
       expect(bidding(bad)).toEqual([expect.stringMatching(/^gameConfig\.biddingWindowMs: /)]);
   });
+
+  it("checks a deliberation's topic and checklist: one line of words per point", () => {
+    const deliberation = (gameConfig: Record<string, unknown>) => ({
+      ...duplicate(gameConfig),
+      game: 'deliberation',
+      format: { kind: 'round-robin', games: 1 },
+    });
+    expect(issues(deliberation({ topic: 'Rate limits', points: ['burst limits', 'quotas'] }))).toEqual([]);
+    expect(issues(deliberation({}))).toEqual([]);
+    // A point without a word would be covered by every proposal; one with a line break would split
+    // into two in the prompt the judge reads the checklist from.
+    for (const bad of [[''], ['  --  '], ['two\nlines'], [], Array(17).fill('p'), 'burst limits'])
+      expect(issues(deliberation({ points: bad }))).toEqual([expect.stringMatching(/^gameConfig\.points/)]);
+    expect(issues(deliberation({ topic: '' }))).toEqual([expect.stringMatching(/^gameConfig\.topic: /)]);
+  });
 });
 
 describe('arena config: who may play a duplicate', () => {

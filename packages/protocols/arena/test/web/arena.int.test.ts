@@ -186,7 +186,16 @@ describe('arena room page', () => {
       .filter({ hasText: `Scripted debate strategies: ${SCRIPTED_STRATEGIES.debate.join(', ')}.` })
       .waitFor();
     await page.locator('#arena-game').selectOption('deliberation');
-    await hint.filter({ hasText: 'deliberation has no scripted strategies' }).waitFor();
+    await hint
+      .filter({
+        hasText: `Scripted deliberation strategies: ${SCRIPTED_STRATEGIES.deliberation.join(', ')}.`,
+      })
+      .waitFor();
+    // The house judge's checklist, one point a line: a line without a word is named.
+    await page.locator('#arena-delib-points').fill('burst limits\n--');
+    await page.getByRole('alert').filter({ hasText: 'line 2: one line with at least one word' }).waitFor();
+    await page.locator('#arena-delib-points').fill('burst limits\nquotas');
+    await expect(page.getByRole('alert').filter({ hasText: 'line 2' }).count()).resolves.toBe(0);
     await page.locator('#arena-game').selectOption('sealed-bid');
     // More seats per match than entrants: the schema says so before anything is sent.
     await page.locator('#arena-seats').fill('4');
