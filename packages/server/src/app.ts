@@ -131,6 +131,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     drivers: null,
     env: deps.env ?? process.env,
     joinGuards: [],
+    seatLabelers: [],
   };
 
   const app = Fastify({
