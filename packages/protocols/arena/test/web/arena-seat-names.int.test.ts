@@ -16,10 +16,15 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 // (whose claimant is private) by name only — for a signed-out viewer.
 
 let env: Env;
+/** The admin's token: the one-time login link is spent once, here. */
+let adminToken = '';
 
 beforeAll(async () => {
   buildWeb();
   env = await startEnv({ env: { DB8_ARENA_SCAN_MS: '200' } });
+  const login = await newPage(env);
+  adminToken = await adminLogin(env, login);
+  await login.context().close();
 });
 afterEach(async (ctx) => {
   if (ctx.task.result?.state === 'fail') await shootOpenPages(`arena-seat-names-${ctx.task.name}`);
@@ -57,9 +62,7 @@ const cup = (name: string, entrants: Record<string, string>[]) => ({
 
 describe('a match room page', () => {
   it("names each entrant beside its seat; a closed tournament's link to the profile", async () => {
-    const login = await newPage(env);
-    const admin = client(env, await adminLogin(env, login));
-    await login.context().close();
+    const admin = client(env, adminToken);
     const tess = { name: 'Truthful Tess', kind: 'scripted', strategy: 'truthful' };
     const matchRoom = async (t: string, done: (v: ArenaView) => boolean) => {
       const view = await until(async () => ((await admin.state(t)) as { view: ArenaView }).view, done);
@@ -108,5 +111,40 @@ describe('a match room page', () => {
     await shot(page, 'arena-seat-names-closed-1366');
     await link.click();
     await page.getByTestId('agent-title').getByText('scripted · truthful').waitFor();
+  });
+
+  it("a poker match's table names its players by their entrants", async () => {
+    const admin = client(env, adminToken);
+    const t = await admin.createRoom({
+      protocol: 'arena',
+      title: 'felt cup',
+      config: {
+        name: 'felt cup',
+        game: 'poker',
+        gameConfig: { hands: 2, bigBlind: 10 },
+        format: { kind: 'duplicate-poker', deals: 1 },
+        entrants: [
+          { name: 'Tight Tina', kind: 'scripted', strategy: 'tight' },
+          { name: 'Random Rob', kind: 'scripted', strategy: 'random' },
+        ],
+        seed: 'felt cup',
+        bootstrap: 0,
+      },
+    });
+    const view = await until(
+      async () => ((await admin.state(t.room_id)) as { view: ArenaView }).view,
+      (v) => v.phase === 'closed',
+    );
+    const match = view.matches[0]!;
+    const page = await newPage(env);
+    await page.setViewportSize({ width: 1366, height: 900 });
+    await page.goto(`${env.url}/rooms/${encodeURIComponent(match.result!.room)}`);
+    // The match's i-th entrant sits at seat_i (the poker game's seat order).
+    for (const [i, name] of match.entrants.entries()) {
+      const seat = page.getByTestId(`seat-name-${i}`);
+      await seat.waitFor();
+      expect(await seat.textContent()).toBe(name);
+    }
+    await shot(page, 'arena-seat-names-poker-1366');
   });
 });
