@@ -73,7 +73,7 @@ describe('seat labels', () => {
     await servers.stopLast();
   });
 
-  it("names a debate match's anonymous seats only once its room has closed", async () => {
+  it("names a debate match's anonymous seats only once its room has closed with its result", async () => {
     // The first match room is held at its third write, mid-debate.
     const holds = Holds.first(3);
     const { admin } = await servers.start({}, { modules: modulesPacedBy(holds.pace) });
@@ -96,6 +96,12 @@ describe('seat labels', () => {
     expect(open.status).toBe('open');
     expect(open.seats.map((s) => s.seat)).toContain('anon_1');
     expect(open.seats.every((s) => s.label === undefined)).toBe(true);
+    // Ended mid-debate (abandoned: never unmasked), it stays unnamed: its match is replayed in
+    // a new room with the same seat order.
+    await admin.endRoom(held, { reason: 'the test abandons it' });
+    const ended = await admin.getRoom(held);
+    expect(ended.status).toBe('closed');
+    expect(ended.seats.every((s) => s.label === undefined)).toBe(true);
     holds.open();
 
     const v = await until(
@@ -103,8 +109,9 @@ describe('seat labels', () => {
       (x) => x.phase === 'closed',
     );
     const m = v.matches[0]!;
-    expect(m.result!.room).toBe(held);
-    const closed = await admin.getRoom(held);
+    expect(m.result!.room).toBe(`${held}-r2`);
+    expect((await admin.getRoom(held)).seats.every((s) => s.label === undefined)).toBe(true);
+    const closed = await admin.getRoom(m.result!.room);
     expect(closed.status).toBe('closed');
     const named = closed.seats.filter((s) => s.label).map((s) => [s.seat, s.label!.name]);
     expect(named).toEqual(m.entrants.map((name, i) => [`anon_${i + 1}`, name]));

@@ -65,7 +65,8 @@ export interface Game {
   seat?(index: number): string;
   /**
    * The match protocol keeps who holds which seat secret until its room closes (a debate's anonymous
-   * seats): a server names the entrants beside the seats only once the room has closed.
+   * seats): a server names the entrants beside the seats only once the room has closed with the
+   * result the tournament took (the protocol's end, which unmasks them).
    */
   seatsMaskedUntilClose?: boolean;
   /**

@@ -11,7 +11,8 @@ import { isMatchRoom, matchRoomId } from './tournament.ts';
  * principal it is (a model or scripted entrant, entrants.ts; an outside or person entrant's claimant
  * is private: a name only).
  * A game whose protocol keeps its seats' holders secret until the close (a debate) is labelled only
- * once the match room has closed, when the protocol unmasks them itself. Every other room: none.
+ * once the match room has closed with its result, when the protocol unmasks them itself. Every
+ * other room: none.
  */
 export function arenaSeatLabeler(ctx: ModuleContext, games: Games): SeatLabeler {
   return async (room) => {
@@ -20,7 +21,10 @@ export function arenaSeatLabeler(ctx: ModuleContext, games: Games): SeatLabeler 
     if (!found) return null;
     const { state, match } = found;
     const game = games[state.config.game];
-    if (!game?.seat || (game.seatsMaskedUntilClose && room.status !== 'closed')) return null;
+    // Masked: only a room whose result the tournament took — closed at its protocol's end, which
+    // unmasks. Not one merely closed: a room ended as abandoned never unmasked, and its match is
+    // replayed, same seat order, in a new room that is still running.
+    if (!game?.seat || (game.seatsMaskedUntilClose && state.results[match.id]?.room !== room.id)) return null;
     // Profiles count the tournament's link to an entrant only once the tournament has closed (for
     // anyone but an admin, the same rule as a held seat: kit/identities.ts), so a profile is
     // named only from then on: before, its page would show no record of the tournament.
