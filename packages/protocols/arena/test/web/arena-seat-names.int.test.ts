@@ -147,4 +147,38 @@ describe('a match room page', () => {
     }
     await shot(page, 'arena-seat-names-poker-1366');
   });
+
+  it("a closed debate match's page names its unmasked seats", async () => {
+    const admin = client(env, adminToken);
+    const t = await admin.createRoom({
+      protocol: 'arena',
+      title: 'debate names cup',
+      config: {
+        name: 'debate names cup',
+        game: 'debate',
+        gameConfig: { rounds: 1 },
+        format: { kind: 'round-robin', games: 1 },
+        entrants: [
+          { name: 'Evidence Eve', kind: 'scripted', strategy: 'evidence' },
+          { name: 'Sloppy Sid', kind: 'scripted', strategy: 'sloppy' },
+        ],
+        seed: 'debate names cup',
+        bootstrap: 0,
+      },
+    });
+    const view = await until(
+      async () => ((await admin.state(t.room_id)) as { view: ArenaView }).view,
+      (v) => v.phase === 'closed',
+    );
+    const match = view.matches[0]!;
+    const page = await newPage(env);
+    await page.setViewportSize({ width: 1366, height: 900 });
+    await page.goto(`${env.url}/rooms/${encodeURIComponent(match.result!.room)}`);
+    for (const [i, name] of match.entrants.entries()) {
+      const seat = page.getByTestId(`seat-name-anon_${i + 1}`);
+      await seat.waitFor();
+      expect(await seat.textContent()).toBe(name);
+    }
+    await shot(page, 'arena-seat-names-debate-1366');
+  });
 });
