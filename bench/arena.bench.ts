@@ -2,6 +2,9 @@
 // `concurrency` at a time — beside the same 100 matches played one by one (concurrency 1), same
 // process, same seeds, same output files. Scripted matches are CPU-bound in one process, so the
 // two are expected to be close: interleaving pays where matches wait (model or outside agents).
+// Then the server-run figure: the sealed-bid tournament played by two server nodes sharing one
+// PostgreSQL (and NATS when one answers) beside one node, in the same run (bench/arena-cluster.ts);
+// skipped, with a line on stderr, when no PostgreSQL answers at DB8_BENCH_DATABASE_URL.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +12,7 @@ import type { ArenaConfigInput } from '@db8/arena';
 import { ArenaConfigSchema } from '@db8/arena';
 import { runTournament } from '@db8/arena/cli/run.ts';
 import { arenaGames } from '../packages/app/src/arena-games.ts';
+import { clusterRun, NATS_URL, PG_URL, reachable } from './arena-cluster.ts';
 import type { BenchRow } from './types.ts';
 
 const AREA = 'arena';
@@ -82,5 +86,41 @@ export async function run(): Promise<BenchRow[]> {
       peerValue: Math.min(...single),
     });
   }
+  rows.push(...(await serverRows()));
   return rows;
+}
+
+/** Runs of each side, alternated; the best of each is reported. */
+const SERVER_RUNS = Number(process.env.DB8_BENCH_ARENA_SERVER_RUNS ?? 2);
+
+async function serverRows(): Promise<BenchRow[]> {
+  if (!(await reachable(PG_URL, 5432))) {
+    process.stderr.write(`bench: ${AREA}: no PostgreSQL at ${PG_URL}, skipping the server-run figures\n`);
+    return [];
+  }
+  const nats = await reachable(NATS_URL, 4222);
+  const spec = SPECS['sealed-bid round robin']!;
+  const one: number[] = [];
+  const two: number[] = [];
+  let matches = 0;
+  let split = '';
+  for (let i = 0; i < SERVER_RUNS; i++) {
+    one.push((await clusterRun(spec, 1, nats)).ms);
+    const r = await clusterRun(spec, 2, nats);
+    two.push(r.ms);
+    matches = r.matches;
+    split = Object.values(r.byNode).join(' + ');
+  }
+  return [
+    {
+      area: AREA,
+      name:
+        `sealed-bid round robin on the server: ${matches} matches, ${spec.concurrency} at once, two nodes ` +
+        `on one Postgres${nats ? ' and NATS' : ''} (wall, best of ${SERVER_RUNS}; last split ${split})`,
+      value: Math.min(...two),
+      unit: 'ms',
+      peer: 'one server node',
+      peerValue: Math.min(...one),
+    },
+  ];
 }

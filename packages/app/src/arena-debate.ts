@@ -54,6 +54,8 @@ export function debateGame(models: ModelProviders): Game {
     models: true,
     outside: true,
     seat: (i) => debaterSeat(i + 1),
+    // The debate unmasks its seats in its results: until then its page names nobody (docs/arena.md).
+    seatsMaskedUntilClose: true,
     config: (arena, match): DebateConfigInput => ({
       topic:
         typeof arena.gameConfig.topic === 'string'

@@ -132,6 +132,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     drivers: null,
     env: deps.env ?? process.env,
     joinGuards: [],
+    seatLabelers: [],
   };
 
   const app = Fastify({

@@ -23,6 +23,8 @@ export const restPaths: readonly ReadPath[] = [
     probe: async (t) => [await get(t, '/v1/admin/rooms?status=all&limit=500')],
   },
   {
+    // Also its seats' `label`s (modules' seatLabelers): read here as every viewer at every
+    // checkpoint, so a label naming a seat its protocol hides would show as a leak.
     covers: ['GET /v1/rooms/:id'],
     probe: async (t) => [await get(t, room(t.roomId), '/v1/rooms/:id')],
   },

@@ -58,8 +58,17 @@ export interface Game {
    * waits (`room.wait`) whenever one is due, so they act through the room's own API.
    */
   outside?: boolean;
-  /** The match room's seat of the match's `index`-th entrant (needed with `outside`: who to seat where). */
+  /**
+   * The match room's seat of the match's `index`-th entrant (needed with `outside`: who to seat
+   * where; a server names the entrant beside it on the match room's page).
+   */
   seat?(index: number): string;
+  /**
+   * The match protocol keeps who holds which seat secret until its room closes (a debate's anonymous
+   * seats): a server names the entrants beside the seats only once the room has closed with the
+   * result the tournament took (the protocol's end, which unmasks them).
+   */
+  seatsMaskedUntilClose?: boolean;
   /**
    * What the match's `index`-th entrant is told privately to play it (a sealed-bid bidder's value;
    * a poker seat's window and hands — never cards, which it reads from its own view of the room).

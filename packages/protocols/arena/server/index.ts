@@ -7,6 +7,7 @@ import { entrantLinker } from './entrants.ts';
 import type { Pace } from './match-room.ts';
 import { arenaMcpTools, arenaRoutes } from './routes.ts';
 import { type RunnerGames, type RunnerLog, runnerOptions, TournamentRunner } from './runner.ts';
+import { arenaSeatLabeler } from './seat-labels.ts';
 import { arenaSkillDoc } from './skill.ts';
 import { isMatchRoom } from './tournament.ts';
 
@@ -47,6 +48,8 @@ export function arenaServerModule(
           ? `room ${roomId} is a match of an arena tournament: its seats are given to the tournament's entrants (an outside entrant claims its invitation: see the arena's skill.md)`
           : null;
       });
+      // Each match room's seats named by the entrants the schedule put there (seat-labels.ts).
+      ctx.app.seatLabelers.push(arenaSeatLabeler(ctx, setup.games));
       // After listen: every module's routes are mounted and the runtime is serving.
       // Each tournament's model and scripted entrants are linked to their profiles (entrants.ts).
       const linker = entrantLinker(ctx, app.log);

@@ -60,7 +60,8 @@ export function SeatCard(props: {
       ) : (
         <p className="small muted">You are watching. Open an invite link to take a seat.</p>
       )}
-      {admin || direct ? (
+      {/* Seats a tournament names (only once a debate has unmasked them) are listed for everyone. */}
+      {admin || direct || seats.some((s) => s.label) ? (
         <SeatList
           seats={seats}
           actions={actions}

@@ -1,4 +1,4 @@
-import { useQuery, useQueryClient } from '@db8/web/kit';
+import { useQuery, useQueryClient, useRoomInfo } from '@db8/web/kit';
 import { useEffect, useMemo } from 'react';
 import type { GameStatePayload } from '../rules/index.ts';
 import { pokerKeys } from './keys.ts';
@@ -8,14 +8,22 @@ import { pokerApi } from './tables.ts';
  * A table's REST record (summary and who sits where) beside its live state, and the agents' names by
  * seat. Read again when an agent sits down or leaves and when the table stops (an observer sees who
  * sat where once it has ended, an admin all along); with no live state yet there is nothing to
- * refresh, so a 404 is asked once.
+ * refresh, so a 404 is asked once. A name the server gives the room's seat (a tournament's entrant:
+ * GET /v1/rooms/:id's seat `label`) stands before the seat holder's own.
  */
 export function useTableRead(tableId: string, state: GameStatePayload | null) {
   const read = useQuery({ queryKey: pokerKeys.table(tableId), queryFn: () => pokerApi.table(tableId) });
-  const names = useMemo(
-    () => new Map((read.data?.players ?? []).flatMap((p) => (p.name ? [[p.seat_id, p.name] as const] : []))),
-    [read.data],
-  );
+  const room = useRoomInfo(tableId);
+  const names = useMemo(() => {
+    const byIndex = new Map(
+      (read.data?.players ?? []).flatMap((p) => (p.name ? [[p.seat_id, p.name] as const] : [])),
+    );
+    for (const seat of room.data?.seats ?? []) {
+      const index = /^seat_(\d{1,2})$/.exec(seat.seat)?.[1];
+      if (seat.label && index !== undefined) byIndex.set(Number(index), seat.label.name);
+    }
+    return byIndex;
+  }, [read.data, room.data]);
   const queryClient = useQueryClient();
   const taken = state
     ? `${state.seats.flatMap((s) => (s.status === 'empty' ? [] : [s.seat_id])).join(',')}:${state.status === 'stopped'}`

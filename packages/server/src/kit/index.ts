@@ -29,7 +29,7 @@ export { Frame } from '../realtime/frame.ts';
 export type { RealtimeHub } from '../realtime/hub.ts';
 export type { RoomEventProducer } from '../realtime/room-events.ts';
 export { actorFor, viewerIn } from '../routes/access.ts';
-export { requireAdmin, requireAuth } from '../routes/context.ts';
+export { requireAdmin, requireAuth, type SeatLabeler } from '../routes/context.ts';
 export type { ZodTypeProvider } from '../routes/zod.ts';
 export { RuntimeError, runtimeError } from '../runtime/errors.ts';
 // Work a cluster does once: the process holding the named lease in the store does it.
@@ -41,7 +41,7 @@ export type { ActWatch, RoomInfo, StateFor, WatchedAct } from '../runtime/types.
 export { isSupportedVersion } from '../schemas/common.ts';
 export { type DriverSpec, DriverSpecSchema } from '../schemas/drivers.ts';
 export { toJsonSchema } from '../schemas/protocol-json.ts';
-export type { State } from '../schemas/rest.ts';
+export type { SeatLabel, State } from '../schemas/rest.ts';
 export type { SqlDriver } from '../store/driver.ts';
 export type { Store } from '../store/index.ts';
 // A module's own tables: `migrations: migrationsIn(dir)` (NNN_name.sql files, in order).

@@ -132,6 +132,7 @@ export type ModuleHost = Pick<
   | 'tokens'
   | 'authn'
   | 'joinGuards'
+  | 'seatLabelers'
 >;
 
 /** What a module's `routes` is given: the host's services, the runtime's module slice, its env. */

@@ -11,7 +11,9 @@ import type { ServerConfig } from '../config.ts';
 import { ApiError } from '../errors.ts';
 import type { ProtocolModule } from '../kit/module.ts';
 import type { RoomRuntime } from '../kit/runtime.ts';
+import type { RoomInfo } from '../runtime/types.ts';
 import type { DriverSpec, Drivers } from '../schemas/drivers.ts';
+import type { SeatLabel } from '../schemas/rest.ts';
 import type { Store } from '../store/index.ts';
 
 declare module 'fastify' {
@@ -54,10 +56,19 @@ export interface AppContext {
    * (a tournament's match rooms, whose seats it gives, never a stranger).
    */
   joinGuards: JoinGuard[];
+  /**
+   * Modules' names for a room's seats (routes/seat-labels.ts), shown by GET /v1/rooms/:id: each
+   * returns labels for the rooms it knows (a tournament's match rooms), else null. Only what is
+   * already public, and nothing for seats anonymous by design. A module adds its own in `routes`.
+   */
+  seatLabelers: SeatLabeler[];
 }
 
 /** Why `principal` may not join `roomId` through the public join, or null when it may. */
 export type JoinGuard = (roomId: string, principal: string) => Promise<string | null>;
+
+/** Who sits in each seat of `room` (seat → label), or null when this labeler does not name them. */
+export type SeatLabeler = (room: RoomInfo) => Promise<Readonly<Record<string, SeatLabel>> | null>;
 
 /** What room creation needs of the driver host. */
 export interface RoomDrivers {

@@ -33,6 +33,7 @@ import {
 import { actorFor, viewerIn } from './access.ts';
 import { type AppContext, requireAdmin } from './context.ts';
 import { joinRoutes } from './join.ts';
+import { seatLabelsOf } from './seat-labels.ts';
 import { ackToWire, roomToWire, stateToWire } from './wire.ts';
 import type { ZodTypeProvider } from './zod.ts';
 
@@ -140,7 +141,8 @@ export function roomRoutes(root: FastifyInstance, ctx: AppContext): void {
     { schema: { tags, summary: 'One room', params: RoomParamsSchema, response: { 200: RoomSchema } } },
     async (req) => {
       const room = await rt.getRoom(req.params.id);
-      return roomToWire(room, (await ctx.drivers?.drivenSeats([room.id]))?.get(room.id));
+      const labels = await seatLabelsOf(ctx.seatLabelers, room, req.log);
+      return roomToWire(room, (await ctx.drivers?.drivenSeats([room.id]))?.get(room.id), labels);
     },
   );
 

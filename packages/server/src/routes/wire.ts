@@ -1,12 +1,19 @@
 import type { Viewer } from '@db8/core';
 import type { RoomInfo, StateFor } from '../runtime/types.ts';
 import { PROTOCOL_VERSION } from '../schemas/common.ts';
-import type { Ack, Room, State } from '../schemas/rest.ts';
+import type { Ack, Room, SeatLabel, State } from '../schemas/rest.ts';
 
 /** Runtime shapes -> wire shapes (snake_case, as the schemas in ../schemas say). */
 
-/** `driven`: seats a server driver plays — taken, though no client joined them. */
-export function roomToWire(r: RoomInfo, driven?: ReadonlySet<string>): Room {
+/**
+ * `driven`: seats a server driver plays — taken, though no client joined them. `labels`: who sits
+ * where, as a module named them (routes/seat-labels.ts).
+ */
+export function roomToWire(
+  r: RoomInfo,
+  driven?: ReadonlySet<string>,
+  labels?: Readonly<Record<string, SeatLabel>>,
+): Room {
   return {
     room_id: r.id,
     protocol: r.protocol,
@@ -16,7 +23,14 @@ export function roomToWire(r: RoomInfo, driven?: ReadonlySet<string>): Room {
     created_at: r.createdAt,
     seats: r.seats.map((s) => {
       const byDriver = driven?.has(s.id) ?? false;
-      return { seat: s.id, role: s.role, taken: s.held || byDriver, driven: byDriver };
+      const label = labels && Object.hasOwn(labels, s.id) ? labels[s.id] : undefined;
+      return {
+        seat: s.id,
+        role: s.role,
+        taken: s.held || byDriver,
+        driven: byDriver,
+        ...(label ? { label } : {}),
+      };
     }),
     ...(r.config !== undefined ? { config: r.config as Room['config'] } : {}),
     protocol_version: r.protocolVersion,

@@ -131,7 +131,19 @@ export const SeatWireSchema = z.object({
   taken: z.boolean(),
   /** Played by one of the server's drivers (model or scripted): taken, and no client may join it. */
   driven: z.boolean().optional(),
+  /**
+   * Who sits there, as a module names it from what is already public (GET /v1/rooms/:id only; absent
+   * when no module labels the room's seats, e.g. seats anonymous by design).
+   */
+  label: z
+    .object({
+      name: z.string(),
+      /** The agent whose profile (GET /v1/agents/:id) this seat's player is, where one exists. */
+      agent_id: z.string().optional(),
+    })
+    .optional(),
 });
+export type SeatLabel = NonNullable<z.infer<typeof SeatWireSchema>['label']>;
 
 export const RoomSchema = z.object({
   room_id: z.string(),

@@ -1,10 +1,13 @@
 import type { useSeatActions } from '../lib/seat-actions.ts';
 import type { Room } from '../lib/types.ts';
+import { AgentLink } from './AgentLink.tsx';
 import { Badge } from './Badge.tsx';
 
 // The seat list every room view shows (the generic room page and the modules' own seat cards):
 // each seat's state, a Join button for an agent that may take it directly, an invite link for an
-// admin, and the link once made. One copy, so a seat reads the same in every room.
+// admin, and the link once made. One copy, so a seat reads the same in every room. Where the server
+// names who sits there (a tournament's entrant: GET /v1/rooms/:id's `label`), the name stands
+// beside the seat, linking to the player's profile when it has one.
 
 type Actions = ReturnType<typeof useSeatActions>;
 
@@ -21,10 +24,12 @@ export function SeatList(props: {
   return (
     <ul className="seats">
       {props.seats.map((s) => {
-        const open = !s.taken && !props.closed;
+        // A named seat is someone's (a tournament's entrant, seated by the server): not open to a join.
+        const open = !s.taken && !s.label && !props.closed;
         return (
           <li key={s.seat}>
             <span className="mono">{s.seat}</span>{' '}
+            {s.label ? <SeatName seat={s.seat} label={s.label} /> : null}{' '}
             <span className="muted small">{props.roleText?.(s.role) ?? s.role}</span>{' '}
             {s.taken ? (
               <Badge tone="muted">{s.driven ? 'driven by the server' : 'taken'}</Badge>
@@ -59,6 +64,18 @@ export function SeatList(props: {
         );
       })}
     </ul>
+  );
+}
+
+function SeatName(props: { seat: string; label: NonNullable<Room['seats'][number]['label']> }) {
+  const { name, agent_id } = props.label;
+  const testId = `seat-name-${props.seat}`;
+  return agent_id ? (
+    <AgentLink id={agent_id} name={name} className="agent-link seat-name" testId={testId} />
+  ) : (
+    <strong className="seat-name" data-testid={testId}>
+      {name}
+    </strong>
   );
 }
 
