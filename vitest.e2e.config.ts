@@ -54,15 +54,17 @@ export const E2E_SUITES = [
 ];
 
 /**
- * Suites whose games run on real room deadlines (a submit window, an action timeout, the
- * scheduler's timers): their actors must act inside those windows, so they run alone, one file at a
- * time, after the others (two side by side once starved debate.e2e past its submit window on a
- * loaded machine). The rest wait on nothing but their own work and run two at a time.
+ * Suites whose games run on real room deadlines (a submit window, a council stage, an action
+ * timeout, the scheduler's timers): their actors must act inside those windows, so they run alone,
+ * one file at a time, after the others (two side by side once starved debate.e2e past its submit
+ * window on a loaded machine). The rest wait on nothing but their own work and run two at a time;
+ * a new suite on real deadlines belongs in this list.
  */
 export const E2E_ON_DEADLINES = [
   'packages/protocols/debate/test/cli/debate.e2e.test.ts',
   'packages/protocols/debate/test/cli/demo.e2e.test.ts',
   'packages/protocols/debate/test/server/drivers.debate.test.ts',
+  'packages/protocols/council/test/server/drivers.council.test.ts',
   'packages/server/test/modules.test.ts',
   'packages/protocols/poker/test/server/poker-sim.test.ts',
   'packages/server/test/scheduler.test.ts',
