@@ -3,7 +3,8 @@ import { defineConfig } from 'vitest/config';
 import { PATIENCE_MS } from './test/patience.ts';
 import { E2E_SUITES } from './vitest.e2e.config.ts';
 
-// `npm test`: unit and conformance tests, no outside services, about two minutes on two cores.
+// `npm test`: unit and conformance tests, no outside services: 199 files, seven to ten minutes on two
+// cores (most of it each server file's own module graph and its in-memory PGlite stores).
 // Integration suites (real Postgres, NATS, Chromium) are *.int.test.ts and run with
 // vitest.integration.config.ts; the slow end-to-end suites are listed in vitest.e2e.config.ts.
 export default defineConfig({

@@ -53,9 +53,25 @@ export const E2E_SUITES = [
   'packages/server/test/server-key-setting.test.ts',
 ];
 
+/**
+ * Suites whose games run on real room deadlines (a submit window, a council stage, an action
+ * timeout, the scheduler's timers): their actors must act inside those windows, so they run alone,
+ * one file at a time, after the others (two side by side once starved debate.e2e past its submit
+ * window on a loaded machine). The rest wait on nothing but their own work and run two at a time;
+ * a new suite on real deadlines belongs in this list.
+ */
+export const E2E_ON_DEADLINES = [
+  'packages/protocols/debate/test/cli/debate.e2e.test.ts',
+  'packages/protocols/debate/test/cli/demo.e2e.test.ts',
+  'packages/protocols/debate/test/server/drivers.debate.test.ts',
+  'packages/protocols/council/test/server/drivers.council.test.ts',
+  'packages/server/test/modules.test.ts',
+  'packages/protocols/poker/test/server/poker-sim.test.ts',
+  'packages/server/test/scheduler.test.ts',
+];
+
 export default defineConfig({
   test: {
-    include: E2E_SUITES,
     exclude: ['**/node_modules/**', '**/*.int.test.ts'],
     // Safety limits against a hang, not budgets: CI's machine may be busy (a spawned-CLI suite took
     // 240 s at load 12 on two cores). Waits inside tests use PATIENCE_MS, shorter, so theirs is the message.
@@ -68,8 +84,29 @@ export default defineConfig({
     // Made once, before the workers start (test/global-setup.ts).
     globalSetup: ['test/global-setup.ts'],
     env: { DB8_TEST_PREBUILT_CLI: '1' },
-    // One file at a time (vitest's default on two cores): the long games run on room deadlines, and
-    // two suites side by side starved debate.e2e past its submit window on a loaded machine.
-    maxWorkers: 1,
+    projects: [
+      {
+        // Spawned CLIs, whole servers, journals, property runs: two files at a time keep both cores
+        // busy while one waits on a child process or the disk.
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: E2E_SUITES,
+          exclude: ['**/node_modules/**', '**/*.int.test.ts', ...E2E_ON_DEADLINES],
+          maxWorkers: 2,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        // Then the games on real deadlines, one file at a time with nothing beside them.
+        extends: true,
+        test: {
+          name: 'e2e-deadlines',
+          include: E2E_ON_DEADLINES,
+          maxWorkers: 1,
+          sequence: { groupOrder: 1 },
+        },
+      },
+    ],
   },
 });

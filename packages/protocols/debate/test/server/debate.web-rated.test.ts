@@ -39,7 +39,9 @@ async function webDebate(rateScripted: boolean): Promise<string> {
     max_rounds: 1,
     signatures: 'optional',
     placement: 'approval',
-    timings: { ...DEMO_TIMINGS },
+    // The form's demo pace, but the two windows that only show results (no seat acts in them) last
+    // a second: the test reads the closed room, not what was shown on the way.
+    timings: { ...DEMO_TIMINGS, results_ms: 1_000, reveal_ms: 1_000 },
     rate_scripted: rateScripted,
   };
   const seats = debateSeats(DebateConfigSchema.parse(config)).map((s) => s.id);
