@@ -150,7 +150,12 @@ export const debate: Protocol<DebateConfig, DebateState, DebateAction, DebateVie
     if (!allowed) return reject('WRONG_ROLE', `a ${role} cannot ${action.type}`, { role });
     // An admin operates the room whatever its clock says; a late deadline is ticked after it.
     if (isAdminAction(action.type)) return dispatch(state, seat, action, now, seq);
-    if (state.paused) return reject('PAUSED', 'the debate is paused by an admin');
+    if (state.paused) {
+      // Binding who took a seat is bookkeeping, not a move: a seat joined or replaced while the
+      // debate is paused must still be unmasked at the results (refused, the runtime skips it).
+      if (action.type === 'bind_identity') return dispatch(state, seat, action, now, seq);
+      return reject('PAUSED', 'the debate is paused by an admin');
+    }
     const due = nextDeadline(state)!;
     // Past a deadline that has not been ticked yet: the deadline, not the tick, ends the phase.
     if (now >= due) return reject('PHASE_CLOSED', `the ${state.phase} phase has ended`, { endedAt: due });

@@ -461,6 +461,9 @@ describe('debate: every rejection code', () => {
     const draft = { type: 'draft', content: 'x' };
     room.must('moderator', { type: 'pause', by }, 2_003);
     expectCode('PAUSED', room.refuse('anon_2', draft, 2_004));
+    // A seat taken while paused is still bound, so the results can unmask it.
+    room.must('moderator', { type: 'bind_identity', seat: 'anon_2', identity: 'paused-joiner' }, 2_004);
+    expect(room.state.identities.anon_2?.identity).toBe('paused-joiner');
     room.must('moderator', { type: 'abort', by }, 2_005);
     expectCode('DEBATE_OVER', room.refuse('moderator', { type: 'extend', by, ms: 1_000 }, 2_006));
     const voting = roomAtContinueVote({ ...baseConfig, max_rounds: 1 });
