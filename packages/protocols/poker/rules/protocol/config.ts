@@ -51,12 +51,14 @@ export function seatId(index: number): string {
   return `seat_${index}`;
 }
 
+// Every seat id a table can have (at most 10 seats), looked up rather than parsed: the fan-out asks
+// for each viewer's index after every append, and a regex match allocated on each call.
+const SEAT_INDEX = new Map(Array.from({ length: 10 }, (_, i) => [seatId(i), i] as const));
+
 /** The table seat index of a seat id, or -1 (the house and strangers are not player seats). */
 export function seatIndex(config: TableConfig, seat: string): number {
-  const m = /^seat_(\d{1,2})$/.exec(seat);
-  if (!m) return -1;
-  const i = Number(m[1]);
-  return i < config.seats && seat === seatId(i) ? i : -1;
+  const i = SEAT_INDEX.get(seat);
+  return i !== undefined && i < config.seats ? i : -1;
 }
 
 export function tableSeats(config: TableConfig): SeatInfo[] {
