@@ -59,7 +59,7 @@ best proposal (none when the best are level): the winner scores 500, the rest 0.
 The game's own deadlines apply in real time: a seat that does not act in its window is timed out
 as the protocol says (a sealed-bid bidder who has not bid when bidding ends does not bid and
 scores 0; a debater forfeits the phase, each phase lasting the tournament's \`gameConfig.windowMs\`,
-a minute by default; a deliberation proposer's step is recorded as a \`PHASE_TIMEOUT\` failed turn,
+a minute by default; a deliberation proposer's missed step is recorded as a \`PHASE_TIMEOUT\` failed turn,
 and after two in a row it leaves the session: with no proposal it places last), and the tournament
 goes on without waiting. The room's seat holders stay sealed until it
 closes, like every room's. If the server restarts mid-match, that room is ended as abandoned and
