@@ -340,7 +340,7 @@ describe('db8 arena run: model proposers (local mock model server)', () => {
 });
 
 describe('db8 arena run: who plays a deliberation match', () => {
-  it('refuses a person or outside agent, saying deliberation does not take them yet', async () => {
+  it('refuses a person or outside agent, who plays its own seat on a server: it says to make it there', async () => {
     const d = await fresh();
     const spec = join(d, 'spec.json');
     await writeFile(
@@ -359,7 +359,7 @@ describe('db8 arena run: who plays a deliberation match', () => {
     const r = await db8(['arena', 'run', spec, '--out', join(d, 'out')]);
     expect(r.error?.exitCode).toBe(2);
     expect(r.error?.message).toMatch(
-      /entrant ada is a person.*deliberation does not take outside or person entrants yet/,
+      /entrant ada is a person.*db8 arena run plays every seat itself.*make the tournament on a server instead/,
     );
   });
 });

@@ -63,6 +63,13 @@ export const POKER_DEFAULT_ACTION_WINDOW_MS = 30_000;
  */
 export const DEBATE_DEFAULT_WINDOW_MS = 60_000;
 
+/**
+ * How long each step of a deliberation match (plan, proposal, convergence) waits for its seats when
+ * `gameConfig.windowMs` names none: the room's `phaseTimeoutMs`. The server's own seats never wait
+ * it out; it is how long an outside proposer who does not act holds its match up, per step.
+ */
+export const DELIBERATION_DEFAULT_WINDOW_MS = 60_000;
+
 /** A window an outside seat is given: a second at least (an agent polling REST), a day at most. */
 const windowMs = () =>
   z
@@ -123,6 +130,7 @@ export const GAME_SETTINGS = {
       .min(1)
       .max(16)
       .optional(),
+    windowMs: windowMs(),
   }),
 } as const;
 

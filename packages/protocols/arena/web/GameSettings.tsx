@@ -3,13 +3,14 @@ import type { UseFormReturn } from 'react-hook-form';
 import {
   type ArenaConfigInput,
   DEBATE_DEFAULT_WINDOW_MS,
+  DELIBERATION_DEFAULT_WINDOW_MS,
   POKER_DEFAULT_ACTION_WINDOW_MS,
   POKER_DEFAULT_BLINDS,
 } from '../rules/index.ts';
 
 // The settings each match of the chosen game plays with (the arena's `gameConfig`, checked by the
 // rules' GAME_SETTINGS): poker's hands per match, blinds and outside seats' window, the auction's
-// item, the debate's topic, rounds and phase window, the deliberation's topic and checklist. An empty field is left out of the config, and
+// item, the debate's topic, rounds and phase window, the deliberation's topic, checklist and step window. An empty field is left out of the config, and
 // the game plays its default (the hint).
 
 type Form = UseFormReturn<ArenaConfigInput>;
@@ -183,6 +184,13 @@ export function GameSettings({ form, game }: { form: Form; game: Game }) {
               {...form.register('gameConfig.points', { setValueAs: optionalLines })}
             />
           </Field>
+          <NumberSetting
+            form={form}
+            game={game}
+            field="windowMs"
+            label="step window (ms)"
+            hint={`How long each step waits for an outside proposer. Empty: ${DELIBERATION_DEFAULT_WINDOW_MS} (a minute).`}
+          />
         </div>
       </fieldset>
     );

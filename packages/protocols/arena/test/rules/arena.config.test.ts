@@ -91,6 +91,12 @@ describe('arena config: game settings', () => {
     for (const bad of [[''], ['  --  '], ['two\nlines'], [], Array(17).fill('p'), 'burst limits'])
       expect(issues(deliberation({ points: bad }))).toEqual([expect.stringMatching(/^gameConfig\.points/)]);
     expect(issues(deliberation({ topic: '' }))).toEqual([expect.stringMatching(/^gameConfig\.topic: /)]);
+    // Each step's window an outside proposer's silence waits out: whole milliseconds, 1 s to a day.
+    for (const ok of [1000, 60_000, 86_400_000]) expect(issues(deliberation({ windowMs: ok }))).toEqual([]);
+    for (const bad of [999, 0, 1500.5, '60000', 86_400_001])
+      expect(issues(deliberation({ windowMs: bad }))).toEqual([
+        expect.stringMatching(/^gameConfig\.windowMs: /),
+      ]);
   });
 });
 

@@ -196,6 +196,11 @@ describe('arena room page', () => {
     await page.getByRole('alert').filter({ hasText: 'line 2: one line with at least one word' }).waitFor();
     await page.locator('#arena-delib-points').fill('burst limits\nquotas');
     await expect(page.getByRole('alert').filter({ hasText: 'line 2' }).count()).resolves.toBe(0);
+    // Each step's window for an outside proposer: a second at least, checked as typed.
+    await page.locator('#arena-deliberation-windowMs').fill('999');
+    await page.getByRole('alert').filter({ hasText: 'at least 1000 ms' }).waitFor();
+    await page.locator('#arena-deliberation-windowMs').fill('5000');
+    await expect(page.getByRole('alert').filter({ hasText: 'at least 1000 ms' }).count()).resolves.toBe(0);
     await page.locator('#arena-game').selectOption('sealed-bid');
     // More seats per match than entrants: the schema says so before anything is sent.
     await page.locator('#arena-seats').fill('4');
