@@ -14,6 +14,7 @@ export { errorAt, Field, SecondsInput } from './components/create/fields.tsx';
 export { EntryRow } from './components/EntryRow.tsx';
 export { LiveBadge } from './components/LiveBadge.tsx';
 export { HeldSeat, SeatList } from './components/SeatList.tsx';
+export { type SeatLabel, SeatName, SeatWho, useSeatLabels } from './components/SeatName.tsx';
 export { anonClient, api, personalClient, roomClient, tokenFor } from './lib/api.ts';
 export { type ActionError, useRoomLive } from './lib/live.ts';
 export { errorText, useApiQuery, useRoomInfo } from './lib/query.ts';

@@ -64,7 +64,12 @@ function PokerRates({ poker, stem }: { poker: PokerStats; stem: string }) {
   );
 }
 
-export function StandingsSummary(props: { view: unknown; status: string; scoring?: ArenaScoring }) {
+export function StandingsSummary(props: {
+  view: unknown;
+  status: string;
+  roomId: string;
+  scoring?: ArenaScoring;
+}) {
   const v = props.view as Partial<ArenaView> | null;
   const s = v?.standings;
   if (!v || !s) return <p>Tournament: {props.status}</p>;

@@ -1,4 +1,4 @@
-import { Badge, Link } from '@db8/web/kit';
+import { Badge, Link, SeatWho, useSeatLabels } from '@db8/web/kit';
 import { useMemo } from 'react';
 import { checkChain } from './chain-check.ts';
 import { type EloChange, useEloChanges } from './elo.ts';
@@ -6,8 +6,9 @@ import type { DebateView } from './model.ts';
 import { IdentityName, useIdentityNames } from './names.tsx';
 
 // The results: placements (approvals, Borda), the rubric and the bonuses per debater, each
-// debater's Elo change once the room is closed and rated, the unmasked names once revealed, and
-// the journal badge (the round chain recomputed in this browser, and whether it is published).
+// debater's Elo change once the room is closed and rated, the unmasked names once revealed (a seat
+// the server names — a tournament's entrant — by that name), and the journal badge (the round
+// chain recomputed in this browser, and whether it is published).
 
 const fmt = (n: number) => (Math.round(n * 100) / 100).toFixed(2);
 const signed = (n: number) => `${n > 0 ? '+' : n < 0 ? '−' : '±'}${fmt(Math.abs(n))}`;
@@ -72,6 +73,7 @@ export function Results(props: { view: DebateView; roomId: string }) {
   const closed = view.phase === 'closed';
   const elo = useEloChanges(props.roomId, closed ? ids : null);
   const known = useIdentityNames(Object.values(ids ?? {}));
+  const labels = useSeatLabels(props.roomId);
   if (!res) return null;
   const score = new Map(res.scores.map((s) => [s.seat, s]));
   const stats = new Map(res.stats.map((s) => [s.seat, s]));
@@ -136,7 +138,11 @@ export function Results(props: { view: DebateView; roomId: string }) {
                   {p.place}
                 </td>
                 <td>
-                  {name(p.seat) ? (
+                  {labels.has(p.seat) ? (
+                    <span data-testid="placement-name">
+                      <SeatWho seat={p.seat} label={labels.get(p.seat)} />
+                    </span>
+                  ) : name(p.seat) ? (
                     <span>
                       <IdentityName
                         testId="placement-name"
@@ -209,7 +215,7 @@ export function Results(props: { view: DebateView; roomId: string }) {
               return (
                 <tr key={seat}>
                   <td>
-                    {shown(seat)}
+                    {labels.has(seat) ? <SeatWho seat={seat} label={labels.get(seat)} /> : shown(seat)}
                     {st ? (
                       <div className="small muted">
                         {st.submitted} submitted · {st.verified} verified · {st.rejected} rejected ·{' '}

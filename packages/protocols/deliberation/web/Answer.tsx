@@ -1,9 +1,10 @@
-import { Link } from '@db8/web/kit';
+import { Link, SeatWho, useSeatLabels } from '@db8/web/kit';
 import type { CodeVersion, DeliberationView, Turn } from '../rules/index.ts';
 
 // What a deliberation came to: the winning proposal (or code, for a code task), the summary, the
 // dissents and the vote breakdown; and every turn the viewer may read, in full (the journal's rows
 // are one-line summaries). A failed session says why; a code task with no passing version says so.
+// A seat the server names (a tournament's entrant) reads by that name in the outcome.
 
 const pct = (x: number | null | undefined) =>
   x === null || x === undefined ? '–' : `${Math.round(x * 100)}%`;
@@ -31,6 +32,7 @@ const textOf = (t: Turn): string => ('content' in t.action ? t.action.content : 
 
 export function Answer({ view, roomId }: { view: DeliberationView; roomId: string }) {
   const o = view.outcome;
+  const labels = useSeatLabels(roomId);
   if (!o) return null;
   const turn = winningTurn(view);
   const code = view.config.task.kind === 'code' ? winningCode(view) : null;
@@ -40,7 +42,11 @@ export function Answer({ view, roomId }: { view: DeliberationView; roomId: strin
     <section className="card delib-answer" aria-label="answer" data-testid="delib-answer">
       <h2>Answer</h2>
       <p className="small" data-testid="delib-outcome">
-        Outcome: <strong>{o.winner ?? 'no winner'}</strong> by {o.method} at {pct(o.confidence)}
+        Outcome:{' '}
+        <strong>
+          {o.winner ? <SeatWho seat={o.winner} label={labels.get(o.winner)} bare /> : 'no winner'}
+        </strong>{' '}
+        by {o.method} at {pct(o.confidence)}
         {o.reachedConsensus ? ' (consensus)' : ' (no consensus)'}
         {o.noPassingCode ? ' — no code version passed its tests' : ''} ·{' '}
         <Link to={`/rooms/${encodeURIComponent(roomId)}/journal`}>journal</Link> ·{' '}
@@ -61,7 +67,7 @@ export function Answer({ view, roomId }: { view: DeliberationView; roomId: strin
           <h3>
             Winning proposal{' '}
             <span className="muted small">
-              ({turn.seat}, round {turn.round})
+              (<SeatWho seat={turn.seat} label={labels.get(turn.seat)} bare />, round {turn.round})
             </span>
           </h3>
           <p className="delib-text">{textOf(turn)}</p>
@@ -92,7 +98,7 @@ export function Answer({ view, roomId }: { view: DeliberationView; roomId: strin
           <ul className="delib-votes" data-testid="delib-votes">
             {votes.map(([seat, n]) => (
               <li key={seat} data-seat={seat} data-votes={n}>
-                <span className="mono">{seat}</span> {Math.round(n * 100) / 100}{' '}
+                <SeatWho seat={seat} label={labels.get(seat)} /> {Math.round(n * 100) / 100}{' '}
                 <span className="muted small">({pct(total ? n / total : 0)})</span>
               </li>
             ))}
@@ -107,7 +113,7 @@ export function Answer({ view, roomId }: { view: DeliberationView; roomId: strin
           <ul className="delib-dissents" data-testid="delib-dissents">
             {o.dissents.map((d) => (
               <li key={d.seq}>
-                <span className="mono">{d.seat}</span>
+                <SeatWho seat={d.seat} label={labels.get(d.seat)} />
                 {d.choice ? ` (for ${d.choice})` : ''}: {d.reason}
               </li>
             ))}

@@ -1,4 +1,4 @@
-import { useQuery, useQueryClient, useRoomInfo } from '@db8/web/kit';
+import { useQuery, useQueryClient, useSeatLabels } from '@db8/web/kit';
 import { useEffect, useMemo } from 'react';
 import type { GameStatePayload } from '../rules/index.ts';
 import { pokerKeys } from './keys.ts';
@@ -13,17 +13,17 @@ import { pokerApi } from './tables.ts';
  */
 export function useTableRead(tableId: string, state: GameStatePayload | null) {
   const read = useQuery({ queryKey: pokerKeys.table(tableId), queryFn: () => pokerApi.table(tableId) });
-  const room = useRoomInfo(tableId);
+  const labels = useSeatLabels(tableId);
   const names = useMemo(() => {
     const byIndex = new Map(
       (read.data?.players ?? []).flatMap((p) => (p.name ? [[p.seat_id, p.name] as const] : [])),
     );
-    for (const seat of room.data?.seats ?? []) {
-      const index = /^seat_(\d{1,2})$/.exec(seat.seat)?.[1];
-      if (seat.label && index !== undefined) byIndex.set(Number(index), seat.label.name);
+    for (const [seat, label] of labels) {
+      const index = /^seat_(\d{1,2})$/.exec(seat)?.[1];
+      if (index !== undefined) byIndex.set(Number(index), label.name);
     }
     return byIndex;
-  }, [read.data, room.data]);
+  }, [read.data, labels]);
   const queryClient = useQueryClient();
   const taken = state
     ? `${state.seats.flatMap((s) => (s.status === 'empty' ? [] : [s.seat_id])).join(',')}:${state.status === 'stopped'}`

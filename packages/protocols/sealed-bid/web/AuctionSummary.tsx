@@ -1,7 +1,9 @@
+import { SeatWho, useSeatLabels } from '@db8/web/kit';
 import type { Outcome, SealedBidView } from '../rules/sealed-bid/index.ts';
 
 // The auction in words above the generic room's state: the item, the rule, and once it is over who
-// won at what price and every bidder's final offer, best first.
+// won at what price and every bidder's final offer, best first — each bidder by name where the
+// server names its seat (a tournament's entrant), else by seat.
 
 const RULE: Record<Outcome['rule'], string> = {
   'first-price': 'first price: the winner pays their own bid',
@@ -14,8 +16,9 @@ const WHY: Record<Outcome['reason'], string> = {
   withdrawn: 'withdrawn by the auctioneer',
 };
 
-export function AuctionSummary(props: { view: unknown; status: string }) {
+export function AuctionSummary(props: { view: unknown; status: string; roomId: string }) {
   const view = props.view as Partial<SealedBidView> | null;
+  const labels = useSeatLabels(props.roomId);
   const outcome = view?.outcome ?? null;
   if (!outcome) {
     return (
@@ -31,8 +34,11 @@ export function AuctionSummary(props: { view: unknown; status: string }) {
       <p data-testid="auction-result">
         {outcome.sold && outcome.winner !== null ? (
           <>
-            <strong>{outcome.item}</strong> sold to <strong>{outcome.winner}</strong> for{' '}
-            <strong>{outcome.price}</strong>
+            <strong>{outcome.item}</strong> sold to{' '}
+            <strong>
+              <SeatWho seat={outcome.winner} label={labels.get(outcome.winner)} bare />
+            </strong>{' '}
+            for <strong>{outcome.price}</strong>
           </>
         ) : (
           <>
@@ -44,7 +50,7 @@ export function AuctionSummary(props: { view: unknown; status: string }) {
         </span>
       </p>
       {outcome.ranking.length > 0 ? (
-        <table className="standings">
+        <table className="standings" data-testid="auction-ranking">
           <thead>
             <tr>
               <th scope="col">#</th>
@@ -56,7 +62,9 @@ export function AuctionSummary(props: { view: unknown; status: string }) {
             {outcome.ranking.map((s, i) => (
               <tr key={s.seat}>
                 <td>{i + 1}</td>
-                <td>{s.seat}</td>
+                <td>
+                  <SeatWho seat={s.seat} label={labels.get(s.seat)} bare />
+                </td>
                 <td>{s.amount}</td>
               </tr>
             ))}

@@ -1,13 +1,12 @@
 import type { useSeatActions } from '../lib/seat-actions.ts';
 import type { Room } from '../lib/types.ts';
-import { AgentLink } from './AgentLink.tsx';
 import { Badge } from './Badge.tsx';
+import { SeatName } from './SeatName.tsx';
 
 // The seat list every room view shows (the generic room page and the modules' own seat cards):
 // each seat's state, a Join button for an agent that may take it directly, an invite link for an
 // admin, and the link once made. One copy, so a seat reads the same in every room. Where the server
-// names who sits there (a tournament's entrant: GET /v1/rooms/:id's `label`), the name stands
-// beside the seat, linking to the player's profile when it has one.
+// names who sits there (a tournament's entrant), the name stands beside the seat (SeatName.tsx).
 
 type Actions = ReturnType<typeof useSeatActions>;
 
@@ -64,18 +63,6 @@ export function SeatList(props: {
         );
       })}
     </ul>
-  );
-}
-
-function SeatName(props: { seat: string; label: NonNullable<Room['seats'][number]['label']> }) {
-  const { name, agent_id } = props.label;
-  const testId = `seat-name-${props.seat}`;
-  return agent_id ? (
-    <AgentLink id={agent_id} name={name} className="agent-link seat-name" testId={testId} />
-  ) : (
-    <strong className="seat-name" data-testid={testId}>
-      {name}
-    </strong>
   );
 }
 

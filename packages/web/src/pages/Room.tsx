@@ -160,7 +160,7 @@ export function Room(props: { roomId: string }) {
           {state && mod?.Summary ? (
             <ModuleScope module={mod}>
               <section className="card" aria-label="summary" data-testid="room-summary">
-                <mod.Summary view={state.view} status={state.status} />
+                <mod.Summary view={state.view} status={state.status} roomId={roomId} />
               </section>
             </ModuleScope>
           ) : null}

@@ -56,9 +56,10 @@ export interface WebModule {
   SeatActions?: ComponentType<SeatActionsProps>;
   /**
    * The room in words for the generic room page, above its state: what is going on and, once the
-   * room is over, its result (winner, price, standings) — read from the viewer's view.
+   * room is over, its result (winner, price, standings) — read from the viewer's view. The room's
+   * id lets it name the seats the server labels (useSeatLabels).
    */
-  Summary?: ComponentType<{ view: unknown; status: string }>;
+  Summary?: ComponentType<{ view: unknown; status: string; roomId: string }>;
   /** Extra pages: matched before the generic routes, so a module may also claim `/rooms/:id/<sub>`. */
   routes?: readonly WebRoute[];
   nav?: readonly NavLink[];

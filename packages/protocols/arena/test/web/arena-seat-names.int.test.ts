@@ -13,7 +13,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 // Names everywhere, never ids (issue 28): a tournament's match room page names, beside each seat,
 // the entrant the schedule put there — a scripted entrant linked to its profile, a person entrant
-// (whose claimant is private) by name only — for a signed-out viewer.
+// (whose claimant is private) by name only — for a signed-out viewer; and the room's result or score
+// table (a sealed-bid's ranking, a debate's placements and scores, a deliberation's outcome) names
+// the same entrants (the web kit's SeatWho).
 
 let env: Env;
 /** The admin's token: the one-time login link is spent once, here. */
@@ -83,14 +85,14 @@ describe('a match room page', () => {
     await page.setViewportSize({ width: 1366, height: 900 });
     await page.goto(`${env.url}/rooms/${encodeURIComponent(open.roomId)}`);
     const seats = page.locator('ul.seats');
-    const grace = page.getByTestId(`seat-name-${open.seatOf('Grace')}`);
+    const grace = seats.getByTestId(`seat-name-${open.seatOf('Grace')}`);
     await grace.waitFor();
     expect(await grace.textContent()).toBe('Grace');
-    const tessThere = page.getByTestId(`seat-name-${open.seatOf('Truthful Tess')}`);
+    const tessThere = seats.getByTestId(`seat-name-${open.seatOf('Truthful Tess')}`);
     expect(await tessThere.textContent()).toBe('Truthful Tess');
     expect(await seats.getByRole('link').count()).toBe(0);
     // A named seat is the tournament's to give: not offered as open.
-    const graceRow = seats.locator('li', { has: grace });
+    const graceRow = seats.locator('li', { has: page.getByTestId(`seat-name-${open.seatOf('Grace')}`) });
     expect(await graceRow.textContent()).not.toContain('open');
     // The house's auctioneer is no entrant: no name beside it.
     expect(await page.getByTestId('seat-name-auctioneer').count()).toBe(0);
@@ -102,12 +104,24 @@ describe('a match room page', () => {
     );
     const closed = await matchRoom(done.room_id, (v) => v.phase === 'closed');
     await page.goto(`${env.url}/rooms/${encodeURIComponent(closed.roomId)}`);
-    const link = page.getByTestId(`seat-name-${closed.seatOf('Truthful Tess')}`);
+    const link = seats.getByTestId(`seat-name-${closed.seatOf('Truthful Tess')}`);
     await link.waitFor();
     expect(await link.getAttribute('href')).toMatch(/^\/agents\/drv_[0-9a-f]{20}$/);
-    expect(await page.getByTestId(`seat-name-${closed.seatOf('Lowballer Lou')}`).textContent()).toBe(
+    expect(await seats.getByTestId(`seat-name-${closed.seatOf('Lowballer Lou')}`).textContent()).toBe(
       'Lowballer Lou',
     );
+    // The auction's result names its bidders: the winner, and every row of the ranking, each by the
+    // entrant's name (linked to its profile) beside the seat.
+    const ranking = page.getByTestId('auction-ranking');
+    for (const name of ['Truthful Tess', 'Lowballer Lou']) {
+      const inRanking = ranking.getByTestId(`seat-name-${closed.seatOf(name)}`);
+      await inRanking.waitFor();
+      expect(await inRanking.textContent()).toBe(name);
+      expect(await inRanking.getAttribute('href')).toMatch(/^\/agents\/drv_[0-9a-f]{20}$/);
+    }
+    expect(await ranking.locator('tbody tr').count()).toBe(2);
+    const result = page.getByTestId('auction-result');
+    expect(await result.textContent()).toMatch(/sold to (Truthful Tess|Lowballer Lou) bidder_[12] for/);
     await shot(page, 'arena-seat-names-closed-1366');
     await link.click();
     await page.getByTestId('agent-title').getByText('scripted · truthful').waitFor();
@@ -174,11 +188,64 @@ describe('a match room page', () => {
     const page = await newPage(env);
     await page.setViewportSize({ width: 1366, height: 900 });
     await page.goto(`${env.url}/rooms/${encodeURIComponent(match.result!.room)}`);
+    const placements = page.getByTestId('placements');
+    const scores = page.getByTestId('scores');
     for (const [i, name] of match.entrants.entries()) {
-      const seat = page.getByTestId(`seat-name-anon_${i + 1}`);
-      await seat.waitFor();
-      expect(await seat.textContent()).toBe(name);
+      // The seat card, the placements and the scores: each names the entrant at anon_<i+1>.
+      for (const where of [page.locator('ul.seats'), placements, scores]) {
+        const seat = where.getByTestId(`seat-name-anon_${i + 1}`);
+        await seat.waitFor();
+        expect(await seat.textContent()).toBe(name);
+      }
     }
+    expect(await placements.locator('tbody tr').count()).toBe(2);
     await shot(page, 'arena-seat-names-debate-1366');
+  });
+
+  it("a deliberation match's outcome names its proposers", async () => {
+    const admin = client(env, adminToken);
+    const t = await admin.createRoom({
+      protocol: 'arena',
+      title: 'deliberation names cup',
+      config: {
+        name: 'deliberation names cup',
+        game: 'deliberation',
+        gameConfig: { topic: 'Design rate limiting for a public HTTP API' },
+        format: { kind: 'round-robin', games: 1 },
+        entrants: [
+          { name: 'Thorough Theo', kind: 'scripted', strategy: 'thorough' },
+          { name: 'Bluffing Bea', kind: 'scripted', strategy: 'bluff' },
+        ],
+        seed: 'deliberation names cup',
+        bootstrap: 0,
+      },
+    });
+    const view = await until(
+      async () => ((await admin.state(t.room_id)) as { view: ArenaView }).view,
+      (v) => v.phase === 'closed',
+    );
+    const match = view.matches[0]!;
+    const page = await newPage(env);
+    await page.setViewportSize({ width: 1366, height: 900 });
+    await page.goto(`${env.url}/rooms/${encodeURIComponent(match.result!.room)}`);
+    // The match's i-th entrant proposes at proposer_<i+1>; the house judge (no entrant) is unnamed.
+    const seatOf = (name: string) => `proposer_${match.entrants.indexOf(name) + 1}`;
+    const outcome = page.getByTestId('delib-outcome');
+    // The judge's rule prefers the thorough proposal: the winner, by name.
+    const winner = outcome.getByTestId(`seat-name-${seatOf('Thorough Theo')}`);
+    await winner.waitFor();
+    expect(await winner.textContent()).toBe('Thorough Theo');
+    expect(await winner.getAttribute('href')).toMatch(/^\/agents\/drv_[0-9a-f]{20}$/);
+    const votes = page.getByTestId('delib-votes');
+    const voted = await votes
+      .locator('li')
+      .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-seat')));
+    expect(voted.length).toBeGreaterThan(0);
+    for (const seat of voted) {
+      const name = match.entrants[Number(seat!.replace('proposer_', '')) - 1];
+      expect(await votes.getByTestId(`seat-name-${seat}`).textContent()).toBe(name);
+    }
+    expect(await page.getByTestId('seat-name-house_judge').count()).toBe(0);
+    await shot(page, 'arena-seat-names-deliberation-1366');
   });
 });
