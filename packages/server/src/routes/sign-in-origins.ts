@@ -49,6 +49,11 @@ export class SignInOrigins {
     return this.pending;
   }
 
+  /** Settles when no look-up is under way (without starting one). */
+  async idle(): Promise<void> {
+    await this.pending;
+  }
+
   private async lookUp(issuer: string): Promise<void> {
     const url = `${issuer.replace(/\/+$/, '')}/.well-known/openid-configuration`;
     try {
