@@ -14,6 +14,7 @@ describe("personName: a person's display name from their token's claims", () => 
     expect(personName({ name: 'evil\u202Egnp.exe' })).toBe('evil gnp.exe');
     expect(personName({ name: '\u2066x\u2069\u2028y' })).toBe('x y');
     expect(personName({ name: 'e\u0301' })).toBe('\u00e9'); // NFC
+    expect(personName({ name: 'a\uD800b\uDFFFc' })).toBe('a b c'); // lone surrogates
     const long = personName({ name: '😀'.repeat(100) });
     expect(Array.from(long ?? '')).toHaveLength(PERSON_NAME_MAX);
     expect(long).toBe('😀'.repeat(PERSON_NAME_MAX)); // no split surrogate

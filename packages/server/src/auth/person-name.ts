@@ -2,8 +2,8 @@
 export const PERSON_NAME_MAX = 64;
 
 // Control characters (C0, DEL, C1) and the bidirectional overrides and isolates, which can make a
-// name read as something else around it; line and paragraph separators too.
-const UNSAFE = /[\p{Cc}\u200E\u200F\u202A-\u202E\u2066-\u2069\u2028\u2029]/gu;
+// name read as something else around it; line and paragraph separators; lone surrogates (not text).
+const UNSAFE = /[\p{Cc}\p{Cs}\u200E\u200F\u202A-\u202E\u2066-\u2069\u2028\u2029]/gu;
 
 /**
  * A person's display name from their verified identity token: `name`, else `preferred_username`
