@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { configFromEnv, resolveConfig } from '../src/config.ts';
 import { DISCOVERY_RETRY_MS, SignInOrigins } from '../src/routes/sign-in-origins.ts';
 import type { Store } from '../src/store/index.ts';
 import { type Harness, makeApp, sharedStore } from './app-harness.ts';
@@ -95,6 +96,23 @@ describe('SignInOrigins', () => {
     await p.idle();
     expect(hits).toBe(1);
     expect(p.current()).toEqual([issuer, TOKEN_ORIGIN]);
+  });
+
+  it('OIDC_CONNECT_ORIGINS are allowed from the start, beside what discovery finds', async () => {
+    answer = 500;
+    const c = resolveConfig(
+      configFromEnv({
+        OIDC_ISSUER: issuer,
+        OIDC_CONNECT_ORIGINS: 'https://oauth2.example.com/token, http://127.0.0.3:8080',
+      }),
+    );
+    const o = new SignInOrigins(c, log);
+    expect(o.current()).toEqual([issuer, 'https://oauth2.example.com', 'http://127.0.0.3:8080']);
+    await o.learn();
+    expect(o.current()).toEqual([issuer, 'https://oauth2.example.com', 'http://127.0.0.3:8080']);
+    expect(() =>
+      resolveConfig(configFromEnv({ OIDC_ISSUER: issuer, OIDC_CONNECT_ORIGINS: 'javascript:x' })),
+    ).toThrow();
   });
 
   it('a discovery document that never answers is given up after the bound', async () => {

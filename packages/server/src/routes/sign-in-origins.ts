@@ -14,10 +14,13 @@ export const DISCOVERY_TIMEOUT_MS = 5000;
  * accounts.google.com, oauth2.googleapis.com). The token endpoint is read from the issuer's
  * discovery document, fetched when a page first asks (not at start: a server offline, or started
  * before its issuer, still serves), bounded in time and kept once read. Until then, or when the
- * look-up fails (logged, asked again after DISCOVERY_RETRY_MS), the issuer's origin alone.
+ * look-up fails (logged, asked again after DISCOVERY_RETRY_MS), the issuer's origin alone, with any
+ * origins OIDC_CONNECT_ORIGINS names (a server that cannot reach its issuer's discovery document).
  */
 export class SignInOrigins {
   private readonly issuer: string | null;
+  /** OIDC_CONNECT_ORIGINS: named by whoever runs the server, allowed from the start. */
+  private readonly configured: string[];
   private learned: string[] = [];
   private done = false;
   private nextTry = 0;
@@ -30,14 +33,14 @@ export class SignInOrigins {
     private readonly timeoutMs = DISCOVERY_TIMEOUT_MS,
   ) {
     this.issuer = webSignIn(config)?.issuer ?? null;
+    this.configured = (config.oidc?.connectOrigins ?? []).map((o) => new URL(o).origin);
   }
 
   /** What connect-src adds now; starts a look-up of the token endpoint when one is due. */
   current(): string[] {
     if (!this.issuer) return [];
     if (!this.done && !this.pending && this.clock() >= this.nextTry) void this.learn();
-    const own = new URL(this.issuer).origin;
-    return [own, ...this.learned.filter((o) => o !== own)];
+    return [...new Set([new URL(this.issuer).origin, ...this.configured, ...this.learned])];
   }
 
   /** Reads the discovery document (once at a time); resolves when done, never rejects. */
