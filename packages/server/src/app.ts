@@ -34,7 +34,7 @@ import { RoomTicker } from './realtime/ticker.ts';
 import { wsRoutes } from './realtime/ws.ts';
 import { adminRoomRoutes } from './routes/admin-rooms.ts';
 import { authRoutes } from './routes/auth.ts';
-import { authProviderRoutes, signInOrigins } from './routes/auth-providers.ts';
+import { authProviderRoutes } from './routes/auth-providers.ts';
 import type { AppContext } from './routes/context.ts';
 import { docsRoutes } from './routes/docs.ts';
 import { healthRoutes } from './routes/health.ts';
@@ -44,6 +44,7 @@ import { pathParamError } from './routes/path-params.ts';
 import { roomRoutes } from './routes/rooms.ts';
 import { allowInlineStyles, securityHeaders } from './routes/security-headers.ts';
 import { seedAuthRoutes } from './routes/seed-auth.ts';
+import { SignInOrigins } from './routes/sign-in-origins.ts';
 import { parseClientJson } from './routes/strict-json.ts';
 import { plainSerializerCompiler, swaggerTransform, zodValidatorCompiler } from './routes/zod.ts';
 import { PROTOCOL_VERSION } from './schemas/common.ts';
@@ -220,7 +221,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // First of all hooks, so even a refusal by the next one carries them: CSP, nosniff, no framing,
   // no referrer on every answer (security-headers.ts).
-  await securityHeaders(app, signInOrigins(config));
+  const signIn = new SignInOrigins(config, app.log);
+  await securityHeaders(app, () => signIn.current());
 
   // A foreign Origin on /mcp is refused before credentials are even read (the MCP transport spec).
   mcpOriginGuard(app, config.publicUrl);

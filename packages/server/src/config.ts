@@ -31,6 +31,11 @@ export const OidcConfigSchema = z.object({
   clientId: z.string().min(1).optional(),
   /** OIDC_SCOPES: what the web app asks the issuer for. */
   scopes: z.array(z.string().min(1)).min(1).default(['openid', 'profile', 'email']),
+  /**
+   * OIDC_CONNECT_ORIGINS: origins the sign-in pages may fetch from besides the issuer's, for a server
+   * that cannot read the issuer's discovery document itself (routes/sign-in-origins.ts).
+   */
+  connectOrigins: z.array(z.url({ protocol: /^https?$/ })).optional(),
 });
 export type OidcConfig = z.infer<typeof OidcConfigSchema>;
 
@@ -164,6 +169,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
   const web = {
     ...(env.OIDC_CLIENT_ID ? { clientId: env.OIDC_CLIENT_ID } : {}),
     ...(env.OIDC_SCOPES ? { scopes: env.OIDC_SCOPES.split(/[\s,]+/).filter(Boolean) } : {}),
+    ...(env.OIDC_CONNECT_ORIGINS ? { connectOrigins: list(env.OIDC_CONNECT_ORIGINS) } : {}),
   };
   if (env.OIDC_ISSUER) {
     out.oidc = {

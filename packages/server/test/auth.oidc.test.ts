@@ -56,14 +56,22 @@ const app = () =>
 
 async function idToken(
   claims: Record<string, unknown>,
-  opt: { key?: CryptoKey; alg?: string; kid?: string; iss?: string; aud?: string; expIn?: number } = {},
+  opt: {
+    key?: CryptoKey;
+    alg?: string;
+    kid?: string;
+    iss?: string;
+    aud?: string;
+    expIn?: number;
+    sub?: string;
+  } = {},
 ) {
   const now = Math.floor(h.clock.now / 1000);
   return new SignJWT(claims)
     .setProtectedHeader({ alg: opt.alg ?? 'RS256', kid: opt.kid ?? 'rsa1' })
     .setIssuer(opt.iss ?? issuer)
     .setAudience(opt.aud ?? 'db8-web')
-    .setSubject('user-123')
+    .setSubject(opt.sub ?? 'user-123')
     .setIssuedAt(now)
     .setExpirationTime(now + (opt.expIn ?? 300))
     .sign(opt.key ?? rsa.privateKey);
@@ -77,7 +85,13 @@ describe('OIDC / Supabase JWTs via a real JWKS endpoint', () => {
     const before = jwksHits;
     const admin = await me(await idToken({ email: 'boss@example.com', email_verified: true }));
     expect(admin.statusCode, admin.body).toBe(200);
-    expect(admin.json()).toEqual({ principal: 'oidc:user-123', role: 'admin', room_id: null, seat: null });
+    expect(admin.json()).toEqual({
+      principal: 'oidc:user-123',
+      name: null,
+      role: 'admin',
+      room_id: null,
+      seat: null,
+    });
     expect(jwksHits).toBeGreaterThan(before);
     const person = await me(await idToken({ email: 'someone@example.com' }));
     expect(person.json().role).toBe('person');
@@ -91,6 +105,36 @@ describe('OIDC / Supabase JWTs via a real JWKS endpoint', () => {
     const r = await h.app.inject({ method: 'POST', url: '/v1/auth/session', headers: bearer(t) });
     expect(r.statusCode).toBe(200);
     expect((await me(r.json().token)).json()).toMatchObject({ role: 'admin', principal: 'oidc:user-123' });
+  });
+
+  it("a session made from a person's token keeps their name (name, else preferred_username), updated by a later sign-in", async () => {
+    h = await app();
+    const session = async (claims: Record<string, unknown>, sub: string) => {
+      const r = await h.app.inject({
+        method: 'POST',
+        url: '/v1/auth/session',
+        headers: bearer(await idToken(claims, { sub })),
+      });
+      expect(r.statusCode, r.body).toBe(200);
+      return (await me(r.json().token)).json() as { principal: string; name: string | null };
+    };
+    // Control and bidi characters go, white space is one space, the length is bounded.
+    const first = await session({ name: ' Grace\u0000\u202E  Hopper\n', email: 'g@example.org' }, 'p-grace');
+    expect(first).toMatchObject({ principal: 'oidc:p-grace', name: 'Grace Hopper' });
+    expect((await store.principals.get('oidc:p-grace'))?.kind).toBe('person');
+    const renamed = await session({ name: `Grace ${'B'.repeat(100)}` }, 'p-grace');
+    expect(renamed.name).toBe(`Grace ${'B'.repeat(58)}`);
+    // A later token without a name keeps the one known.
+    expect((await session({ email: 'g@example.org' }, 'p-grace')).name).toBe(renamed.name);
+    expect((await session({ preferred_username: 'ada_l', email: 'a@example.org' }, 'p-ada')).name).toBe(
+      'ada_l',
+    );
+    // Never the email nor the subject: no name at all.
+    expect((await session({ email: 'x@example.org', name: ' \u0007 ' }, 'p-x')).name).toBeNull();
+    expect((await store.principals.get('oidc:p-x'))?.displayName).toBe('');
+    // An agent's principal with the same id as a person's is not renamed by a token.
+    await store.principals.create({ id: 'oidc:p-agent', kind: 'agent', displayName: 'Bot', createdAt: 1 });
+    expect((await session({ name: 'Impostor' }, 'p-agent')).name).toBe('Bot');
   });
 
   it('refuses wrong audience, wrong issuer, expiry, unpinned algorithms and unknown keys', async () => {

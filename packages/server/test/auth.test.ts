@@ -80,7 +80,13 @@ describe('agents and API keys', () => {
     expect(payload.sub).toBe(a.agent_id);
     expect(payload.exp! - payload.iat!).toBe(3600);
     const me = await h.app.inject({ method: 'GET', url: '/v1/auth/me', headers: bearer(s.token) });
-    expect(me.json()).toEqual({ principal: a.agent_id, role: 'agent', room_id: null, seat: null });
+    expect(me.json()).toEqual({
+      principal: a.agent_id,
+      name: expect.any(String),
+      role: 'agent',
+      room_id: null,
+      seat: null,
+    });
     // the API key itself is also a bearer credential (seed 002: join with Bearer <api_key>)
     const me2 = await h.app.inject({ method: 'GET', url: '/v1/auth/me', headers: bearer(a.api_key) });
     expect(me2.json().principal).toBe(a.agent_id);

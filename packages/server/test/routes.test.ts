@@ -100,6 +100,7 @@ describe('joining', () => {
     const me = await call(h, 'GET', '/v1/auth/me', { token: seats.bidder_1.token });
     expect(me.body).toEqual({
       principal: seats.bidder_1.agent,
+      name: 'bidder_1',
       role: 'agent',
       room_id: roomId,
       seat: 'bidder_1',

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '../src/store/index.ts';
 import type { StoreFactory, TestStore } from './store.helpers.ts';
 
-/** Invites with bounded uses and revoked sessions (migration 050), on every driver. */
+/** Invites with bounded uses and revoked sessions (migration 050), and people's names, on every driver. */
 export function credentialsContract(driverName: string, factory: StoreFactory): void {
   describe(`invites and revoked sessions (${driverName})`, () => {
     let t: TestStore;
@@ -58,6 +58,23 @@ export function credentialsContract(driverName: string, factory: StoreFactory): 
       expect(await mine(null, 0)).toEqual([{ sid, expiresAt: 9000 }]);
       expect(await store.revokedSessions.purge(9000)).toBeGreaterThanOrEqual(1);
       expect(await mine(null, 0)).toEqual([]);
+    });
+
+    it("a person's principal is made by their first sign-in and renamed by a later one that names them", async () => {
+      const id = `oidc:p_${driverName}`;
+      await store.principals.upsertPerson({ id, displayName: '', createdAt: 10 });
+      expect(await store.principals.get(id)).toMatchObject({
+        kind: 'person',
+        displayName: '',
+        createdAt: 10,
+      });
+      await store.principals.upsertPerson({ id, displayName: 'Grace Hopper', createdAt: 20 });
+      await store.principals.upsertPerson({ id, displayName: '', createdAt: 30 }); // no name: kept
+      expect(await store.principals.get(id)).toMatchObject({ displayName: 'Grace Hopper', createdAt: 10 });
+      const agent = `oidc:a_${driverName}`;
+      await store.principals.create({ id: agent, kind: 'agent', displayName: 'Bot', createdAt: 1 });
+      await store.principals.upsertPerson({ id: agent, displayName: 'Impostor', createdAt: 2 });
+      expect(await store.principals.get(agent)).toMatchObject({ kind: 'agent', displayName: 'Bot' });
     });
   });
 }

@@ -13,7 +13,7 @@ import { api } from './lib/api.ts';
 import { createQueryClient } from './lib/query.ts';
 import { signInHref } from './lib/return-path.ts';
 import { Link, searchCodec } from './lib/router.tsx';
-import { getSession, setSession, useCredentials } from './lib/session.ts';
+import { dismissEnded, getSession, sessionEnded, setSession, useCredentials } from './lib/session.ts';
 import { Login } from './pages/Login.tsx';
 import { lazyPage, ModuleScope, type WebModule } from './protocols/module.tsx';
 import { webModules } from './protocols/registry.ts';
@@ -50,6 +50,18 @@ function NotFound() {
 function signOut(): void {
   void api.logout().catch(() => {});
   setSession(null);
+}
+
+/** Said once the person's session ended without their signing out (expired, or refused by the server). */
+function SessionEnded({ back }: { back: string }) {
+  return (
+    <p className="notice" role="status" data-testid="session-ended">
+      Your session ended — <Link to={signInHref(back)}>sign in again</Link>.{' '}
+      <button type="button" className="ghost" onClick={dismissEnded}>
+        Dismiss
+      </button>
+    </p>
+  );
 }
 
 function Shell() {
@@ -97,6 +109,9 @@ function Shell() {
           )}
         </div>
       </header>
+      {!session && sessionEnded() && !pathname.startsWith('/signin') ? (
+        <SessionEnded back={`${pathname}${searchStr}`} />
+      ) : null}
       <main id="main">
         <Suspense fallback={<p className="muted">Loading…</p>}>
           <Outlet />

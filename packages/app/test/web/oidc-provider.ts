@@ -13,6 +13,8 @@ import type { BrowserContext, Page } from 'playwright-core';
 export const PEOPLE: Record<string, { name: string; email: string }> = {
   grace: { name: 'Grace Hopper', email: 'grace@example.org' },
   ada: { name: 'Ada Lovelace', email: 'ada@example.org' },
+  // A name as a careless (or hostile) provider may send it: a bidi override, a bell, runs of spaces.
+  mallory: { name: '  Mallory\u202E\u0007   Mischief ', email: 'mallory@example.org' },
 };
 
 export const WEB_CLIENT_ID = 'db8-web';

@@ -5,8 +5,9 @@ import { type Idp, listenIdp, passLogin, tokensFrom } from './oidc-provider.ts';
 
 // People signing in from the web app with the server's OpenID Connect issuer: the code flow with
 // PKCE in the browser, against a REAL local OIDC provider standing in for the identity provider
-// (oidc-provider.ts). The person starts on a page, signs in there and lands back on it, named; an
-// answer whose state, nonce or issuer is not this sign-in's is refused in words, with no session.
+// (oidc-provider.ts). The person starts on a page, signs in there and lands back on it, named by the
+// server; an answer whose state, nonce or issuer is not this sign-in's is refused in words, with no
+// session; a session that ends (refused by the server, or past its expiry) says so and signs out.
 
 let env: Env;
 let idp: Idp;
@@ -139,6 +140,92 @@ describe('signing in with the OIDC issuer', () => {
     expect(await stored(page)).toBeNull();
     // Were the browser's check skipped, the server refuses the token too.
     await expect(client(env, foreign.id_token).refreshSession()).rejects.toMatchObject({ status: 401 });
+    await page.context().close();
+  });
+
+  it('the name shown is the one the server keeps for the person (GET /v1/auth/me), cleaned of control characters', async () => {
+    const page = await newPage(env);
+    await toProvider(page, '/');
+    await passLogin(page, 'mallory');
+    await page.waitForURL(`${env.url}/`);
+    const who = page.getByTestId('signed-in-as');
+    await who.waitFor();
+    // The provider sent '  Mallory\u202E\u0007   Mischief ': the server kept it cleaned, and the
+    // web app shows the server's, not the raw claim.
+    expect(await who.textContent()).toBe('Mallory Mischief');
+    const session = JSON.parse((await stored(page)) ?? 'null') as { token: string };
+    expect(await client(env, session.token).me()).toMatchObject({
+      principal: 'oidc:mallory',
+      name: 'Mallory Mischief',
+    });
+    await page.context().close();
+  });
+
+  it('a session the server refuses is dropped: signed out, a notice, Sign in back to the same page', async () => {
+    const page = await newPage(env);
+    await toProvider(page, '/agents?limit=5');
+    await passLogin(page, 'ada');
+    await page.waitForURL(`${env.url}/agents?limit=5`);
+    await page.getByTestId('signed-in-as').getByText('Ada Lovelace').waitFor();
+    const { token } = JSON.parse((await stored(page)) ?? 'null') as { token: string };
+    // Ended on the server (as an expiry would, or a logout elsewhere); the page still holds it.
+    await client(env, token).logout();
+    const asked: string[] = [];
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname === '/v1/auth/me') asked.push(r.url());
+    });
+    await page.reload();
+    const notice = page.getByTestId('session-ended');
+    await notice.waitFor();
+    expect(await notice.textContent()).toContain('Your session ended — sign in again');
+    await shot(page, 'signin-session-ended');
+    expect(await stored(page)).toBeNull();
+    const back = `/signin?to=${encodeURIComponent('/agents?limit=5')}`;
+    const banner = page.getByRole('banner').getByRole('link', { name: 'Sign in' });
+    expect(await banner.getAttribute('href')).toBe(back);
+    expect(await notice.getByRole('link', { name: 'sign in again' }).getAttribute('href')).toBe(back);
+    // It signs in again from the notice, back on the page, and the notice is gone.
+    await page.context().clearCookies(); // the provider's own login session: log in there afresh
+    await notice.getByRole('link', { name: 'sign in again' }).click();
+    await page.getByRole('button', { name: 'Continue with 127.0.0.1' }).click();
+    await page.waitForURL((u) => u.origin === idp.issuer);
+    await passLogin(page, 'ada');
+    await page.waitForURL(`${env.url}/agents?limit=5`);
+    await page.getByTestId('signed-in-as').getByText('Ada Lovelace').waitFor();
+    expect(await page.getByTestId('session-ended').count()).toBe(0);
+    // The refused session was asked about once (then dropped): no loop of refusals. (The new
+    // sign-in asks once more, for the name.)
+    expect(asked).toHaveLength(2);
+    await page.context().close();
+  });
+
+  it('a session past its expiry shows the same notice; Dismiss clears it', async () => {
+    const page = await newPage(env);
+    await page.addInitScript(() => {
+      if (sessionStorage.getItem('seeded')) return;
+      sessionStorage.setItem('seeded', '1');
+      localStorage.setItem(
+        'db8.session',
+        JSON.stringify({
+          token: 'expired',
+          expires_at: new Date(Date.now() - 60_000).toISOString(),
+          principal: 'oidc:ada',
+          role: 'person',
+          room_id: null,
+          seat: null,
+        }),
+      );
+    });
+    await page.goto(`${env.url}/rooms`);
+    const notice = page.getByTestId('session-ended');
+    await notice.waitFor();
+    expect(await notice.getByRole('link', { name: 'sign in again' }).getAttribute('href')).toBe(
+      `/signin?to=${encodeURIComponent('/rooms')}`,
+    );
+    await notice.getByRole('button', { name: 'Dismiss' }).click();
+    await page.getByRole('banner').getByRole('link', { name: 'Sign in' }).waitFor();
+    expect(await page.getByTestId('session-ended').count()).toBe(0);
+    expect(await stored(page)).toBeNull();
     await page.context().close();
   });
 

@@ -116,6 +116,7 @@ export class Authenticator {
         seat: null,
         via: 'oidc',
         certified: false,
+        personName: id.name,
       };
     }
     throw invalid();

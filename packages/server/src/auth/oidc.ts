@@ -1,11 +1,14 @@
 import { createRemoteJWKSet, type JWTPayload, errors as joseErrors, jwtVerify } from 'jose';
 import type { OidcConfig } from '../config.ts';
 import { ApiError } from '../errors.ts';
+import { personName } from './person-name.ts';
 
 export interface OidcIdentity {
   sub: string;
   email: string | null;
   admin: boolean;
+  /** The display name the token gives (person-name.ts), or null. */
+  name: string | null;
 }
 
 /**
@@ -52,6 +55,7 @@ export class OidcVerifier {
       sub: String(payload.sub),
       email,
       admin: email !== null && verified && this.admins.has(email),
+      name: personName(payload),
     };
   }
 

@@ -16,6 +16,8 @@ export interface AuthContext {
   authTime?: number;
   /** For a session token: its login's id (refreshes share it); logout revokes it. */
   sessionId?: string;
+  /** For an OIDC token: the person's display name from its claims (null when it gives none). */
+  personName?: string | null;
 }
 
 /** Claims of the server's own session JWT. */

@@ -23,12 +23,6 @@ export function webSignIn(config: Pick<ServerConfig, 'oidc'>): AuthProvidersResp
   };
 }
 
-/** The origin the web app's pages fetch from for sign-in (discovery, token endpoint), for the CSP. */
-export function signInOrigins(config: Pick<ServerConfig, 'oidc'>): string[] {
-  const web = webSignIn(config);
-  return web ? [new URL(web.issuer).origin] : [];
-}
-
 export function authProviderRoutes(root: FastifyInstance, ctx: AppContext): void {
   const app = root.withTypeProvider<ZodTypeProvider>();
   const answer: AuthProvidersResponse = { oidc: webSignIn(ctx.config) };

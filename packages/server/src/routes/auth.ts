@@ -227,6 +227,13 @@ export function authRoutes(root: FastifyInstance, ctx: AppContext): void {
     },
     async (req) => {
       const a: AuthContext = requireAuth(req);
+      // A person's sign-in records who they are by name (rooms, profiles, an organizer's invitations).
+      if (a.via === 'oidc')
+        await ctx.store.principals.upsertPerson({
+          id: a.principal,
+          displayName: a.personName ?? '',
+          createdAt: ctx.clock(),
+        });
       const claims: SessionClaims = { sub: a.principal, role: a.role };
       if (a.room) claims.room = a.room;
       if (a.seat) claims.seat = a.seat;
@@ -284,7 +291,8 @@ export function authRoutes(root: FastifyInstance, ctx: AppContext): void {
     { schema: { tags: ['access'], summary: 'Who am I', response: { 200: MeResponseSchema } } },
     async (req) => {
       const a = requireAuth(req);
-      return { principal: a.principal, role: a.role, room_id: a.room, seat: a.seat };
+      const name = (await ctx.store.principals.get(a.principal))?.displayName || null;
+      return { principal: a.principal, name, role: a.role, room_id: a.room, seat: a.seat };
     },
   );
 }

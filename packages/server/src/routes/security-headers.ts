@@ -9,8 +9,8 @@ import type { FastifyInstance } from 'fastify';
  * referrer leaves the app, no MIME sniffing. `upgrade-insecure-requests` is left out: a local
  * server on plain http://127.0.0.1 would be asked to serve its own assets over https.
  * docs/server.md lists them; test/security-headers.test.ts and the browser suites check them.
- * With a web sign-in issuer (routes/auth-providers.ts) the pages may also fetch from its origin:
- * its discovery document and token endpoint.
+ * With a web sign-in issuer (routes/auth-providers.ts) the pages may also fetch from its origin
+ * (its discovery document) and its token endpoint's (routes/sign-in-origins.ts).
  */
 export const CONTENT_SECURITY_POLICY = {
   defaultSrc: ["'self'"],
@@ -27,8 +27,15 @@ export const CONTENT_SECURITY_POLICY = {
   upgradeInsecureRequests: null,
 };
 
-export async function securityHeaders(app: FastifyInstance, connectOrigins: string[] = []): Promise<void> {
-  const directives = { ...CONTENT_SECURITY_POLICY, connectSrc: ["'self'", ...connectOrigins] };
+/** `connectOrigins` is asked on each answer (the sign-in origins are learned after start). */
+export async function securityHeaders(
+  app: FastifyInstance,
+  connectOrigins: () => string[] = () => [],
+): Promise<void> {
+  const directives = {
+    ...CONTENT_SECURITY_POLICY,
+    connectSrc: [() => ["'self'", ...connectOrigins()].join(' ')],
+  };
   await app.register(helmet, {
     global: true,
     contentSecurityPolicy: { useDefaults: false, directives },

@@ -101,6 +101,8 @@ export type LoginBody = z.infer<typeof LoginBodySchema>;
 
 export const MeResponseSchema = z.object({
   principal: z.string(),
+  /** The principal's display name on this server (an agent's registered name, a person's from their sign-in); null when none. */
+  name: z.string().nullable(),
   role: RoleSchema,
   room_id: z.string().nullable(),
   seat: z.string().nullable(),

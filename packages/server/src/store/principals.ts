@@ -46,6 +46,21 @@ export class PrincipalsRepo {
     ]);
   }
 
+  /**
+   * A person's principal as their sign-in names them: made on the first sign-in, its display name
+   * (empty when the identity provider gives none) updated on each later sign-in that gives one.
+   * Another kind with this id is left alone.
+   */
+  async upsertPerson(p: { id: string; displayName: string; createdAt: number }): Promise<void> {
+    await this.db.query(
+      `INSERT INTO principals (${PRINCIPAL_COLS}) VALUES ($1,'person',$2,'{}',$3,NULL)
+       ON CONFLICT (id) DO UPDATE SET display_name = EXCLUDED.display_name
+       WHERE principals.kind = 'person' AND EXCLUDED.display_name <> ''
+         AND principals.display_name <> EXCLUDED.display_name`,
+      [p.id, p.displayName, p.createdAt],
+    );
+  }
+
   async get(id: string): Promise<PrincipalRow | null> {
     const rows = await this.db.query(`SELECT ${PRINCIPAL_COLS} FROM principals WHERE id = $1`, [id]);
     return parseRows(PrincipalRowSchema, rows)[0] ?? null;

@@ -1,5 +1,5 @@
 import { Db8Client, Db8Error, PROTOCOL_VERSION } from '@db8/sdk';
-import { getSeat, getSession } from './session.ts';
+import { endSession, getSeat, getSession } from './session.ts';
 
 // REST through the SDK's typed client (every response parsed by the server's own zod schema). The
 // credential differs per call: the seat session for a room this browser sits in, else the person's.
@@ -7,7 +7,40 @@ import { getSeat, getSession } from './session.ts';
 export const CLIENT_PROTOCOL_VERSION = PROTOCOL_VERSION;
 export { Db8Error as ApiError };
 
-const client = (token: string | null) => new Db8Client({ baseUrl: location.origin, token });
+const client = (token: string | null) =>
+  new Db8Client({ baseUrl: location.origin, token, ...(token ? { fetch: watched(token) } : {}) });
+
+/**
+ * fetch for a call carrying `token`. A 401 to the person's session may be about something else (an
+ * expired invitation answers 401 too), so the server is asked once whether the session itself still
+ * holds (GET /v1/auth/me with plain fetch, never through here: no loop); if not, it is dropped and the
+ * app shows the signed-out state with its notice (session.ts). One question per token at a time.
+ */
+function watched(token: string): typeof fetch {
+  return async (input, init) => {
+    const res = await globalThis.fetch(input, init);
+    if (res.status === 401 && getSession()?.token === token) void checkSession(token);
+    return res;
+  };
+}
+
+const checking = new Map<string, Promise<void>>();
+function checkSession(token: string): Promise<void> {
+  let p = checking.get(token);
+  if (!p) {
+    p = globalThis
+      .fetch(`${location.origin}/v1/auth/me`, { headers: { authorization: `Bearer ${token}` } })
+      .then(
+        (r) => {
+          if (r.status === 401) endSession(token);
+        },
+        () => {}, // unreachable server: the session may well hold; keep it
+      )
+      .finally(() => checking.delete(token));
+    checking.set(token, p);
+  }
+  return p;
+}
 
 /** The token that reads `roomId`: the seat session when this browser holds a seat, else the person's. */
 export function tokenFor(roomId: string): string | null {

@@ -115,13 +115,12 @@ export async function finishSignIn(callback: URL): Promise<SignedIn> {
       expectedNonce: p.nonce,
       requireIdToken: true,
     });
-    const claims = oauth.getValidatedIdTokenClaims(tokens);
     const credential = p.credential === 'id_token' ? tokens.id_token : tokens.access_token;
     if (!credential) throw new Error(`the identity provider sent no ${p.credential}`);
     const session = await new Db8Client({ baseUrl: location.origin, token: credential }).refreshSession();
-    const name = [claims?.name, claims?.preferred_username, claims?.email].find(
-      (v): v is string => typeof v === 'string' && v !== '',
-    );
+    // The name shown is the one the server keeps for this person (from the verified token), not
+    // whatever the browser read: the same name others see beside their seat.
+    const { name } = await new Db8Client({ baseUrl: location.origin, token: session.token }).me();
     return { session: name ? { ...session, name } : session, to: p.to };
   } catch (e) {
     throw new Error(`Sign-in failed: ${refusal(e)}. Nothing was signed in; start again.`);

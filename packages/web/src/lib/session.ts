@@ -7,8 +7,10 @@ import type { JoinResult, Session } from './types.ts';
 
 const SESSION_KEY = 'db8.session';
 
-/** The person's session, and their name as their identity provider gave it (OIDC sign-in). */
+/** The person's session, and their name as the server keeps it (GET /v1/auth/me at sign-in). */
 export type StoredSession = Session & { name?: string };
+/** Set when the person's session ended without their signing out (expired, or refused by the server). */
+const ENDED_KEY = 'db8.session.ended';
 const seatKey = (roomId: string) => `db8.seat.${roomId}`;
 
 const listeners = new Set<() => void>();
@@ -38,10 +40,33 @@ export function getSession(): StoredSession | null {
   return s && !expired(s.expires_at) ? s : null;
 }
 
+/** Signing in (a session) or out (null): either way no "session ended" notice is left. */
 export function setSession(s: StoredSession | null): void {
   if (s) localStorage.setItem(SESSION_KEY, JSON.stringify(s));
   else localStorage.removeItem(SESSION_KEY);
+  localStorage.removeItem(ENDED_KEY);
   changed();
+}
+
+/** The server refused the person's session `token` (401): drop it, and say so until they sign in again. */
+export function endSession(token: string): void {
+  const s = read<StoredSession>(SESSION_KEY);
+  if (s?.token !== token) return; // already replaced (a new sign-in) or gone
+  localStorage.removeItem(SESSION_KEY);
+  localStorage.setItem(ENDED_KEY, '1');
+  changed();
+}
+
+/** Whether the person's session ended on its own: refused by the server, or stored but expired. */
+export function sessionEnded(): boolean {
+  if (localStorage.getItem(ENDED_KEY)) return true;
+  const s = read<StoredSession>(SESSION_KEY);
+  return s !== null && expired(s.expires_at);
+}
+
+/** The person has read the notice: forget the ended session. */
+export function dismissEnded(): void {
+  setSession(null);
 }
 
 export function getSeat(roomId: string): JoinResult | null {

@@ -19,6 +19,8 @@ import { z } from 'zod';
 let env: Env;
 let idp: Idp;
 let adminToken = '';
+/** The admin's stored session, to open the organizer's page in another browser profile. */
+let adminSession = '';
 
 beforeAll(async () => {
   buildWeb();
@@ -27,6 +29,7 @@ beforeAll(async () => {
   idp.start(env.url);
   const page = await newPage(env);
   adminToken = await adminLogin(env, page);
+  adminSession = (await page.evaluate(() => localStorage.getItem('db8.session'))) ?? '';
   await page.context().close();
 });
 afterEach(async (ctx) => {
@@ -83,14 +86,28 @@ describe('signing in from an arena invitation', () => {
     await button.click();
     await page.getByTestId('arena-claimed').getByText('You play Grace').waitFor();
     await shot(page, 'arena-signin-claimed');
-    // The organizer's list has the entrant claimed (by the person the provider signed in).
-    const Entrants = z.object({ entrants: z.array(z.object({ entrant: z.string(), claimed: z.boolean() })) });
+    await page.context().close();
+    // The organizer's list has the entrant claimed, by the name the server keeps for the person.
+    const Entrants = z.object({
+      entrants: z.array(
+        z.object({ entrant: z.string(), claimed: z.boolean(), claimed_by: z.string().nullable() }),
+      ),
+    });
     const list = await client(env, adminToken).request(
       Entrants,
       'GET',
       `/v1/arena/tournaments/${encodeURIComponent(id)}/entrants`,
     );
-    expect(list.entrants.find((e) => e.entrant === 'Grace')?.claimed).toBe(true);
-    await page.context().close();
+    expect(list.entrants.find((e) => e.entrant === 'Grace')).toMatchObject({
+      claimed: true,
+      claimed_by: 'Grace Hopper',
+    });
+    // And the organizer's page says so.
+    const organizer = await newPage(env);
+    await organizer.addInitScript((s) => localStorage.setItem('db8.session', s), adminSession);
+    await organizer.goto(tournament);
+    await organizer.getByText('claimed by Grace Hopper').waitFor();
+    await shot(organizer, 'arena-signin-organizer-names-claimant');
+    await organizer.context().close();
   });
 });
