@@ -1,6 +1,8 @@
 // `db8 <argv>` run in this process, as the arena's CLI tests drive it (the program's own commands,
 // parsed from argv, output captured).
 
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { buildProgram } from '@db8/cli';
 import type { Command } from 'commander';
 import { vi } from 'vitest';
@@ -34,4 +36,17 @@ export async function db8(
     stdout.mockRestore();
     stderr.mockRestore();
   }
+}
+
+/** The mock model server's two wires as provider profiles, the way a user's config names them. */
+export const mockProfiles = (models: { openaiBaseUrl: string; anthropicBaseUrl: string }) => ({
+  'mock-openai': { kind: 'openai', baseUrl: models.openaiBaseUrl },
+  'mock-anthropic': { kind: 'anthropic', baseUrl: models.anthropicBaseUrl },
+});
+
+/** Writes `config` as `<dir>/db8.config.json` and points DB8_CONFIG at it (undone by vi.unstubAllEnvs). */
+export async function writeConfig(dir: string, config: Record<string, unknown>): Promise<void> {
+  const file = join(dir, 'db8.config.json');
+  await writeFile(file, JSON.stringify(config));
+  vi.stubEnv('DB8_CONFIG', file);
 }

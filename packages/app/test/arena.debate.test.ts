@@ -12,7 +12,7 @@ import { ModelServer } from '@db8/agents/test/model-server.ts';
 import { matchFile } from '@db8/arena/cli/run.ts';
 import { readCouncilRequest } from '@db8/council/test/agent/council-responder.ts';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { db8 } from './arena-cli.ts';
+import { db8, mockProfiles, writeConfig } from './arena-cli.ts';
 
 const ROOT = join(import.meta.dirname, '../../..');
 const EXAMPLE = join(ROOT, 'examples/arena-debate-round-robin.yaml');
@@ -145,16 +145,7 @@ describe('db8 arena run with model entrants (local mock model server)', () => {
 
   it('plays them through provider profiles, and their placements follow the same rules', async () => {
     const d = await fresh();
-    await writeFile(
-      join(d, 'db8.config.json'),
-      JSON.stringify({
-        profiles: {
-          'mock-openai': { kind: 'openai', baseUrl: models.openaiBaseUrl },
-          'mock-anthropic': { kind: 'anthropic', baseUrl: models.anthropicBaseUrl },
-        },
-      }),
-    );
-    vi.stubEnv('DB8_CONFIG', join(d, 'db8.config.json'));
+    await writeConfig(d, { profiles: mockProfiles(models) });
     models.respond(reply);
     const spec = join(d, 'spec.json');
     await writeFile(
@@ -202,14 +193,10 @@ describe('db8 arena run with model entrants (local mock model server)', () => {
 
   it('a model whose calls fail forfeits its rounds; the run goes on', async () => {
     const d = await fresh();
-    await writeFile(
-      join(d, 'db8.config.json'),
-      JSON.stringify({
-        profiles: { down: { kind: 'openai', baseUrl: models.openaiBaseUrl } },
-        retry: { maxRetries: 0 },
-      }),
-    );
-    vi.stubEnv('DB8_CONFIG', join(d, 'db8.config.json'));
+    await writeConfig(d, {
+      profiles: { down: { kind: 'openai', baseUrl: models.openaiBaseUrl } },
+      retry: { maxRetries: 0 },
+    });
     models.reset();
     models.respond(() => ({ status: 401, body: { error: { message: 'no key' } } }));
     const spec = join(d, 'spec.json');

@@ -11,7 +11,7 @@ import { matchFile } from '@db8/arena/cli/run.ts';
 import { readCouncilRequest } from '@db8/council/test/agent/council-responder.ts';
 import { judgeScore } from '@db8/deliberation/agent/strategies.ts';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { db8 } from './arena-cli.ts';
+import { db8, mockProfiles, writeConfig } from './arena-cli.ts';
 
 const ROOT = join(import.meta.dirname, '../../..');
 const EXAMPLE = join(ROOT, 'examples/arena-deliberation-round-robin.yaml');
@@ -239,16 +239,7 @@ describe('db8 arena run: model proposers (local mock model server)', () => {
 
   it('plays them through provider profiles, and the house judge places them by the same rule', async () => {
     const d = await fresh();
-    await writeFile(
-      join(d, 'db8.config.json'),
-      JSON.stringify({
-        profiles: {
-          'mock-openai': { kind: 'openai', baseUrl: models.openaiBaseUrl },
-          'mock-anthropic': { kind: 'anthropic', baseUrl: models.anthropicBaseUrl },
-        },
-      }),
-    );
-    vi.stubEnv('DB8_CONFIG', join(d, 'db8.config.json'));
+    await writeConfig(d, { profiles: mockProfiles(models) });
     models.respond(reply);
     const spec = join(d, 'spec.json');
     await writeFile(
@@ -298,14 +289,10 @@ describe('db8 arena run: model proposers (local mock model server)', () => {
 
   it('a model whose calls fail sends recorded failed turns and loses; the run goes on', async () => {
     const d = await fresh();
-    await writeFile(
-      join(d, 'db8.config.json'),
-      JSON.stringify({
-        profiles: { down: { kind: 'openai', baseUrl: models.openaiBaseUrl } },
-        retry: { maxRetries: 0 },
-      }),
-    );
-    vi.stubEnv('DB8_CONFIG', join(d, 'db8.config.json'));
+    await writeConfig(d, {
+      profiles: { down: { kind: 'openai', baseUrl: models.openaiBaseUrl } },
+      retry: { maxRetries: 0 },
+    });
     models.reset();
     models.respond(() => ({ status: 401, body: { error: { message: 'no key' } } }));
     const spec = join(d, 'spec.json');

@@ -14,7 +14,7 @@ import { readCouncilRequest } from '@db8/council/test/agent/council-responder.ts
 import { pokerScriptReply } from '@db8/poker/server/scripted.ts';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { arenaGames, bidderValue } from '../src/arena-games.ts';
-import { db8 } from './arena-cli.ts';
+import { db8, mockProfiles, writeConfig } from './arena-cli.ts';
 
 const PRICE = { inputPerMTok: 3, outputPerMTok: 15 };
 const dirs: string[] = [];
@@ -34,18 +34,7 @@ afterAll(async () => {
 async function setup(extra: Record<string, unknown> = {}): Promise<string> {
   const d = await mkdtemp(join(tmpdir(), 'db8-arena-models-'));
   dirs.push(d);
-  await writeFile(
-    join(d, 'db8.config.json'),
-    JSON.stringify({
-      profiles: {
-        'mock-openai': { kind: 'openai', baseUrl: models.openaiBaseUrl },
-        'mock-anthropic': { kind: 'anthropic', baseUrl: models.anthropicBaseUrl },
-      },
-      prices: { priced: PRICE },
-      ...extra,
-    }),
-  );
-  vi.stubEnv('DB8_CONFIG', join(d, 'db8.config.json'));
+  await writeConfig(d, { profiles: mockProfiles(models), prices: { priced: PRICE }, ...extra });
   models.reset();
   return d;
 }
