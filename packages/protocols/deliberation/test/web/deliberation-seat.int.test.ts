@@ -120,13 +120,15 @@ describe('a person plays a deliberation seat from the room page', () => {
     await plan.getByLabel('description').fill('Read the ledger and export its checksum as answer');
     await expect.poll(() => sendPlan.isDisabled()).toBe(false);
     await shot(page, 'deliberation-seat-plan');
-    await sendPlan.click();
+    // A double click sends once: no second plan, no refusal of a second one.
+    await sendPlan.dblclick();
     await panel.getByTestId('delib-turn-sent').filter({ hasText: 'plan' }).waitFor();
     const planned = await until('the plan in the log', async () => {
       const p = await ofPat(id);
       return p.turns.length === 1 ? p : null;
     });
     expect(planned.entries).toHaveLength(1);
+    expect(await panel.getByTestId('delib-turn-error').count()).toBe(0);
     expect(planned.turns[0]!.action).toMatchObject({
       type: 'plan',
       tasks: [{ id: 'ledger', description: 'Read the ledger and export its checksum as answer' }],
