@@ -2,6 +2,7 @@ import { type Ack, type ActionError, Countdown, Link } from '@db8/web/kit';
 import { useRef, useState } from 'react';
 import type { TurnAction } from '../rules/actions.ts';
 import type { DeliberationView, LegalAction } from '../rules/view.ts';
+import { JudgeForm } from './JudgeForm.tsx';
 import { PlanForm } from './PlanForm.tsx';
 import { ProposeForm } from './ProposeForm.tsx';
 
@@ -11,7 +12,7 @@ import { ProposeForm } from './ProposeForm.tsx';
 
 type Outcome = { ok: true; text: string } | { ok: false; text: string };
 
-const FORMS = new Set(['plan', 'propose']);
+const FORMS = new Set(['plan', 'propose', 'critique', 'review']);
 
 function whyNot(view: DeliberationView, seat: string): string {
   if (['completed', 'failed', 'cancelled'].includes(view.status)) return 'The session is over.';
@@ -78,6 +79,8 @@ export function SeatTurn(props: {
     );
   else if (turn.type === 'plan')
     body = <PlanForm key={step} style={turn.style} seats={turn.seats} self={seat} submit={submit} />;
+  else if (turn.type === 'critique' || turn.type === 'review')
+    body = <JudgeForm key={step} kind={turn.type} candidates={turn.candidates} submit={submit} />;
   else if (turn.type === 'propose')
     body = <ProposeForm key={step} tasks={turn.tasks} code={turn.code} language={language} submit={submit} />;
 

@@ -87,3 +87,45 @@ export function proposeAction(f: ProposeForm, language: string | null): TurnActi
     code: f.source.trim() === '' ? null : { language: language ?? 'javascript', source: f.source },
   });
 }
+
+/** A critique or a review of a proposal the seat can see (the legal action's candidates). */
+export const JudgeFormSchema = z.object({
+  /** '' for none: a general remark. */
+  target: z.string().max(40),
+  content: z.string().trim().min(1, 'say what you found').max(20_000),
+  confidence: z.number({ message: 'a number from 0 to 1' }).min(0).max(1),
+  /** A critique's one point (empty: none). */
+  issue: z.string().max(2000),
+  severity: z.enum(['low', 'medium', 'high', 'critical']),
+  /** A review's verdict and score. */
+  verdict: z.enum(['approve', 'revise', 'reject']),
+  score: z.number({ message: 'a number from 0 to 1' }).min(0).max(1),
+});
+export type JudgeForm = z.infer<typeof JudgeFormSchema>;
+
+export const emptyJudge = (candidates: readonly string[]): JudgeForm => ({
+  target: candidates[0] ?? '',
+  content: '',
+  confidence: 0.7,
+  issue: '',
+  severity: 'medium',
+  verdict: 'revise',
+  score: 0.5,
+});
+
+export function judgeAction(kind: 'critique' | 'review', f: JudgeForm): TurnAction {
+  const common = {
+    target: f.target === '' ? null : f.target,
+    content: f.content.trim(),
+    confidence: f.confidence,
+  };
+  return TurnActionSchema.parse(
+    kind === 'critique'
+      ? {
+          type: 'critique',
+          ...common,
+          points: f.issue.trim() ? [{ issue: f.issue.trim(), severity: f.severity }] : [],
+        }
+      : { type: 'review', ...common, verdict: f.verdict, score: f.score },
+  );
+}

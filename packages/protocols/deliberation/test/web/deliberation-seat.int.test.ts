@@ -85,7 +85,7 @@ async function ofPat(id: string) {
 }
 
 describe('a person plays a deliberation seat from the room page', () => {
-  it('plans and proposes through the page; a refused proposal shows why and writes nothing', async () => {
+  it('plans, proposes, critiques and reviews through the page; a refused proposal shows why and writes nothing', async () => {
     const { id } = await api('POST', '/v1/debates', {
       topic: 'Export answer, the checksum of the quarterly ledger',
       participants: [{ name: 'pat', role: 'proposer', provider: 'remote', score: 9.5 }, ...SCRIPTED],
@@ -169,8 +169,45 @@ describe('a person plays a deliberation seat from the room page', () => {
       taskIds: ['pat/ledger'],
       code: { language: 'javascript', source: 'export const answer = 2;\n' },
     });
-    // Past its proposal the seat has no plan or proposal form: the panel says why (another seat's
-    // turn, or a step this page has no form for).
+    // The critique step: a critique of a proposal the seat can see, then the review step's review.
+    const critique = panel.getByTestId('delib-critique-form');
+    await critique.waitFor({ timeout: 60_000 });
+    const candidates = await critique.getByLabel('proposal').locator('option').allTextContents();
+    expect(candidates).toContain('ben');
+    await critique.getByLabel('proposal').selectOption('ben');
+    await critique.getByLabel('critique').fill('The ledger may be empty: say what answer is then.');
+    await critique.getByLabel('issue').fill('empty ledger');
+    await critique.getByLabel('severity').selectOption('high');
+    await shot(page, 'deliberation-seat-critique');
+    await critique.getByRole('button', { name: 'Send critique' }).click();
+    await panel.getByTestId('delib-turn-sent').filter({ hasText: 'critique' }).waitFor();
+    const review = panel.getByTestId('delib-review-form');
+    await review.waitFor({ timeout: 60_000 });
+    await review.getByLabel('proposal').selectOption('ben');
+    await review.getByLabel('review').fill('Sound, once the empty ledger is handled.');
+    await review.getByLabel('verdict').selectOption('approve');
+    await review.getByLabel('score').fill('0.9');
+    await review.getByRole('button', { name: 'Send review' }).click();
+    await panel.getByTestId('delib-turn-sent').filter({ hasText: 'review' }).waitFor();
+    const judged = await until('the critique and review in the log', async () => {
+      const p = await ofPat(id);
+      return p.turns.length === 4 ? p : null;
+    });
+    expect(judged.entries).toHaveLength(4);
+    expect(judged.turns[2]!.action).toMatchObject({
+      type: 'critique',
+      target: 'ben',
+      points: [{ issue: 'empty ledger', severity: 'high' }],
+      content: 'The ledger may be empty: say what answer is then.',
+    });
+    expect(judged.turns[3]!.action).toMatchObject({
+      type: 'review',
+      target: 'ben',
+      verdict: 'approve',
+      score: 0.9,
+    });
+    // Past those the seat has no form: the panel says why (another seat's turn, or a step this page
+    // has no form for).
     await panel.getByTestId('delib-turn-none').waitFor({ timeout: 60_000 });
     await shot(page, 'deliberation-seat-waiting');
     await page.setViewportSize({ width: 390, height: 860 });
