@@ -79,7 +79,7 @@ describe('a person entrant plays deliberation matches from the room page', () =>
         name: 'person deliberation cup',
         game: 'deliberation',
         // Each step waits this long for the person: long enough to fill a form on a busy machine,
-        // short enough for the convergence step (no form: the person sits it out) to time out.
+        // short enough that a match would still end within the test if a step went unplayed.
         gameConfig: { topic: TOPIC, points: POINTS, windowMs: 45_000 },
         format: { kind: 'round-robin', games: 1 },
         entrants: [
@@ -144,9 +144,7 @@ describe('a person entrant plays deliberation matches from the room page', () =>
       const view = (await boss.state(room)).view as {
         turns: { seat: string; action: Record<string, unknown> }[];
       };
-      const own = view.turns
-        .filter((x) => x.seat === seat && x.action.type !== 'failed')
-        .map((x) => x.action);
+      const own = view.turns.filter((x) => x.seat === seat).map((x) => x.action);
       expect(own.map((a) => a.type)).toEqual(['plan', 'propose']);
       expect(own[1]).toMatchObject({ content: TEXT, confidence: 0.75 });
     }
