@@ -15,16 +15,18 @@ import { useState } from 'react';
 import { Bar, BarChart, Cell, LabelList, ReferenceLine, ResponsiveContainer, XAxis, YAxis } from 'recharts';
 import { z } from 'zod';
 import type { DeliberationView } from '../rules/index.ts';
+import type { LegalAction } from '../rules/view.ts';
 import { Answer, Turns } from './Answer.tsx';
 import { CodeVersions } from './CodeVersions.tsx';
 import { Seats } from './Seats.tsx';
+import { SeatTurn } from './SeatTurn.tsx';
 import { TopologyGraph } from './TopologyGraph.tsx';
 
 // A deliberation room, kept small: the topology as a graph of who spoke to whom, the phase timeline
 // of each round (consensus per phase), the consensus of each round as bars against the threshold,
-// the open gate with approve/reject for a reviewer, the answer once there is one (Answer.tsx), the
-// code versions with their measured pass rate, its trend and diffs, and every turn in full. The
-// state is the viewer's own view pushed over the WebSocket; `?raw=1` shows the generic room.
+// the open gate with approve/reject for a reviewer, the viewer's own seat's turn (SeatTurn.tsx), the
+// answer once there is one (Answer.tsx), the code versions with their measured pass rate, its trend
+// and diffs, and every turn in full. The state is the viewer's own view pushed over the WebSocket; `?raw=1` shows the generic room.
 
 const PHASES = [
   'dehallucination',
@@ -284,6 +286,16 @@ export function DeliberationRoom(props: { roomId: string; room: Room | null }) {
           </section>
           <Answer view={view} roomId={roomId} />
           <Gate roomId={roomId} view={view} />
+          <SeatTurn
+            roomId={roomId}
+            view={view}
+            legal={(live.state?.legal?.actions ?? []) as LegalAction[]}
+            turnToken={live.state?.turn_token ?? null}
+            deadlineMs={live.state?.deadline_ms ?? null}
+            deadlineUnix={live.state?.deadline_unix ?? null}
+            skewMs={live.skewMs}
+            send={(action, token) => live.act(view.you.seat ?? '', action, token)}
+          />
           <TopologyGraph view={view} />
           <Timeline view={view} />
           <ConsensusChart view={view} />
