@@ -92,7 +92,7 @@ export interface WebModule {
   roomTitle?: (view: unknown) => string | null;
   /**
    * A new room's title from its create-form config when the admin leaves the title blank (a
-   * tournament: its name; a debate: its topic), so the lobby and `db8 room list` show a name, not
+   * tournament: its name; a motion: its topic), so the lobby and `db8 room list` show a name, not
    * the room id; null: none.
    */
   titleFromConfig?: (config: unknown) => string | null;
