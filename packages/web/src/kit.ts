@@ -29,6 +29,7 @@ export {
   lazyPage,
   type SeatActionsProps,
   scopeClass,
+  titleFromField,
   type WebModule,
 } from './protocols/module.tsx';
 export { installedProtocols } from './protocols/registry.ts';

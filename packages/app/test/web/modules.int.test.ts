@@ -115,7 +115,7 @@ describe('registry-driven pages', () => {
     await page.goto(`${env.url}/`);
     await page.getByRole('heading', { name: 'New room' }).waitFor();
     const nav = page.getByRole('navigation', { name: 'main' });
-    for (const name of ['Rooms', 'Leaderboard', 'Tables', 'Admin'])
+    for (const name of ['Rooms', 'Leaderboard', 'Tables', 'Table admin'])
       await expect(nav.getByRole('link', { name, exact: true }).count()).resolves.toBe(1);
     await page.getByLabel('protocol', { exact: true }).selectOption('poker');
     await expect(page.getByLabel('big blind').inputValue()).resolves.toBe('10');

@@ -1,4 +1,4 @@
-import { lazyPage, type WebModule } from '@db8/web/kit';
+import { lazyPage, titleFromField, type WebModule } from '@db8/web/kit';
 import { createElement } from 'react';
 import type { GameCheck } from '../rules/verify-bundles.ts';
 
@@ -20,6 +20,7 @@ export function arenaWebModule(scoring: ArenaScoring = {}): WebModule {
     Summary: (props) => createElement(StandingsSummary, { ...props, scoring }),
     CreateForm: CreateArena,
     ProfileSection: ArenaProfile,
+    titleFromConfig: titleFromField('name'),
     // A tournament made without a room title is headed by its config's name.
     roomTitle: (view) => {
       const name = (view as { name?: unknown } | null | undefined)?.name;

@@ -1,4 +1,4 @@
-import { lazyPage, type WebModule } from '@db8/web/kit';
+import { lazyPage, titleFromField, type WebModule } from '@db8/web/kit';
 import './council.css';
 
 const CouncilRoom = lazyPage(() => import('./CouncilRoom.tsx').then((m) => m.CouncilRoom));
@@ -10,4 +10,5 @@ export const council: WebModule = {
   RoomView: CouncilRoom,
   CreateForm: CreateCouncil,
   drivers: true,
+  titleFromConfig: titleFromField('question'),
 };

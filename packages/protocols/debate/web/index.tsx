@@ -1,4 +1,4 @@
-import { lazyPage, type WebModule } from '@db8/web/kit';
+import { lazyPage, titleFromField, type WebModule } from '@db8/web/kit';
 import './debate.css';
 
 const CreateDebate = lazyPage(() => import('./CreateDebate.tsx').then((m) => m.CreateDebate));
@@ -19,4 +19,5 @@ export const debate: WebModule = {
   ],
   nav: [{ href: '/leaderboard', label: 'Leaderboard' }],
   ProfileSection,
+  titleFromConfig: titleFromField('topic'),
 };

@@ -1,4 +1,4 @@
-import { lazyPage, type WebModule } from '@db8/web/kit';
+import { lazyPage, titleFromField, type WebModule } from '@db8/web/kit';
 import { createElement } from 'react';
 import './deliberation.css';
 
@@ -17,4 +17,5 @@ export const deliberation: WebModule = {
   nav: [{ href: '/deliberation/lessons', label: 'Lessons' }],
   CreateForm: CreateDeliberation,
   drivers: true,
+  titleFromConfig: titleFromField('topic'),
 };

@@ -21,7 +21,9 @@ export interface PokerPlugin {
  * stack's, with `pokerWire`; deadlines are the runtime's scheduler's.
  */
 export async function registerPoker(app: FastifyInstance, ctx: ModuleContext): Promise<PokerPlugin> {
-  const tables = new PokerTables(ctx.runtime, { bus: ctx.app.bus, hub: app.realtime });
+  const tables = new PokerTables(ctx.runtime, { bus: ctx.app.bus, hub: app.realtime }, (ids) =>
+    ctx.app.drivers ? ctx.app.drivers.drivenSeats(ids) : Promise.resolve(new Map()),
+  );
   const presence = presenceOf(ctx.app);
   pokerRoutes(app, { ctx, tables, presence });
   return { tables, presence };

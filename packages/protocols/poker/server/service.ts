@@ -69,6 +69,8 @@ export class PokerTables {
   constructor(
     readonly runtime: PokerRuntime,
     private readonly live?: { bus: Bus; hub: RealtimeHub },
+    /** The seats the server's drivers play (scripted or model), counted as filled like the lobby does. */
+    private readonly drivenSeats?: (roomIds: readonly string[]) => Promise<Map<string, Set<string>>>,
   ) {}
 
   /**
@@ -145,15 +147,17 @@ export class PokerTables {
       limit: 200,
       ...(status ? { status } : {}),
     });
-    return Promise.all(rooms.map((r) => this.summary(r)));
+    const driven = await this.drivenSeats?.(rooms.map((r) => r.id));
+    return Promise.all(rooms.map((r) => this.summary(r, driven?.get(r.id) ?? new Set())));
   }
 
   async view(roomId: string, viewer: Viewer = { kind: 'observer' }): Promise<TableView> {
     return (await this.runtime.stateFor(roomId, viewer)).view as TableView;
   }
 
-  async summary(r: RoomInfo): Promise<TableSummary> {
+  async summary(r: RoomInfo, driven?: ReadonlySet<string>): Promise<TableSummary> {
     const v = await this.view(r.id);
+    const byDriver = driven ?? (await this.drivenSeats?.([r.id]))?.get(r.id);
     const c = r.config as TableConfig;
     return {
       table_id: r.id,
@@ -165,7 +169,7 @@ export class PokerTables {
             ? 'waiting'
             : 'running',
       seats_total: c.seats,
-      seats_filled: r.seats.filter((s) => s.held && s.id !== HOUSE).length,
+      seats_filled: r.seats.filter((s) => s.id !== HOUSE && (s.held || byDriver?.has(s.id))).length,
       hands_played: v.handsStarted,
       small_blind: c.smallBlind,
       big_blind: c.bigBlind,

@@ -22,7 +22,7 @@ export const poker: WebModule = {
   ],
   nav: [
     { href: '/tables', label: 'Tables' },
-    { href: '/admin/tables', label: 'Admin', admin: true },
+    { href: '/admin/tables', label: 'Table admin', admin: true },
   ],
   CreateForm: CreateTable,
   drivers: true,

@@ -1,4 +1,4 @@
-import { lazyPage, type WebModule } from '@db8/web/kit';
+import { lazyPage, titleFromField, type WebModule } from '@db8/web/kit';
 
 const BidForm = lazyPage(() => import('./BidForm.tsx').then((m) => m.BidForm));
 const CreateAuction = lazyPage(() => import('./CreateAuction.tsx').then((m) => m.CreateAuction));
@@ -11,4 +11,5 @@ export const sealedBid: WebModule = {
   CreateForm: CreateAuction,
   SeatActions: BidForm,
   Summary: AuctionSummary,
+  titleFromConfig: titleFromField('item'),
 };

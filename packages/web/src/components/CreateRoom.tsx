@@ -22,6 +22,8 @@ export function CreateRoom(props: {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const mod = moduleFor(protocol);
+  // Left blank, the title is the module's name for the room (clipped to the server's 200).
+  const fallbackTitle = (config: unknown) => (mod?.titleFromConfig?.(config) ?? '').trim().slice(0, 200);
 
   const pick = (name: string) => {
     setProtocol(name);
@@ -37,10 +39,11 @@ export function CreateRoom(props: {
       // seat chosen in the picker is sent, and the server ignores seats the room does not have.
       const seats = seatsOf(protocol, config) ?? Object.keys(drivers).map((id) => ({ id }));
       const driven = mod?.drivers ? driversBody(drivers, seats) : undefined;
+      const named = title.trim() || fallbackTitle(config);
       const room = await api.createRoom({
         protocol,
         config,
-        ...(title.trim() ? { title: title.trim() } : {}),
+        ...(named ? { title: named } : {}),
         ...(driven ? { drivers: driven } : {}),
       });
       props.onCreated?.();
@@ -60,6 +63,7 @@ export function CreateRoom(props: {
           id="cr-title"
           type="text"
           maxLength={200}
+          placeholder={fallbackTitle(config)}
           value={title}
           onChange={(e) => setTitle(e.target.value)}
         />

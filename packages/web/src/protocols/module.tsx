@@ -91,7 +91,21 @@ export interface WebModule {
    * its name), so a page is headed by a name, never by the room id; null: no name.
    */
   roomTitle?: (view: unknown) => string | null;
+  /**
+   * A new room's title from its create-form config when the admin leaves the title blank (a
+   * tournament: its name; a motion: its topic), so the lobby and `db8 room list` show a name, not
+   * the room id; null: none.
+   */
+  titleFromConfig?: (config: unknown) => string | null;
 }
+
+/** A `titleFromConfig` that names a room by one text field of its config (`topic`, `name`…). */
+export const titleFromField =
+  (field: string) =>
+  (config: unknown): string | null => {
+    const value = (config as Record<string, unknown> | null | undefined)?.[field];
+    return typeof value === 'string' && value.trim() !== '' ? value.trim() : null;
+  };
 
 /**
  * The class every module page and room view is rendered inside. A module's stylesheet puts every rule

@@ -219,6 +219,8 @@ describe('arena room page', () => {
     await shot(page, 'arena-create-1366');
     await page.setViewportSize({ width: 390, height: 844 });
     await shot(page, 'arena-create-390');
+    // The title left blank: the tournament's name is offered, and sent, as the room's title.
+    await expect(page.locator('#cr-title').getAttribute('placeholder')).resolves.toBe('web-made cup');
     await page.getByRole('button', { name: 'Create room' }).click();
     await page.waitForURL(/\/rooms\/[^/]+$/);
     const roomId = decodeURIComponent(page.url().split('/rooms/')[1]!);
@@ -228,6 +230,7 @@ describe('arena room page', () => {
     expect(await standings.getByTestId('arena-standings-table').locator('tbody tr').count()).toBe(4);
     // The room holds the config the form built: the schema's, with the model entrant as typed.
     const room = await client(env, adminToken).getRoom(roomId);
+    expect(room.title).toBe('web-made cup');
     const config = room.config as { format: unknown; entrants: Array<Record<string, unknown>> };
     expect(config.format).toEqual({ kind: 'swiss', rounds: 2 });
     expect(config.entrants[2]).toEqual({
@@ -271,6 +274,9 @@ describe('arena room page', () => {
     await expect.poll(() => page.url()).toMatch(/\/rooms\/room_[0-9a-f]+-m1$/);
     await page.getByText('closed').first().waitFor();
     await shot(page, 'arena-lobby-match-390');
+    // The lobby lists the tournament by its name (given no title), not by its room id.
+    await page.goto(`${env.url}/`);
+    await page.getByRole('link', { name: 'lobby cup', exact: true }).waitFor();
     await page.context().close();
   });
 });

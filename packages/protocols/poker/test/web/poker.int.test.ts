@@ -326,6 +326,30 @@ describe('admin pages', () => {
       await expect(other.locator(row).textContent()).resolves.toContain('0/4');
       await other.context().close();
     }
+    // Seats the server's drivers play are filled in the tables list as in the lobby (2/3 both).
+    const driven = await fetch(`${env.url}/v1/rooms`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        protocol: 'poker',
+        config: { seats: 3, smallBlind: 5, bigBlind: 10, startingStack: 500, maxHands: 1 },
+        drivers: {
+          seat_0: { driver: 'model', provider: 'scripted' },
+          seat_1: { driver: 'model', provider: 'scripted' },
+        },
+      }),
+    });
+    expect(driven.status, await driven.clone().text()).toBe(201);
+    const drivenId = ((await driven.json()) as { room_id: string }).room_id;
+    for (const [path, row] of [
+      ['/tables', `tr[data-table="${drivenId}"]`],
+      ['/', `tr[data-room="${drivenId}"]`],
+    ] as const) {
+      const other = await newPage(env);
+      await other.goto(`${env.url}${path}`);
+      await expect(other.locator(row).textContent()).resolves.toContain('2/3');
+      await other.context().close();
+    }
     await shot(page, 'poker-admin-tables');
     await made.getByRole('button', { name: 'Stop' }).click();
     await made.getByTestId('table-status').filter({ hasText: 'ended' }).waitFor();
