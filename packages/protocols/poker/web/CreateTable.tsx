@@ -6,7 +6,11 @@ import { DEFAULT_IDLE_STOP_MS, type TableConfigInput, TableConfigSchema } from '
 
 // A new poker table: seats, blinds, starting stack and the clock, checked by the table's zod schema.
 // The one create-table form: the lobby and the admin tables page both render it (through the shell's
-// CreateRoom), with the REST API's defaults (an idle table stops after DEFAULT_IDLE_STOP_MS).
+// CreateRoom), with the REST API's defaults (an idle table stops after DEFAULT_IDLE_STOP_MS) but
+// one: it stops after FORM_MAX_HANDS hands unless cleared. A table whose seats the server's scripts
+// play never goes idle and deals about a hand a second (600 hands, ~15,000 entries, in 10 minutes
+// on a newcomer's first try), so a table made in a browser ends by itself unless asked not to.
+const FORM_MAX_HANDS = 100;
 
 const DEFAULTS: TableConfigInput = {
   seats: 6,
@@ -16,7 +20,7 @@ const DEFAULTS: TableConfigInput = {
   startingStack: 1000,
   actionTimeoutMs: 8000,
   handIntervalMs: 1000,
-  maxHands: null,
+  maxHands: FORM_MAX_HANDS,
   minPlayers: 2,
   idleStopMs: DEFAULT_IDLE_STOP_MS,
 };
@@ -89,7 +93,7 @@ export function CreateTable(props: CreateFormProps) {
             id="poker-hands"
             label="stop after hands"
             error={err('maxHands')}
-            hint="Empty: until stopped."
+            hint="Empty: until stopped (a table of scripted seats never stops by itself)."
           >
             <input id="poker-hands" type="number" min={1} {...register('maxHands', { setValueAs: orNull })} />
           </Field>

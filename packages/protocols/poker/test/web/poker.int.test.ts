@@ -303,6 +303,8 @@ describe('admin pages', () => {
     await page.locator(`tr[data-table="${tableId}"]`).waitFor();
     await expect(page.locator('#poker-idle').inputValue()).resolves.toBe('600');
     await expect(page.locator('#poker-interval').inputValue()).resolves.toBe('1');
+    // A table made in a browser stops after 100 hands unless cleared (scripted seats never idle).
+    await expect(page.locator('#poker-hands').inputValue()).resolves.toBe('100');
     await page.getByLabel('room title (optional, shown in the lobby)').fill('Made in the browser');
     await page.locator('#poker-seats').fill('4');
     await page.getByRole('button', { name: 'Create room' }).click();
@@ -310,6 +312,10 @@ describe('admin pages', () => {
     const madeId = decodeURIComponent(page.url().split('/rooms/')[1]!);
     const config = (await client(env, adminToken).state(madeId)) as { view?: unknown };
     expect(config.view).toBeDefined();
+    const made100 = (await (await fetch(`${env.url}/v1/rooms/${madeId}`)).json()) as {
+      config: { maxHands: number | null };
+    };
+    expect(made100.config.maxHands).toBe(100);
     await page.goto(`${env.url}/admin/tables`);
     const made = page.locator('tr', { hasText: 'Made in the browser' });
     await made.waitFor();
