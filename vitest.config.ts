@@ -4,8 +4,8 @@ import { PATIENCE_MS } from './test/patience.ts';
 import { E2E_SUITES } from './vitest.e2e.config.ts';
 
 // `npm test`: unit and conformance tests, no outside services: about 200 files, two and a half minutes
-// on two cores, five to seven while other work shares them (more than twice that while each server
-// file loaded its own module graph).
+// on two quiet cores (three while each server file loaded its own module graph), five to seven while
+// other work shares them (then twice that with a graph per file: importing took the difference).
 // Integration suites (real Postgres, NATS, Chromium) are *.int.test.ts and run with
 // vitest.integration.config.ts; the slow end-to-end suites are listed in vitest.e2e.config.ts.
 export default defineConfig({
