@@ -3,8 +3,9 @@ import { defineConfig } from 'vitest/config';
 import { PATIENCE_MS } from './test/patience.ts';
 import { E2E_SUITES } from './vitest.e2e.config.ts';
 
-// `npm test`: unit and conformance tests, no outside services: 199 files, seven to ten minutes on two
-// cores (most of it each server file's own module graph and its in-memory PGlite stores).
+// `npm test`: unit and conformance tests, no outside services: about 200 files, two and a half minutes
+// on two quiet cores (three while each server file loaded its own module graph), five to seven while
+// other work shares them (then twice that with a graph per file: importing took the difference).
 // Integration suites (real Postgres, NATS, Chromium) are *.int.test.ts and run with
 // vitest.integration.config.ts; the slow end-to-end suites are listed in vitest.e2e.config.ts.
 export default defineConfig({
@@ -47,7 +48,9 @@ export default defineConfig({
         },
       },
       {
-        // Server and CLI suites keep a fresh module graph per file (a shared store per file, env).
+        // Server and CLI suites share a worker's module graph too: loading it afresh for each file was
+        // about half of the run. So a file leaves nothing behind: it closes what it opens (the shared
+        // store forgets itself when closed, app-harness.ts), restores the env it sets and real timers.
         extends: true,
         test: {
           name: 'node',
@@ -59,6 +62,7 @@ export default defineConfig({
             'packages/app/test/**/*.test.ts',
             'bench/**/*.test.ts',
           ],
+          isolate: false,
         },
       },
     ],

@@ -25,11 +25,29 @@ export class TestClock {
   }
 }
 
-/** PGlite takes seconds to start: one in-memory store per test file, shared by its apps. */
+/**
+ * PGlite takes seconds to start: one in-memory store per test file, shared by its apps. Its file
+ * closes it in afterAll, which forgets it here too: the next file in the same worker (the suites
+ * share module graphs, isolate: false) opens its own instead of getting a closed one.
+ */
 let shared: Promise<Store> | null = null;
 export function sharedStore(): Promise<Store> {
-  shared ??= openStore({ memory: true });
-  return shared;
+  if (shared) return shared;
+  const opening = openStore({ memory: true }).then((store) => {
+    const close = store.close.bind(store);
+    store.close = async () => {
+      if (shared === opening) shared = null;
+      await close();
+    };
+    return store;
+  });
+  shared = opening;
+  return opening;
+}
+
+/** For afterAll in a file that uses sharedStore() without closing it itself: closes it if open. */
+export async function closeSharedStore(): Promise<void> {
+  if (shared) await (await shared).close();
 }
 
 export interface Harness {

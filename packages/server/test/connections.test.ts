@@ -1,8 +1,8 @@
 import { connect, type Socket } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { PATIENCE_MS } from '../../../test/patience.ts';
 import { configFromEnv, resolveConfig, type ServerConfigInput } from '../src/config.ts';
-import { type Harness, listen, makeApp, sharedStore } from './app-harness.ts';
+import { closeSharedStore, type Harness, listen, makeApp, sharedStore } from './app-harness.ts';
 
 /**
  * The TCP door: a socket that goes silent after its first header line is closed, an idle
@@ -13,6 +13,7 @@ import { type Harness, listen, makeApp, sharedStore } from './app-harness.ts';
 
 let h: Harness | undefined;
 const sockets: Socket[] = [];
+afterAll(closeSharedStore);
 afterEach(async () => {
   for (const s of sockets.splice(0)) s.destroy();
   await h?.close();

@@ -1,8 +1,10 @@
 import { Writable } from 'node:stream';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { configFromEnv } from '../src/config.ts';
 import { formatLogLine, prettyStream, resolveLogFormat } from '../src/routes/logging.ts';
-import { bearer, json, makeApp, sharedStore } from './app-harness.ts';
+import { bearer, closeSharedStore, json, makeApp, sharedStore } from './app-harness.ts';
+
+afterAll(closeSharedStore);
 
 describe('log format', () => {
   it('is pretty on a terminal, JSON otherwise; DB8_LOG_FORMAT wins', () => {
