@@ -14,7 +14,7 @@ const client = (token: string | null) =>
  * fetch for a call carrying `token`. A 401 to the person's session may be about something else (an
  * expired invitation answers 401 too), so the server is asked once whether the session itself still
  * holds (GET /v1/auth/me with plain fetch, never through here: no loop); if not, it is dropped and the
- * app shows the signed-out state with its notice (session.ts). One question per token at a time.
+ * app shows the signed-out state with its notice (session.ts). One check per token at a time.
  */
 function watched(token: string): typeof fetch {
   return async (input, init) => {
