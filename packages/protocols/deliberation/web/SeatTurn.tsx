@@ -1,7 +1,8 @@
-import { type Ack, type ActionError, Countdown, Link } from '@db8/web/kit';
+import { type Ack, type ActionError, api, Countdown, Link } from '@db8/web/kit';
 import { useRef, useState } from 'react';
 import type { TurnAction } from '../rules/actions.ts';
 import type { DeliberationView, LegalAction } from '../rules/view.ts';
+import { sendWithFreshToken } from './fresh-token.ts';
 import { JudgeForm } from './JudgeForm.tsx';
 import { PlanForm } from './PlanForm.tsx';
 import { ProposeForm } from './ProposeForm.tsx';
@@ -49,7 +50,9 @@ export function SeatTurn(props: {
     inFlight.current = true;
     setOutcome(null);
     try {
-      const ack = await props.send(action, token);
+      const readToken = async () =>
+        ((await api.state(props.roomId)) as { turn_token?: string | null }).turn_token ?? null;
+      const ack = await sendWithFreshToken((t) => props.send(action, t), readToken, token, step);
       setOutcome({ ok: true, text: `Your ${action.type} is in the log (entry ${ack.seq}).` });
     } catch (err) {
       const e = err as ActionError;

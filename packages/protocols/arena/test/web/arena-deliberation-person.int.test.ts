@@ -126,7 +126,21 @@ describe('a person entrant plays deliberation matches from the room page', () =>
       await propose.getByLabel('confidence').fill('0.75');
       if (played.size === 0) await shot(page, 'arena-deliberation-person-propose');
       await propose.getByRole('button', { name: 'Send proposal' }).click();
-      await panel.getByTestId('delib-turn-sent').filter({ hasText: 'propose' }).waitFor();
+      // The proposal is often the step's last: the judge votes and the room closes at once, which
+      // can replace the panel (and its "sent" line) before the page is read again. The log is the
+      // witness: wait until the seat's proposal is in it (the page's own lines are checked in
+      // deliberation-seat.int.test.ts).
+      const proposedBy = async () => {
+        const view = (await boss.state(next.room_id!)).view as {
+          turns: { seat: string; action: { type: string } }[];
+        };
+        return view.turns.some((x) => x.seat === next.seat && x.action.type === 'propose');
+      };
+      const patience = Date.now() + 120_000;
+      while (!(await proposedBy())) {
+        if (Date.now() > patience) throw new Error(`no proposal from ${next.seat} in ${next.room_id}`);
+        await new Promise((r) => setTimeout(r, 250));
+      }
       played.set(next.room_id!, next.seat!);
     }
     await page.context().close();
