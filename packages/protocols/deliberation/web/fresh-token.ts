@@ -2,9 +2,9 @@ import type { Ack, ActionError } from '@db8/web/kit';
 
 /**
  * Sends a seat's turn, once more with a fresh token when the server says the one the page holds is
- * stale. A deliberation's turn token moves whenever any seat acts (its counter), and a seat that
- * cannot see that act (a star's spoke, say) gets no new state pushed, so a person's form often
- * holds the step's first token. The retry happens only while the step is the form's own
+ * stale. A deliberation's turn token moves whenever any seat acts (its counter), so another seat's
+ * turn can land between the page's last state and the person's click (seen in CI: a proposal
+ * refused STALE_TURN_TOKEN while the form stayed on screen). The retry happens only while the step is the form's own
  * (`<round>.<phase>.<pass>.<step>.` is the token's prefix): a token of a later step is refused as
  * the server refused it.
  */
