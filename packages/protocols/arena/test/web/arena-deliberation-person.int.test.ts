@@ -1,3 +1,4 @@
+import { until as untilRead } from 'db8/test/arena-servers.ts';
 import {
   adminLogin,
   buildWeb,
@@ -130,17 +131,12 @@ describe('a person entrant plays deliberation matches from the room page', () =>
       // can replace the panel (and its "sent" line) before the page is read again. The log is the
       // witness: wait until the seat's proposal is in it (the page's own lines are checked in
       // deliberation-seat.int.test.ts).
-      const proposedBy = async () => {
-        const view = (await boss.state(next.room_id!)).view as {
-          turns: { seat: string; action: { type: string } }[];
-        };
-        return view.turns.some((x) => x.seat === next.seat && x.action.type === 'propose');
-      };
-      const patience = Date.now() + 120_000;
-      while (!(await proposedBy())) {
-        if (Date.now() > patience) throw new Error(`no proposal from ${next.seat} in ${next.room_id}`);
-        await new Promise((r) => setTimeout(r, 250));
-      }
+      await untilRead(
+        async () =>
+          ((await boss.state(next.room_id!)).view as { turns: { seat: string; action: { type: string } }[] })
+            .turns,
+        (turns) => turns.some((x) => x.seat === next.seat && x.action.type === 'propose'),
+      );
       played.set(next.room_id!, next.seat!);
     }
     await page.context().close();
